@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The core library (`JSONAPI`) has no package dependencies. Everything that needs one (the
+// command-line tool, the libyajl backend, the benchmarks) lives in its own target.
+let package = Package(
+    name: "swift-jsonapi",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "JSONAPI", targets: ["JSONAPI"]),
+        .library(name: "JSONAPIGenerator", targets: ["JSONAPIGenerator"]),
+        .executable(name: "jsonapi", targets: ["JSONAPICLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .target(
+            name: "JSONAPI",
+            path: "Sources/JSONAPI"
+        ),
+        .target(name: "JSONAPIGenerator", path: "Sources/JSONAPIGenerator"),
+        .executableTarget(
+            name: "JSONAPICLI",
+            dependencies: [
+                "JSONAPI",
+                "JSONAPIGenerator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/JSONAPICLI"
+        ),
+        .executableTarget(
+            name: "JSONAPIBenchmarks",
+            dependencies: [
+                "JSONAPI",
+                "JSONAPIGenerator",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/JSONAPIBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .testTarget(
+            name: "JSONAPITests",
+            dependencies: ["JSONAPI", "JSONAPIGenerator"],
+            path: "Tests/JSONAPITests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
