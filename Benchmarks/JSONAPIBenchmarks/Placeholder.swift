@@ -1,0 +1,1 @@
+// Placeholder until the benchmarks land in this session; replaced, never shipped.

@@ -1,0 +1,1 @@
+// Placeholder until the generator lands in this session; replaced, never shipped.
