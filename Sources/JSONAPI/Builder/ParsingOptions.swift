@@ -25,14 +25,28 @@ public struct ParsingOptions: Sendable, Hashable {
     }
 
     /// Which tokenizer turns bytes into events. Both build identical documents.
+    ///
+    /// The core library ships ``scanner``; the `JSONAPIYajl` product adds `.yajl`.
     public struct Backend: Hashable, Sendable, CustomStringConvertible {
-        @_spi(Backend) public let name: String
-        @_spi(Backend) public init(name: String) { self.name = name }
+        /// The backend's name, as the command-line tool spells it.
+        public let name: String
+        /// Makes a fresh tokenizer; nil for the built-in scanner.
+        @_spi(Backend) public let makeTokenizer: (@Sendable (ParsingOptions) -> any DocumentTokenizer)?
+
+        /// Registers a tokenizer under `name`.
+        @_spi(Backend)
+        public init(name: String, makeTokenizer: (@Sendable (ParsingOptions) -> any DocumentTokenizer)?) {
+            self.name = name
+            self.makeTokenizer = makeTokenizer
+        }
 
         /// The handwritten byte-level scanner in this library (the default, and the fastest).
-        public static let scanner = Backend(name: "scanner")
+        public static let scanner = Backend(name: "scanner", makeTokenizer: nil)
 
         public var description: String { name }
+
+        public static func == (lhs: Backend, rhs: Backend) -> Bool { lhs.name == rhs.name }
+        public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
     /// The kind of document expected. Default: ``Kind/response``.

@@ -1,0 +1,202 @@
+// The arena: flat storage for one parsed JSON:API document.
+//
+// The builder never creates a dictionary or an object per resource. It appends fixed-size
+// records of `UInt32` offsets into the input to a few arrays, and keeps the input bytes. Values
+// that the JSON:API grammar does not give structure to (attribute values, `meta`, link
+// objects, error members) are kept as one byte range each and read again on demand by the views:
+// the scanner already proved those bytes are valid JSON, so the second read needs no checks
+// and costs nothing unless someone asks. This is what keeps a built document within a fraction
+// of the input's size: a record per resource, relationship and identifier, none per token.
+//
+// Records
+// -------
+// ByteRange            start, end: UInt32            [start, end) of a value in the input;
+//                                                    `.absent` (both UInt32.max) when missing.
+// StringRef            start, end: UInt32            the raw contents between the quotes;
+//                                                    escapes flagged in the owner's `flags`.
+// ResourceRecord       type: UInt32                  index into `types`
+//   (48 bytes)         id, lid: StringRef
+//                      object: ByteRange             the whole `{...}` of the resource
+//                      attributes, links, meta: ByteRange
+//                      firstRelationship, relationshipCount: UInt32   slice of `relationships`
+//                      flags: UInt32                 idHasEscapes, lidHasEscapes, idIsNumber, typeMissing
+// RelationshipRecord   name: StringRef               the member name under `relationships`
+//   (48 bytes)         object, links, meta: ByteRange
+//                      firstLinkage, linkageCount: UInt32             slice of `linkages`
+//                      data: DataShape (UInt8)       absent, null, one, many
+//                      flags                         nameHasEscapes
+// LinkageRecord        type: UInt32, id, lid: StringRef, meta: ByteRange, object: ByteRange
+//   (44 bytes)         target: UInt32                resolved resource index, or UInt32.max
+//                      flags
+//
+// Sections of `resources` are contiguous slices: primary data is `primary`, included resources
+// are `included` (either may come first in the input; each is one run of records).
+// Relationship records of a resource are contiguous, and so are the identifiers of one
+// relationship, because the builder appends them while it is inside that object.
+//
+// Worked example
+// --------------
+// Input (offsets under the first byte of each token):
+//
+//   {"data":{"type":"articles","id":"1","relationships":{"author":{"data":{"type":"people","id":"9"}}}},
+//   0       8        17          30    35  40
+//   "included":[{"type":"people","id":"9","attributes":{"name":"Dan"}}]}
+//
+// becomes (offsets abbreviated; the example's second line continues the same input):
+//
+//   types          ["articles", "people"]
+//   resources[0]   type 0, id 36..<37 ("1"), object 8..<99, attributes absent,
+//                  relationships 0..<1                          (primary: 0..<1)
+//   resources[1]   type 1, id "9", object ..., attributes {"name":"Dan"}   (included: 1..<2)
+//   relationships[0]  name "author", data .one, linkages 0..<1
+//   linkages[0]    type 1, id "9", target 1                      (resolved after the last byte)
+//   index          (1, "9") -> 1, (0, "1") -> 0
+//
+// Reading `resources[1]`'s attribute `name` rescans the 14 bytes of its attributes object;
+// nothing else is touched.
+
+/// A half-open byte range `[start, end)` in the input, or `.absent`.
+@usableFromInline
+struct ByteRange: Hashable, Sendable {
+    @usableFromInline var start: UInt32
+    @usableFromInline var end: UInt32
+
+    @inlinable init(start: UInt32, end: UInt32) {
+        self.start = start
+        self.end = end
+    }
+
+    @inlinable init(_ start: Int, _ end: Int) {
+        self.start = UInt32(truncatingIfNeeded: start)
+        self.end = UInt32(truncatingIfNeeded: end)
+    }
+
+    @usableFromInline static let absent = ByteRange(start: .max, end: .max)
+
+    @inlinable var isAbsent: Bool { start == .max }
+    @inlinable var isPresent: Bool { start != .max }
+    @inlinable var count: Int { isAbsent ? 0 : Int(end &- start) }
+}
+
+/// How a relationship's (or the document's) `data` member looked.
+@usableFromInline
+enum DataShape: UInt8, Sendable {
+    case absent
+    case null
+    case one
+    case many
+}
+
+@usableFromInline
+struct ResourceRecord: Sendable {
+    @usableFromInline var type: UInt32 = .max
+    @usableFromInline var id: ByteRange = .absent
+    @usableFromInline var lid: ByteRange = .absent
+    @usableFromInline var object: ByteRange = .absent
+    @usableFromInline var attributes: ByteRange = .absent
+    @usableFromInline var links: ByteRange = .absent
+    @usableFromInline var meta: ByteRange = .absent
+    @usableFromInline var firstRelationship: UInt32 = 0
+    @usableFromInline var relationshipCount: UInt32 = 0
+    @usableFromInline var flags: RecordFlags = []
+
+    @inlinable init() {}
+}
+
+@usableFromInline
+struct RelationshipRecord: Sendable {
+    @usableFromInline var name: ByteRange = .absent
+    @usableFromInline var object: ByteRange = .absent
+    @usableFromInline var links: ByteRange = .absent
+    @usableFromInline var meta: ByteRange = .absent
+    @usableFromInline var firstLinkage: UInt32 = 0
+    @usableFromInline var linkageCount: UInt32 = 0
+    @usableFromInline var data: DataShape = .absent
+    @usableFromInline var flags: RecordFlags = []
+
+    @inlinable init() {}
+}
+
+@usableFromInline
+struct LinkageRecord: Sendable {
+    @usableFromInline var type: UInt32 = .max
+    @usableFromInline var id: ByteRange = .absent
+    @usableFromInline var lid: ByteRange = .absent
+    @usableFromInline var meta: ByteRange = .absent
+    @usableFromInline var object: ByteRange = .absent
+    @usableFromInline var target: UInt32 = .max
+    @usableFromInline var flags: RecordFlags = []
+
+    @inlinable init() {}
+}
+
+/// Bits shared by the record kinds.
+@usableFromInline
+struct RecordFlags: OptionSet, Sendable {
+    @usableFromInline var rawValue: UInt32
+    @inlinable init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// The `id` (or a relationship's name) contains backslash escapes.
+    @usableFromInline static let idHasEscapes = RecordFlags(rawValue: 1 << 0)
+    /// The `lid` contains backslash escapes.
+    @usableFromInline static let lidHasEscapes = RecordFlags(rawValue: 1 << 1)
+    /// Lenient mode kept a number `id`; `id` is the number's text, not a string's contents.
+    @usableFromInline static let idIsNumber = RecordFlags(rawValue: 1 << 2)
+    /// The relationship's name contains backslash escapes.
+    @usableFromInline static let nameHasEscapes = RecordFlags(rawValue: 1 << 3)
+}
+
+/// Where the top-level members of a document are.
+@usableFromInline
+struct TopLevelRecord: Sendable {
+    @usableFromInline var object: ByteRange = .absent
+    @usableFromInline var data: DataShape = .absent
+    @usableFromInline var dataRange: ByteRange = .absent
+    /// Primary resources (`resources[primary]`), or for a relationship document, primary linkage.
+    @usableFromInline var primaryStart: UInt32 = 0
+    @usableFromInline var primaryCount: UInt32 = 0
+    @usableFromInline var primaryIsLinkage: Bool = false
+    @usableFromInline var includedStart: UInt32 = 0
+    @usableFromInline var includedCount: UInt32 = 0
+    @usableFromInline var hasIncluded: Bool = false
+    @usableFromInline var meta: ByteRange = .absent
+    @usableFromInline var links: ByteRange = .absent
+    @usableFromInline var jsonapi: ByteRange = .absent
+    @usableFromInline var errors: ByteRange = .absent
+
+    @inlinable init() {}
+}
+
+/// A member the specification does not define (an extension member such as `atomic:operations`,
+/// an @-member, or in lenient mode an unknown member): its name and value.
+@usableFromInline
+struct ForeignMember: Sendable {
+    @usableFromInline var name: ByteRange
+    @usableFromInline var nameHasEscapes: Bool
+    @usableFromInline var value: ByteRange
+}
+
+/// The arena of one document: every record array, the type table and the identifier index.
+@usableFromInline
+struct ResourceArena: Sendable {
+    @usableFromInline var resources: [ResourceRecord] = []
+    @usableFromInline var relationships: [RelationshipRecord] = []
+    @usableFromInline var linkages: [LinkageRecord] = []
+    @usableFromInline var errors: [ByteRange] = []
+    @usableFromInline var topLevel = TopLevelRecord()
+    @usableFromInline var foreignMembers: [ForeignMember] = []
+    @usableFromInline var types = TypeTable()
+    @usableFromInline var index = ResourceIndex()
+
+    @inlinable init() {}
+
+    /// Bytes the arena itself occupies (record arrays, type table, index), for memory reports.
+    var footprint: Int {
+        resources.capacity * MemoryLayout<ResourceRecord>.stride
+            + relationships.capacity * MemoryLayout<RelationshipRecord>.stride
+            + linkages.capacity * MemoryLayout<LinkageRecord>.stride
+            + errors.capacity * MemoryLayout<ByteRange>.stride
+            + foreignMembers.capacity * MemoryLayout<ForeignMember>.stride
+            + index.footprint + types.footprint
+    }
+}

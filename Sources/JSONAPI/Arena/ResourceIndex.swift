@@ -1,0 +1,139 @@
+/// The (type, id) → resource index of a document: open addressing with linear probing.
+///
+/// Each slot packs 32 bits of the key's hash (a tag that rejects most mismatches without
+/// touching the input) and the resource's position plus one (0 marks an empty slot). The table
+/// is sized once, after the last resource is known, to at most half full, so probes stay short.
+///
+/// Keys are hashed with the standard library's `Hasher`, which is SipHash-1-3 keyed with a
+/// random per-process seed: ids chosen by an attacker cannot be made to collide on purpose, so
+/// a crafted document cannot turn lookups quadratic.
+@usableFromInline
+struct ResourceIndex: Sendable {
+    private var slots: [UInt64] = []
+    private var mask: Int = 0
+
+    @inlinable init() {}
+
+    var footprint: Int { slots.capacity * 8 }
+
+    /// Hashes a (type, unescaped id) key.
+    @inline(__always)
+    static func hash(type: UInt32, id: UnsafeRawBufferPointer) -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(type)
+        hasher.combine(bytes: id)
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+
+    /// Builds the index over every resource that has a type and an id.
+    ///
+    /// - Parameter duplicate: called with (first, second) positions for each repeated key.
+    mutating func build(
+        resources: [ResourceRecord], input: UnsafeRawBufferPointer, duplicate: (Int, Int) -> Void
+    ) {
+        var capacity = 16
+        while capacity < resources.count &* 2 { capacity &<<= 1 }
+        slots = [UInt64](repeating: 0, count: capacity)
+        mask = capacity &- 1
+        var scratch: [UInt8] = []
+        for position in resources.indices {
+            let record = resources[position]
+            guard record.type != .max, record.id.isPresent else { continue }
+            withID(of: record, input: input, scratch: &scratch) { id in
+                let h = Self.hash(type: record.type, id: id)
+                let tag = h >> 32
+                var slot = Int(truncatingIfNeeded: h) & mask
+                while true {
+                    let entry = slots[slot]
+                    if entry == 0 {
+                        slots[slot] = (tag << 32) | UInt64(position &+ 1)
+                        return
+                    }
+                    if entry >> 32 == tag {
+                        let other = Int(entry & 0xFFFF_FFFF) &- 1
+                        if resources[other].type == record.type,
+                            Self.idEquals(resources[other], input: input, id)
+                        {
+                            duplicate(other, position)
+                            return
+                        }
+                    }
+                    slot = (slot &+ 1) & mask
+                }
+            }
+        }
+    }
+
+    /// The position of the resource with this type and unescaped id.
+    func find(
+        type: UInt32, id: UnsafeRawBufferPointer, resources: [ResourceRecord], input: UnsafeRawBufferPointer
+    ) -> UInt32? {
+        guard !slots.isEmpty else { return nil }
+        let h = Self.hash(type: type, id: id)
+        let tag = h >> 32
+        var slot = Int(truncatingIfNeeded: h) & mask
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { return nil }
+            if entry >> 32 == tag {
+                let position = Int(entry & 0xFFFF_FFFF) &- 1
+                if resources[position].type == type, Self.idEquals(resources[position], input: input, id) {
+                    return UInt32(position)
+                }
+            }
+            slot = (slot &+ 1) & mask
+        }
+    }
+
+    /// Calls `body` with the unescaped id bytes of `record`.
+    @inline(__always)
+    func withID<R>(
+        of record: ResourceRecord, input: UnsafeRawBufferPointer, scratch: inout [UInt8],
+        _ body: (UnsafeRawBufferPointer) -> R
+    ) -> R {
+        Self.withUnescaped(
+            record.id, escaped: record.flags.contains(.idHasEscapes), input: input, scratch: &scratch, body)
+    }
+
+    /// Calls `body` with the unescaped bytes of the string contents at `range`.
+    @inline(__always)
+    static func withUnescaped<R>(
+        _ range: ByteRange, escaped: Bool, input: UnsafeRawBufferPointer, scratch: inout [UInt8],
+        _ body: (UnsafeRawBufferPointer) -> R
+    ) -> R {
+        let raw = input.slice(range)
+        guard escaped else { return body(raw) }
+        scratch.removeAll(keepingCapacity: true)
+        JSONStringDecoding.unescape(raw, into: &scratch)
+        return scratch.withUnsafeBytes(body)
+    }
+
+    private static func idEquals(_ record: ResourceRecord, input: UnsafeRawBufferPointer, _ id: UnsafeRawBufferPointer)
+        -> Bool
+    {
+        let raw = input.slice(record.id)
+        if !record.flags.contains(.idHasEscapes) {
+            guard raw.count == id.count else { return false }
+            guard let a = raw.baseAddress, let b = id.baseAddress else { return raw.count == 0 }
+            return memcmpBytes(a, b, raw.count)
+        }
+        var decoded: [UInt8] = []
+        JSONStringDecoding.unescape(raw, into: &decoded)
+        return decoded.withUnsafeBytes { d in
+            guard d.count == id.count else { return false }
+            guard let a = d.baseAddress, let b = id.baseAddress else { return d.count == 0 }
+            return memcmpBytes(a, b, d.count)
+        }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The bytes of `range`, clamped to the buffer so a bad range can never read outside it.
+    @inlinable
+    func slice(_ range: ByteRange) -> UnsafeRawBufferPointer {
+        guard range.isPresent else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        let start = Swift.min(Int(range.start), count)
+        let end = Swift.max(start, Swift.min(Int(range.end), count))
+        return UnsafeRawBufferPointer(rebasing: self[start..<end])
+    }
+}

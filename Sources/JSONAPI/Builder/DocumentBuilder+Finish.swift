@@ -1,0 +1,97 @@
+/// The end of a build: the identifier index, linkage resolution and full linkage, each one pass.
+extension DocumentBuilder {
+    /// What a finished build hands to ``Document``.
+    struct Output {
+        var arena: ResourceArena
+        var pending: [PendingDiagnostic]
+        var errorCount: Int
+        var uncounted: Int
+    }
+
+    /// Finishes the build. The input must be complete (the tokenizer accepted its last byte).
+    mutating func finish() -> Output {
+        let input = self.input
+        // 1. The (type, id) index, reporting repeated pairs.
+        var duplicates: [(Int, Int)] = []
+        arena.index.build(resources: arena.resources, input: input) { first, second in
+            duplicates.append((first, second))
+        }
+        for (_, second) in duplicates {
+            let record = arena.resources[second]
+            problem(
+                Int(record.object.start), .duplicateResource,
+                "resource with type `\(arena.types.name(record.type))` and id `\(text(record.id))` appears more than once; (type, id) pairs must be unique"
+            )
+        }
+
+        // 2. Linkage resolution: every identifier to a resource position, once.
+        var scratch: [UInt8] = []
+        let resources = arena.resources
+        let index = arena.index
+        for i in arena.linkages.indices {
+            let link = arena.linkages[i]
+            guard link.type != .max, link.id.isPresent else { continue }
+            let target = ResourceIndex.withUnescaped(
+                link.id, escaped: link.flags.contains(.idHasEscapes), input: input, scratch: &scratch
+            ) { id in
+                index.find(type: link.type, id: id, resources: resources, input: input)
+            }
+            if let target { arena.linkages[i].target = target }
+        }
+
+        // 3. Full linkage: every included resource reachable from primary data.
+        if options.checksFullLinkage && arena.topLevel.includedCount > 0 {
+            checkFullLinkage()
+        }
+        return Output(arena: arena, pending: pending, errorCount: errorCount, uncounted: uncountedDiagnostics)
+    }
+
+    /// Breadth-first walk from primary data along resolved linkage; warns for each included
+    /// resource never reached.
+    private mutating func checkFullLinkage() {
+        let top = arena.topLevel
+        var reached = [Bool](repeating: false, count: arena.resources.count)
+        var queue: [UInt32] = []
+        if top.primaryIsLinkage {
+            let start = Int(top.primaryStart)
+            for i in start..<min(start + Int(top.primaryCount), arena.linkages.count) {
+                let target = arena.linkages[i].target
+                if target != .max && !reached[Int(target)] {
+                    reached[Int(target)] = true
+                    queue.append(target)
+                }
+            }
+        } else {
+            let start = Int(top.primaryStart)
+            for i in start..<min(start + Int(top.primaryCount), arena.resources.count) {
+                reached[i] = true
+                queue.append(UInt32(i))
+            }
+        }
+        var head = 0
+        while head < queue.count {
+            let record = arena.resources[Int(queue[head])]
+            head += 1
+            let first = Int(record.firstRelationship)
+            for r in first..<(first + Int(record.relationshipCount)) {
+                let relationship = arena.relationships[r]
+                let firstLink = Int(relationship.firstLinkage)
+                for l in firstLink..<(firstLink + Int(relationship.linkageCount)) {
+                    let target = arena.linkages[l].target
+                    if target != .max && !reached[Int(target)] {
+                        reached[Int(target)] = true
+                        queue.append(target)
+                    }
+                }
+            }
+        }
+        let start = Int(top.includedStart)
+        for i in start..<min(start + Int(top.includedCount), arena.resources.count) where !reached[i] {
+            let record = arena.resources[i]
+            warning(
+                Int(record.object.start), .unreachableResource,
+                "included resource with type `\(arena.types.name(record.type))` and id `\(text(record.id))` is not reachable from primary data through relationships (full linkage)"
+            )
+        }
+    }
+}

@@ -1,0 +1,840 @@
+/// The JSON:API grammar: which member may appear in which object, what each value must be,
+/// and what record each one fills.
+extension DocumentBuilder {
+    enum Section: UInt8 {
+        case primary, included
+    }
+
+    enum IdentifierContext: UInt8 {
+        case relationship, primary
+    }
+
+    enum StringArrayContext: UInt8 {
+        case uris, plain
+    }
+
+    // MARK: Member names
+
+    /// Decides which member a key names, reporting unknown, invalid and repeated names.
+    mutating func memberKey(_ token: JSONStringToken) {
+        let i = stack.count &- 1
+        let kind = stack[i].kind
+        let context = stack[i].context
+        stack[i].key = ByteRange(token.start, token.end)
+        stack[i].keyEscaped = token.hasEscapes
+        let offset = token.start &- 1
+        var member = withUnescaped(token) { builder, name in
+            builder.classifyMember(name, kind: kind, context: context, at: offset)
+        }
+        switch member {
+        case .none, .foreign, .ignored, .attributeValue, .relationshipValue, .metaValue, .linkValue:
+            break
+        default:
+            if stack[i].has(member) {
+                problem(offset, .specViolation, "duplicate member `\(text(token))`")
+                member = .ignored
+            } else {
+                stack[i].mark(member)
+            }
+        }
+        stack[i].member = member
+    }
+
+    private mutating func classifyMember(
+        _ name: UnsafeRawBufferPointer, kind: FrameKind, context: UInt8, at offset: Int
+    ) -> Member {
+        switch kind {
+        case .topLevel:
+            switch name.count {
+            case 4:
+                if name.equals("data") { return .data }
+                if name.equals("meta") { return .meta }
+            case 5:
+                if name.equals("links") { return .links }
+            case 6:
+                if name.equals("errors") { return .errors }
+            case 7:
+                if name.equals("jsonapi") { return .jsonapi }
+            case 8:
+                if name.equals("included") { return .included }
+            default: break
+            }
+            return foreignMember(name, in: "the top-level object", at: offset, topLevel: true)
+        case .resource:
+            switch name.count {
+            case 2:
+                if name.equals("id") { return .id }
+            case 3:
+                if name.equals("lid") { return .lid }
+            case 4:
+                if name.equals("type") { return .type }
+                if name.equals("meta") { return .meta }
+            case 5:
+                if name.equals("links") { return .links }
+            case 10:
+                if name.equals("attributes") { return .attributes }
+            case 13:
+                if name.equals("relationships") { return .relationships }
+            default: break
+            }
+            return foreignMember(name, in: "a resource object", at: offset)
+        case .identifier:
+            if name.equals("type") { return .type }
+            if name.equals("id") { return .id }
+            if name.equals("lid") { return .lid }
+            if name.equals("meta") { return .meta }
+            return foreignMember(name, in: "a resource identifier object", at: offset)
+        case .relationship:
+            if name.equals("data") { return .data }
+            if name.equals("links") { return .links }
+            if name.equals("meta") { return .meta }
+            return foreignMember(name, in: "a relationship object", at: offset)
+        case .attributes:
+            checkFieldName(name, at: offset, what: "an attribute")
+            return .attributeValue
+        case .relationships:
+            checkFieldName(name, at: offset, what: "a relationship")
+            return .relationshipValue
+        case .meta:
+            if case .invalid(let why) = MemberNameRules.classify(name) {
+                problem(offset, .specViolation, "invalid member name in `meta`: \(why)")
+            }
+            return .metaValue
+        case .links:
+            return linkName(name, context: LinksContext(rawValue: context) ?? .resource, at: offset)
+        case .linkObject:
+            switch name.count {
+            case 3:
+                if name.equals("rel") { return .rel }
+            case 4:
+                if name.equals("href") { return .href }
+                if name.equals("type") { return .linkType }
+                if name.equals("meta") { return .meta }
+            case 5:
+                if name.equals("title") { return .title }
+            case 8:
+                if name.equals("hreflang") { return .hreflang }
+            case 11:
+                if name.equals("describedby") { return .describedby }
+            default: break
+            }
+            return foreignMember(name, in: "a link object", at: offset)
+        case .error:
+            switch name.count {
+            case 2:
+                if name.equals("id") { return .id }
+            case 4:
+                if name.equals("code") { return .code }
+                if name.equals("meta") { return .meta }
+            case 5:
+                if name.equals("links") { return .links }
+                if name.equals("title") { return .title }
+            case 6:
+                if name.equals("status") { return .status }
+                if name.equals("detail") { return .detail }
+                if name.equals("source") { return .source }
+            default: break
+            }
+            return foreignMember(name, in: "an error object", at: offset)
+        case .errorSource:
+            if name.equals("pointer") { return .pointer }
+            if name.equals("parameter") { return .parameter }
+            if name.equals("header") { return .header }
+            return foreignMember(name, in: "an error's `source` object", at: offset)
+        case .jsonapi:
+            if name.equals("version") { return .version }
+            if name.equals("ext") { return .ext }
+            if name.equals("profile") { return .profile }
+            if name.equals("meta") { return .meta }
+            return foreignMember(name, in: "the `jsonapi` object", at: offset)
+        case .dataArray, .includedArray, .linkageArray, .errorsArray, .stringArray:
+            return .ignored
+        }
+    }
+
+    /// A member the specification does not define for this object: allowed when it is an
+    /// extension member or an @-member, otherwise a violation (kept in lenient mode).
+    private mutating func foreignMember(
+        _ name: UnsafeRawBufferPointer, in place: String, at offset: Int, topLevel: Bool = false
+    ) -> Member {
+        switch MemberNameRules.classify(name) {
+        case .extensionMember:
+            if topLevel { topLevelHasExtensionMember = true }
+            return .foreign
+        case .atMember:
+            return .foreign
+        case .invalid(let why):
+            problem(offset, .specViolation, "invalid member name in \(place): \(why)")
+            return .ignored
+        case .plain:
+            problem(
+                offset, .specViolation,
+                "\(place) must not have a member named `\(String(decoding: name, as: UTF8.self))`")
+            return options.isLenient ? .foreign : .ignored
+        }
+    }
+
+    /// Attribute and relationship names: valid member names, never `type` or `id`, never
+    /// repeated, never shared between the two (checked when the resource closes).
+    private mutating func checkFieldName(_ name: UnsafeRawBufferPointer, at offset: Int, what: String) {
+        switch MemberNameRules.classify(name) {
+        case .invalid(let why):
+            problem(offset, .specViolation, "invalid \(what == "an attribute" ? "attribute" : "relationship") name: \(why)")
+        case .plain, .atMember, .extensionMember:
+            if name.equals("type") || name.equals("id") {
+                problem(offset, .specViolation, "\(what) must not be named `\(String(decoding: name, as: UTF8.self))`")
+            }
+        }
+        if what == "an attribute" {
+            let i = stack.count &- 1
+            fieldNames.append(stack[i].key)
+        }
+    }
+
+    private mutating func linkName(_ name: UnsafeRawBufferPointer, context: LinksContext, at offset: Int)
+        -> Member
+    {
+        let allowed: Bool
+        switch context {
+        case .topLevel:
+            allowed =
+                name.equals("self") || name.equals("related") || name.equals("describedby") || isPaginationLink(name)
+        case .relationship:
+            allowed = name.equals("self") || name.equals("related") || isPaginationLink(name)
+        case .error:
+            allowed = name.equals("about") || name.equals("type")
+        case .resource, .linkObject:
+            if case .invalid(let why) = MemberNameRules.classify(name) {
+                problem(offset, .specViolation, "invalid link name: \(why)")
+            }
+            return .linkValue
+        }
+        if allowed { return .linkValue }
+        let place: String
+        switch context {
+        case .topLevel: place = "the top-level `links` object"
+        case .relationship: place = "a relationship's `links` object"
+        default: place = "an error's `links` object"
+        }
+        let member = foreignMember(name, in: place, at: offset)
+        return member == .foreign ? .linkValue : member
+    }
+
+    private func isPaginationLink(_ name: UnsafeRawBufferPointer) -> Bool {
+        name.equals("first") || name.equals("last") || name.equals("prev") || name.equals("next")
+    }
+
+    // MARK: Values
+
+    /// A value starts: push a frame, record a scalar, or skip it, as the grammar says.
+    mutating func begin(_ shape: Shape, at offset: Int, end: Int, token: JSONStringToken?) throws(JSONAPIError) {
+        guard let top = stack.last else {
+            if rootSeen {
+                skip(shape, at: offset, end: end)
+                return
+            }
+            rootSeen = true
+            if case .object = shape {
+                arena.topLevel.object.start = UInt32(truncatingIfNeeded: offset)
+                stack.append(Frame(.topLevel, at: offset))
+            } else {
+                problem(offset, .specViolation, "a JSON:API document must be a JSON object, found \(shape.name)")
+                skip(shape, at: offset, end: end)
+            }
+            return
+        }
+        switch top.kind {
+        case .dataArray:
+            if options.kind == .relationshipUpdate {
+                try beginIdentifier(shape, at: offset, end: end, context: .primary)
+            } else {
+                try beginResource(shape, at: offset, end: end, section: .primary)
+            }
+            return
+        case .includedArray:
+            try beginResource(shape, at: offset, end: end, section: .included)
+            return
+        case .linkageArray:
+            try beginIdentifier(shape, at: offset, end: end, context: .relationship)
+            return
+        case .errorsArray:
+            if case .object = shape {
+                arena.errors.append(ByteRange(offset, offset))
+                stack.append(Frame(.error, at: offset, record: arena.errors.count &- 1))
+            } else {
+                problem(offset, .specViolation, "an error object must be an object, found \(shape.name)")
+                skip(shape, at: offset, end: end)
+            }
+            return
+        case .stringArray:
+            if case .string = shape, let token {
+                if top.context == StringArrayContext.uris.rawValue { checkLink(token, what: "an extension or profile URI") }
+            } else {
+                problem(offset, .specViolation, "expected a string in this array, found \(shape.name)")
+            }
+            skip(shape, at: offset, end: end)
+            return
+        default:
+            break
+        }
+        let i = stack.count &- 1
+        stack[i].valueStart = UInt32(truncatingIfNeeded: offset)
+        try beginMemberValue(shape, at: offset, end: end, token: token, frame: top)
+    }
+
+    private mutating func beginMemberValue(
+        _ shape: Shape, at offset: Int, end: Int, token: JSONStringToken?, frame top: Frame
+    ) throws(JSONAPIError) {
+        switch top.member {
+        case .none, .ignored, .foreign:
+            skip(shape, at: offset, end: end)
+
+        case .data where top.kind == .topLevel:
+            try beginPrimaryData(shape, at: offset, end: end)
+
+        case .data:  // a relationship's linkage
+            let r = Int(top.record)
+            switch shape {
+            case .literal(.null):
+                arena.relationships[r].data = .null
+                completeValue(start: offset, end: end)
+            case .object:
+                arena.relationships[r].data = .one
+                try beginIdentifier(shape, at: offset, end: end, context: .relationship)
+            case .array:
+                arena.relationships[r].data = .many
+                stack.append(Frame(.linkageArray, at: offset))
+            default:
+                problem(
+                    offset, .specViolation,
+                    "relationship `data` must be null, a resource identifier object or an array of them, found \(shape.name)"
+                )
+                skip(shape, at: offset, end: end)
+            }
+
+        case .included:
+            expect(.array, shape, at: offset, end: end, "`included` must be an array of resource objects") {
+                $0.arena.topLevel.hasIncluded = true
+                $0.arena.topLevel.includedStart = UInt32($0.arena.resources.count)
+                $0.stack.append(Frame(.includedArray, at: offset))
+            }
+
+        case .errors:
+            expect(.array, shape, at: offset, end: end, "`errors` must be an array of error objects") {
+                $0.stack.append(Frame(.errorsArray, at: offset))
+            }
+
+        case .meta:
+            expect(.object, shape, at: offset, end: end, "`meta` must be an object") {
+                $0.stack.append(Frame(.meta, at: offset))
+            }
+
+        case .links:
+            let context: LinksContext
+            switch top.kind {
+            case .topLevel: context = .topLevel
+            case .relationship: context = .relationship
+            case .error: context = .error
+            default: context = .resource
+            }
+            expect(.object, shape, at: offset, end: end, "`links` must be an object") {
+                $0.stack.append(Frame(.links, at: offset, context: context.rawValue))
+            }
+
+        case .jsonapi:
+            expect(.object, shape, at: offset, end: end, "the `jsonapi` member must be an object") {
+                $0.stack.append(Frame(.jsonapi, at: offset))
+            }
+
+        case .type:
+            if case .string = shape, let token {
+                let typeIndex: UInt32? = withUnescaped(token) { builder, value in
+                    if let why = MemberNameRules.isValidTypeValue(value) {
+                        builder.problem(offset, .specViolation, "invalid `type` value: \(why)")
+                        if value.isEmpty { return nil }
+                    }
+                    return builder.arena.types.intern(value)
+                }
+                if let typeIndex {
+                    if top.kind == .resource {
+                        arena.resources[Int(top.record)].type = typeIndex
+                    } else if top.kind == .identifier {
+                        arena.linkages[Int(top.record)].type = typeIndex
+                    }
+                }
+            } else {
+                problem(offset, .specViolation, "`type` must be a string, found \(shape.name)")
+            }
+            skip(shape, at: offset, end: end)
+
+        case .id where top.kind == .resource || top.kind == .identifier:
+            var range = ByteRange.absent
+            var flags: RecordFlags = []
+            switch shape {
+            case .string:
+                if let token {
+                    range = ByteRange(token.start, token.end)
+                    if token.hasEscapes { flags.insert(.idHasEscapes) }
+                }
+            case .number where options.isLenient:
+                warning(offset, .specViolation, "`id` must be a string; kept the number's text")
+                range = ByteRange(offset, end)
+                flags.insert(.idIsNumber)
+            default:
+                problem(offset, .specViolation, "`id` must be a string, found \(shape.name)")
+            }
+            if range.isPresent {
+                if top.kind == .resource {
+                    arena.resources[Int(top.record)].id = range
+                    arena.resources[Int(top.record)].flags.formUnion(flags)
+                } else {
+                    arena.linkages[Int(top.record)].id = range
+                    arena.linkages[Int(top.record)].flags.formUnion(flags)
+                }
+            }
+            skip(shape, at: offset, end: end)
+
+        case .lid:
+            if case .string = shape, let token {
+                let range = ByteRange(token.start, token.end)
+                if top.kind == .resource {
+                    arena.resources[Int(top.record)].lid = range
+                    if token.hasEscapes { arena.resources[Int(top.record)].flags.insert(.lidHasEscapes) }
+                } else if top.kind == .identifier {
+                    arena.linkages[Int(top.record)].lid = range
+                    if token.hasEscapes { arena.linkages[Int(top.record)].flags.insert(.lidHasEscapes) }
+                }
+            } else {
+                problem(offset, .specViolation, "`lid` must be a string, found \(shape.name)")
+            }
+            skip(shape, at: offset, end: end)
+
+        case .attributes:
+            expect(.object, shape, at: offset, end: end, "`attributes` must be an object") {
+                $0.stack.append(Frame(.attributes, at: offset))
+            }
+
+        case .relationships:
+            expect(.object, shape, at: offset, end: end, "`relationships` must be an object") {
+                let r = Int(top.record)
+                $0.arena.resources[r].firstRelationship = UInt32($0.arena.relationships.count)
+                $0.stack.append(Frame(.relationships, at: offset, record: r))
+            }
+
+        case .attributeValue:
+            skip(shape, at: offset, end: end, attributeValue: true)
+
+        case .relationshipValue:
+            expect(.object, shape, at: offset, end: end, "a relationship must be an object") {
+                var record = RelationshipRecord()
+                record.name = top.key
+                if top.keyEscaped { record.flags.insert(.nameHasEscapes) }
+                record.firstLinkage = UInt32($0.arena.linkages.count)
+                $0.arena.relationships.append(record)
+                $0.arena.resources[Int(top.record)].relationshipCount &+= 1
+                $0.stack.append(Frame(.relationship, at: offset, record: $0.arena.relationships.count &- 1))
+            }
+
+        case .metaValue:
+            skip(shape, at: offset, end: end)
+
+        case .linkValue, .describedby:
+            switch shape {
+            case .string:
+                if let token { checkLink(token, what: "a link") }
+                skip(shape, at: offset, end: end)
+            case .literal(.null):
+                skip(shape, at: offset, end: end)
+            case .object:
+                stack.append(Frame(.linkObject, at: offset))
+            default:
+                problem(offset, .specViolation, "a link must be a string, a link object or null, found \(shape.name)")
+                skip(shape, at: offset, end: end)
+            }
+
+        case .href:
+            if case .string = shape, let token {
+                checkLink(token, what: "`href`")
+            } else {
+                problem(offset, .specViolation, "`href` must be a string, found \(shape.name)")
+            }
+            skip(shape, at: offset, end: end)
+
+        case .hreflang:
+            switch shape {
+            case .string: skip(shape, at: offset, end: end)
+            case .array: stack.append(Frame(.stringArray, at: offset, context: StringArrayContext.plain.rawValue))
+            default:
+                problem(offset, .specViolation, "`hreflang` must be a string or an array of strings, found \(shape.name)")
+                skip(shape, at: offset, end: end)
+            }
+
+        case .pointer:
+            if case .string = shape, let token {
+                let why = withUnescaped(token) { _, value in MemberNameRules.pointerProblem(value) }
+                if let why { problem(offset, .specViolation, "`source.pointer` is not a JSON Pointer: \(why)") }
+            } else {
+                problem(offset, .specViolation, "`source.pointer` must be a string, found \(shape.name)")
+            }
+            skip(shape, at: offset, end: end)
+
+        case .id, .rel, .title, .linkType, .status, .code, .detail, .parameter, .header, .version:
+            if case .string = shape {
+            } else {
+                problem(offset, .specViolation, "`\(memberName(top.member))` must be a string, found \(shape.name)")
+            }
+            skip(shape, at: offset, end: end)
+
+        case .source:
+            expect(.object, shape, at: offset, end: end, "an error's `source` must be an object") {
+                $0.stack.append(Frame(.errorSource, at: offset))
+            }
+
+        case .ext, .profile:
+            expect(
+                .array, shape, at: offset, end: end, "`\(memberName(top.member))` must be an array of URI strings"
+            ) {
+                $0.stack.append(Frame(.stringArray, at: offset, context: StringArrayContext.uris.rawValue))
+            }
+        }
+    }
+
+    /// Top-level `data`, whose shape depends on the document kind.
+    private mutating func beginPrimaryData(_ shape: Shape, at offset: Int, end: Int) throws(JSONAPIError) {
+        arena.topLevel.dataRange = ByteRange(offset, end)
+        switch options.kind {
+        case .relationshipUpdate:
+            arena.topLevel.primaryIsLinkage = true
+            arena.topLevel.primaryStart = UInt32(arena.linkages.count)
+            switch shape {
+            case .literal(.null):
+                arena.topLevel.data = .null
+                completeValue(start: offset, end: end)
+            case .object:
+                arena.topLevel.data = .one
+                try beginIdentifier(shape, at: offset, end: end, context: .primary)
+            case .array:
+                arena.topLevel.data = .many
+                stack.append(Frame(.dataArray, at: offset))
+            default:
+                problem(
+                    offset, .specViolation,
+                    "primary data of a relationship update must be null, a resource identifier object or an array of them, found \(shape.name)"
+                )
+                skip(shape, at: offset, end: end)
+            }
+        case .createRequest, .updateRequest:
+            if case .object = shape {
+                arena.topLevel.data = .one
+                try beginResource(shape, at: offset, end: end, section: .primary)
+            } else {
+                problem(
+                    offset, .specViolation,
+                    "primary data of a \(options.kind == .createRequest ? "create" : "update") request must be a single resource object, found \(shape.name)"
+                )
+                skip(shape, at: offset, end: end)
+            }
+        case .response:
+            switch shape {
+            case .literal(.null):
+                arena.topLevel.data = .null
+                completeValue(start: offset, end: end)
+            case .object:
+                arena.topLevel.data = .one
+                try beginResource(shape, at: offset, end: end, section: .primary)
+            case .array:
+                arena.topLevel.data = .many
+                arena.topLevel.primaryStart = UInt32(arena.resources.count)
+                stack.append(Frame(.dataArray, at: offset))
+            default:
+                problem(
+                    offset, .specViolation,
+                    "primary data must be null, a resource object or an array of resource objects, found \(shape.name)"
+                )
+                skip(shape, at: offset, end: end)
+            }
+        }
+    }
+
+    private mutating func beginResource(_ shape: Shape, at offset: Int, end: Int, section: Section)
+        throws(JSONAPIError)
+    {
+        guard case .object = shape else {
+            problem(offset, .specViolation, "a resource object must be an object, found \(shape.name)")
+            skip(shape, at: offset, end: end)
+            return
+        }
+        let r = arena.resources.count
+        guard r < options.maximumResourceCount else {
+            throw JSONAPIError.at(
+                offset, .tooManyResources,
+                "the document holds more than \(options.maximumResourceCount) resources (ParsingOptions.maximumResourceCount)"
+            )
+        }
+        var record = ResourceRecord()
+        record.object = ByteRange(offset, offset)
+        record.firstRelationship = UInt32(arena.relationships.count)
+        arena.resources.append(record)
+        switch section {
+        case .primary:
+            if arena.topLevel.data == .one { arena.topLevel.primaryStart = UInt32(r) }
+            arena.topLevel.primaryCount &+= 1
+        case .included:
+            arena.topLevel.includedCount &+= 1
+        }
+        fieldNames.removeAll(keepingCapacity: true)
+        stack.append(Frame(.resource, at: offset, context: section.rawValue, record: r))
+    }
+
+    private mutating func beginIdentifier(
+        _ shape: Shape, at offset: Int, end: Int, context: IdentifierContext
+    ) throws(JSONAPIError) {
+        guard case .object = shape else {
+            problem(offset, .specViolation, "a resource identifier must be an object, found \(shape.name)")
+            skip(shape, at: offset, end: end)
+            return
+        }
+        var record = LinkageRecord()
+        record.object = ByteRange(offset, offset)
+        arena.linkages.append(record)
+        switch context {
+        case .primary:
+            arena.topLevel.primaryCount &+= 1
+        case .relationship:
+            if let relationship = currentRelationship { arena.relationships[relationship].linkageCount &+= 1 }
+        }
+        stack.append(Frame(.identifier, at: offset, context: context.rawValue, record: arena.linkages.count &- 1))
+    }
+
+    /// The relationship record being filled, found from the innermost relationship frame.
+    private var currentRelationship: Int? {
+        var i = stack.count &- 1
+        while i >= 0 {
+            if stack[i].kind == .relationship { return Int(stack[i].record) }
+            i &-= 1
+        }
+        return nil
+    }
+
+    /// Pushes via `push` when the value has the expected shape, else reports and skips it.
+    @inline(__always)
+    private mutating func expect(
+        _ expected: Shape, _ shape: Shape, at offset: Int, end: Int, _ message: String,
+        _ push: (inout DocumentBuilder) -> Void
+    ) {
+        switch (expected, shape) {
+        case (.object, .object), (.array, .array):
+            push(&self)
+        default:
+            problem(offset, .specViolation, "\(message), found \(shape.name)")
+            skip(shape, at: offset, end: end)
+        }
+    }
+
+    private mutating func checkLink(_ token: JSONStringToken, what: String) {
+        let why = withUnescaped(token) { _, value in MemberNameRules.linkProblem(value) }
+        if let why { problem(token.start &- 1, .specViolation, "\(what) is not a valid URI: \(why)") }
+    }
+
+    // MARK: Completion
+
+    /// A member value or array element has ended: record its range where the parent wants it.
+    mutating func completeValue(start: Int, end: Int) {
+        guard !stack.isEmpty else {
+            arena.topLevel.object.end = UInt32(truncatingIfNeeded: end)
+            return
+        }
+        let i = stack.count &- 1
+        let frame = stack[i]
+        switch frame.kind {
+        case .dataArray, .includedArray, .linkageArray, .errorsArray, .stringArray:
+            stack[i].count &+= 1
+            return
+        default:
+            break
+        }
+        let range = ByteRange(start, end)
+        let r = Int(frame.record)
+        switch (frame.kind, frame.member) {
+        case (.topLevel, .meta): arena.topLevel.meta = range
+        case (.topLevel, .links): arena.topLevel.links = range
+        case (.topLevel, .jsonapi): arena.topLevel.jsonapi = range
+        case (.topLevel, .errors): arena.topLevel.errors = range
+        case (.topLevel, .data): arena.topLevel.dataRange = range
+        case (.topLevel, .foreign):
+            arena.foreignMembers.append(ForeignMember(name: frame.key, nameHasEscapes: frame.keyEscaped, value: range))
+        case (.resource, .attributes): arena.resources[r].attributes = range
+        case (.resource, .links): arena.resources[r].links = range
+        case (.resource, .meta): arena.resources[r].meta = range
+        case (.relationship, .links): arena.relationships[r].links = range
+        case (.relationship, .meta): arena.relationships[r].meta = range
+        case (.identifier, .meta): arena.linkages[r].meta = range
+        default: break
+        }
+        stack[i].member = .none
+    }
+
+    /// An object or array frame has ended: check its required members and finish its record.
+    mutating func close(_ frame: Frame, end: Int) throws(JSONAPIError) {
+        let start = Int(frame.start)
+        let r = Int(frame.record)
+        switch frame.kind {
+        case .resource:
+            arena.resources[r].object.end = UInt32(truncatingIfNeeded: end)
+            closeResource(frame, start: start)
+        case .identifier:
+            arena.linkages[r].object.end = UInt32(truncatingIfNeeded: end)
+            if !frame.has(.type) {
+                problem(start, .specViolation, "a resource identifier object must have a `type` member")
+            }
+            if !frame.has(.id) && !frame.has(.lid) {
+                problem(start, .specViolation, "a resource identifier object must have an `id` member (or a 1.1 `lid`)")
+            }
+        case .relationship:
+            arena.relationships[r].object.end = UInt32(truncatingIfNeeded: end)
+            if !frame.has(.data) && !frame.has(.links) && !frame.has(.meta) {
+                problem(start, .specViolation, "a relationship object must contain at least one of `data`, `links`, `meta`")
+            } else if !frame.has(.data) && (options.kind == .createRequest || options.kind == .updateRequest) {
+                problem(start, .specViolation, "a relationship in a request must contain `data`")
+            }
+        case .error:
+            arena.errors[r].end = UInt32(truncatingIfNeeded: end)
+        case .linkObject:
+            if !frame.has(.href) {
+                warning(start, .specViolation, "a link object should contain `href` (JSON:API 1.1 requires it)")
+            }
+        case .topLevel:
+            closeTopLevel(frame, start: start)
+        default:
+            break
+        }
+    }
+
+    private mutating func closeResource(_ frame: Frame, start: Int) {
+        let r = Int(frame.record)
+        let section = Section(rawValue: frame.context) ?? .included
+        if !frame.has(.type) {
+            problem(start, .specViolation, "a resource object must have a `type` member")
+        }
+        if !frame.has(.id) {
+            let mayOmit = section == .primary && options.kind == .createRequest
+            if !mayOmit {
+                if frame.has(.lid) {
+                    if section == .primary && options.kind != .createRequest {
+                        problem(start, .specViolation, "a resource object must have an `id` member")
+                    }
+                } else {
+                    problem(start, .specViolation, "a resource object must have an `id` member")
+                }
+            }
+        }
+        // Attribute and relationship names share one namespace ("fields"): no repeats, no clashes.
+        let record = arena.resources[r]
+        guard !fieldNames.isEmpty || record.relationshipCount > 1 else { return }
+        let first = Int(record.firstRelationship)
+        let last = first + Int(record.relationshipCount)
+        if fieldNames.count <= 16 && record.relationshipCount <= 16 {
+            // Small resources, the common case: compare pairs in place, allocating nothing.
+            for a in fieldNames.indices {
+                for b in fieldNames.indices where b > a && sameName(fieldNames[a], fieldNames[b]) {
+                    problem(Int(fieldNames[b].start) &- 1, .specViolation, "duplicate attribute `\(text(fieldNames[b]))`")
+                }
+            }
+            for x in first..<last {
+                let name = arena.relationships[x].name
+                if fieldNames.contains(where: { sameName($0, name) }) {
+                    problem(
+                        Int(name.start) &- 1, .specViolation,
+                        "`\(text(name))` is both an attribute and a relationship; fields share one namespace")
+                }
+                for y in first..<x where sameName(arena.relationships[y].name, name) {
+                    problem(Int(name.start) &- 1, .specViolation, "duplicate relationship `\(text(name))`")
+                }
+            }
+            return
+        }
+        var seen = Set<[UInt8]>()
+        for name in fieldNames where !seen.insert(unescaped(name)).inserted {
+            problem(Int(name.start) &- 1, .specViolation, "duplicate attribute `\(text(name))`")
+        }
+        var relationshipSeen = Set<[UInt8]>()
+        for x in first..<last {
+            let name = arena.relationships[x].name
+            let key = unescaped(name)
+            if seen.contains(key) {
+                problem(
+                    Int(name.start) &- 1, .specViolation,
+                    "`\(text(name))` is both an attribute and a relationship; fields share one namespace")
+            } else if !relationshipSeen.insert(key).inserted {
+                problem(Int(name.start) &- 1, .specViolation, "duplicate relationship `\(text(name))`")
+            }
+        }
+    }
+
+    /// Whether two member names (raw contents) are the same once unescaped.
+    private func sameName(_ a: ByteRange, _ b: ByteRange) -> Bool {
+        let x = input.slice(a)
+        let y = input.slice(b)
+        let backslash = UInt8(ascii: "\\")
+        if !x.contains(backslash) && !y.contains(backslash) {
+            guard x.count == y.count else { return false }
+            guard let p = x.baseAddress, let q = y.baseAddress else { return x.count == 0 }
+            return memcmpBytes(p, q, x.count)
+        }
+        return unescaped(a) == unescaped(b)
+    }
+
+    private mutating func closeTopLevel(_ frame: Frame, start: Int) {
+        let hasData = frame.has(.data)
+        let hasErrors = frame.has(.errors)
+        if !hasData && !hasErrors && !frame.has(.meta) && !topLevelHasExtensionMember {
+            problem(start, .specViolation, "a document must contain at least one of `data`, `errors` and `meta`")
+        }
+        if hasData && hasErrors {
+            problem(start, .specViolation, "`data` and `errors` must not both be in a document")
+        }
+        if frame.has(.included) && !hasData {
+            problem(start, .specViolation, "a document without `data` must not contain `included`")
+        }
+        if options.kind != .response && !hasData && !topLevelHasExtensionMember {
+            problem(start, .specViolation, "a request document must contain `data`")
+        }
+    }
+
+    /// The unescaped bytes of a name's raw contents.
+    private func unescaped(_ range: ByteRange) -> [UInt8] {
+        let raw = input.slice(range)
+        guard raw.contains(UInt8(ascii: "\\")) else { return [UInt8](raw) }
+        var out: [UInt8] = []
+        JSONStringDecoding.unescape(raw, into: &out)
+        return out
+    }
+
+    /// The unescaped text of a string token, for messages.
+    func text(_ token: JSONStringToken) -> String {
+        JSONStringDecoding.decode(input.slice(ByteRange(token.start, token.end)), hasEscapes: token.hasEscapes)
+    }
+
+    func text(_ range: ByteRange) -> String {
+        let raw = input.slice(range)
+        return JSONStringDecoding.decode(raw, hasEscapes: raw.contains(UInt8(ascii: "\\")))
+    }
+
+    private func memberName(_ member: Member) -> String {
+        switch member {
+        case .id: "id"
+        case .rel: "rel"
+        case .title: "title"
+        case .linkType: "type"
+        case .status: "status"
+        case .code: "code"
+        case .detail: "detail"
+        case .parameter: "parameter"
+        case .header: "header"
+        case .version: "version"
+        case .ext: "ext"
+        case .profile: "profile"
+        default: "\(member)"
+        }
+    }
+}

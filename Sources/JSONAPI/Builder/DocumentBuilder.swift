@@ -1,0 +1,260 @@
+/// The JSON:API state machine: turns tokenizer events into arena records and checks the
+/// specification's rules as it goes.
+///
+/// It is a struct with an explicit stack of ``Frame``s, one per JSON:API object or array it is
+/// inside (never recursion, so nesting is bounded by the scanner's depth limit, not the call
+/// stack). Values the grammar does not structure (attribute values, the insides of `meta`,
+/// extension members) are not given frames: the builder counts their nesting in `opaqueDepth`
+/// and records only their byte range, checking member names on the way.
+///
+/// Spec violations do not stop the build. They are collected as diagnostics with the offset of
+/// the offending token; ``finish()`` turns them into errors (strict) or warnings (lenient), and
+/// the JSON Pointer, line and column are computed only then, by one pass over the input.
+@_spi(Backend)
+public struct DocumentBuilder: JSONEventHandler {
+    /// Every byte of the input received so far; the driver rebinds it before each chunk.
+    /// Only read while an event is being handled.
+    public var input = UnsafeRawBufferPointer(start: nil, count: 0)
+
+    let options: ParsingOptions
+    var arena = ResourceArena()
+    var stack: [Frame] = []
+    var opaqueDepth = 0
+    var opaqueStart = 0
+    var opaqueIsAttributeValue = false
+    var rootSeen = false
+    var topLevelHasExtensionMember = false
+    var pending: [PendingDiagnostic] = []
+    var errorCount = 0
+    var uncountedDiagnostics = 0
+    /// Attribute names of the resource being built, for the attribute/relationship clash rule.
+    var fieldNames: [ByteRange] = []
+    var scratch: [UInt8] = []
+
+    /// Creates a builder for one document.
+    public init(options: ParsingOptions) {
+        self.options = options
+        stack.reserveCapacity(16)
+    }
+
+    // MARK: Frames
+
+    enum FrameKind: UInt8 {
+        case topLevel, dataArray, includedArray, resource, attributes, relationships, relationship
+        case linkageArray, identifier, links, linkObject, errorsArray, error, errorSource, jsonapi, meta
+        case stringArray
+    }
+
+    /// Which object a `links` object belongs to, for its allowed member names.
+    enum LinksContext: UInt8 {
+        case topLevel, resource, relationship, error, linkObject
+    }
+
+    /// The member whose value comes next in an object frame.
+    enum Member: UInt8 {
+        case none
+        case foreign  // extension member, @-member, or an unknown member kept in lenient mode
+        case ignored  // skipped after a reported problem
+        case data, included, errors, meta, links, jsonapi
+        case type, id, lid, attributes, relationships
+        case attributeValue, relationshipValue, metaValue, linkValue
+        case href, rel, describedby, title, linkType, hreflang
+        case status, code, detail, source, pointer, parameter, header
+        case version, ext, profile
+    }
+
+    struct Frame {
+        var kind: FrameKind
+        var member: Member = .none
+        var context: UInt8 = 0
+        /// Bit per member already seen, for duplicate and required-member checks.
+        var seen: UInt32 = 0
+        /// Offset of the container's opening byte.
+        var start: UInt32
+        /// Record this frame fills (resource, relationship or linkage index), if any.
+        var record: UInt32 = 0
+        /// Elements seen, for arrays.
+        var count: UInt32 = 0
+        /// Offset where the current member's value starts.
+        var valueStart: UInt32 = 0
+        /// The current member's name (raw contents), for foreign members.
+        var key: ByteRange = .absent
+        var keyEscaped = false
+
+        init(_ kind: FrameKind, at start: Int, context: UInt8 = 0, record: Int = 0) {
+            self.kind = kind
+            self.start = UInt32(truncatingIfNeeded: start)
+            self.context = context
+            self.record = UInt32(truncatingIfNeeded: record)
+        }
+
+        @inline(__always) func has(_ m: Member) -> Bool { seen & (1 << UInt32(m.rawValue)) != 0 }
+        @inline(__always) mutating func mark(_ m: Member) { seen |= 1 << UInt32(m.rawValue) }
+    }
+
+    /// What kind of JSON value just started, for dispatch and messages.
+    enum Shape {
+        case object, array, string, number, literal(JSONLiteral)
+
+        var name: String {
+            switch self {
+            case .object: "an object"
+            case .array: "an array"
+            case .string: "a string"
+            case .number: "a number"
+            case .literal(.null): "null"
+            case .literal(.true), .literal(.false): "a boolean"
+            }
+        }
+    }
+
+    // MARK: Events
+
+    public mutating func beginObject(at offset: Int) throws(JSONAPIError) {
+        if opaqueDepth > 0 {
+            opaqueDepth &+= 1
+            return
+        }
+        try begin(.object, at: offset, end: offset, token: nil)
+    }
+
+    public mutating func beginArray(at offset: Int) throws(JSONAPIError) {
+        if opaqueDepth > 0 {
+            opaqueDepth &+= 1
+            return
+        }
+        try begin(.array, at: offset, end: offset, token: nil)
+    }
+
+    public mutating func endObject(at offset: Int) throws(JSONAPIError) {
+        try endContainer(at: offset)
+    }
+
+    public mutating func endArray(at offset: Int) throws(JSONAPIError) {
+        try endContainer(at: offset)
+    }
+
+    public mutating func key(_ token: JSONStringToken) throws(JSONAPIError) {
+        if opaqueDepth > 0 {
+            opaqueKey(token)
+            return
+        }
+        guard !stack.isEmpty else { return }
+        memberKey(token)
+    }
+
+    public mutating func string(_ token: JSONStringToken) throws(JSONAPIError) {
+        if opaqueDepth > 0 { return }
+        try begin(.string, at: token.start &- 1, end: token.end &+ 1, token: token)
+    }
+
+    public mutating func number(_ token: JSONNumberToken) throws(JSONAPIError) {
+        if opaqueDepth > 0 { return }
+        try begin(
+            .number, at: token.start, end: token.end,
+            token: JSONStringToken(start: token.start, end: token.end, hasEscapes: false))
+    }
+
+    public mutating func literal(_ value: JSONLiteral, at offset: Int) throws(JSONAPIError) {
+        if opaqueDepth > 0 { return }
+        try begin(.literal(value), at: offset, end: offset &+ value.length, token: nil)
+    }
+
+    // MARK: Containers and opaque values
+
+    @inline(__always)
+    mutating func endContainer(at offset: Int) throws(JSONAPIError) {
+        if opaqueDepth > 0 {
+            opaqueDepth &-= 1
+            if opaqueDepth == 0 { completeValue(start: opaqueStart, end: offset &+ 1) }
+            return
+        }
+        guard let frame = stack.popLast() else { return }
+        try close(frame, end: offset &+ 1)
+        completeValue(start: Int(frame.start), end: offset &+ 1)
+    }
+
+    /// Skips a value without interpreting it; scalars complete at once.
+    @inline(__always)
+    mutating func skip(_ shape: Shape, at offset: Int, end: Int, attributeValue: Bool = false) {
+        switch shape {
+        case .object, .array:
+            opaqueDepth = 1
+            opaqueStart = offset
+            opaqueIsAttributeValue = attributeValue
+        default:
+            completeValue(start: offset, end: end)
+        }
+    }
+
+    /// A key inside an opaque value: member-name rules, and for objects inside attribute
+    /// values, the rule that `relationships` and `links` are reserved there.
+    mutating func opaqueKey(_ token: JSONStringToken) {
+        withUnescaped(token) { builder, name in
+            if case .invalid(let why) = MemberNameRules.classify(name) {
+                builder.problem(token.start &- 1, .specViolation, "invalid member name: \(why)")
+            }
+            if builder.opaqueIsAttributeValue, name.equals("relationships") || name.equals("links") {
+                builder.problem(
+                    token.start &- 1, .specViolation,
+                    "an object inside an attribute value must not have a `relationships` or `links` member")
+            }
+        }
+    }
+
+    // MARK: Diagnostics
+
+    struct PendingDiagnostic {
+        var severity: Diagnostic.Severity
+        var code: JSONAPIError.Code
+        var message: String
+        var offset: Int
+    }
+
+    /// Records a broken rule: an error in strict mode, a warning in lenient mode.
+    @inline(never)
+    mutating func problem(_ offset: Int, _ code: JSONAPIError.Code, _ message: String) {
+        record(options.isLenient ? .warning : .error, offset, code, message)
+    }
+
+    /// Records a warning whatever the mode.
+    @inline(never)
+    mutating func warning(_ offset: Int, _ code: JSONAPIError.Code, _ message: String) {
+        record(.warning, offset, code, message)
+    }
+
+    private mutating func record(
+        _ severity: Diagnostic.Severity, _ offset: Int, _ code: JSONAPIError.Code, _ message: String
+    ) {
+        if severity == .error { errorCount += 1 }
+        guard pending.count < options.maximumDiagnostics else {
+            uncountedDiagnostics += 1
+            return
+        }
+        pending.append(PendingDiagnostic(severity: severity, code: code, message: message, offset: offset))
+    }
+
+    // MARK: Byte helpers
+
+    /// Calls `body` with the unescaped contents of a string token.
+    @inline(__always)
+    mutating func withUnescaped<R>(
+        _ token: JSONStringToken, _ body: (inout DocumentBuilder, UnsafeRawBufferPointer) -> R
+    ) -> R {
+        let raw = input.slice(ByteRange(token.start, token.end))
+        if !token.hasEscapes { return body(&self, raw) }
+        var decoded: [UInt8] = []
+        JSONStringDecoding.unescape(raw, into: &decoded)
+        return decoded.withUnsafeBytes { body(&self, $0) }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Whether these bytes spell `literal` exactly.
+    @inline(__always)
+    func equals(_ literal: StaticString) -> Bool {
+        guard literal.utf8CodeUnitCount == count else { return false }
+        guard let base = baseAddress else { return count == 0 }
+        return memcmpBytes(base, UnsafeRawPointer(literal.utf8Start), count)
+    }
+}

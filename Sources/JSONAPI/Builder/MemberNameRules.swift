@@ -1,0 +1,153 @@
+/// The JSON:API rules for member names, link URIs and JSON Pointers, checked on raw bytes.
+///
+/// Member names (1.0 and 1.1 "Member Names"): at least one character; letters, digits and any
+/// non-ASCII character anywhere; `-`, `_` and space only between two such characters; nothing
+/// else. Version 1.1 adds @-members (`@name`, allowed anywhere and otherwise ignored) and
+/// extension members (`namespace:name`, the namespace made only of ASCII letters and digits).
+enum MemberNameRules {
+    enum Verdict: Equatable {
+        /// An ordinary member name.
+        case plain
+        /// An @-member (1.1): allowed anywhere, meaning left to its definer.
+        case atMember
+        /// An extension member (1.1): `namespace:name`.
+        case extensionMember
+        /// Not a valid member name; the string says why.
+        case invalid(String)
+    }
+
+    /// Classifies unescaped member-name bytes.
+    static func classify(_ name: UnsafeRawBufferPointer) -> Verdict {
+        guard let first = name.first else { return .invalid("a member name must not be empty") }
+        if first == UInt8(ascii: "@") {
+            let rest = UnsafeRawBufferPointer(rebasing: name[1...])
+            if case .invalid(let why) = classifyPlain(rest) { return .invalid("@-member name: \(why)") }
+            return .atMember
+        }
+        if let colon = name.firstIndex(of: UInt8(ascii: ":")) {
+            let namespace = UnsafeRawBufferPointer(rebasing: name[..<colon])
+            let member = UnsafeRawBufferPointer(rebasing: name[(colon + 1)...])
+            guard !namespace.isEmpty, namespace.allSatisfy(isASCIIAlphanumeric) else {
+                return .invalid("an extension namespace must be made of ASCII letters and digits only")
+            }
+            if case .invalid(let why) = classifyPlain(member) { return .invalid("extension member name: \(why)") }
+            return .extensionMember
+        }
+        return classifyPlain(name)
+    }
+
+    /// Checks a name with no `@` prefix and no namespace.
+    @inline(__always)
+    static func classifyPlain(_ name: UnsafeRawBufferPointer) -> Verdict {
+        guard let first = name.first, let last = name.last else {
+            return .invalid("a member name must not be empty")
+        }
+        // Fast path: the recommended alphabet, which is nearly every real name.
+        var onlyRecommended = true
+        for byte in name where !isASCIIAlphanumeric(byte) {
+            onlyRecommended = false
+            break
+        }
+        if onlyRecommended { return .plain }
+        if !isGloballyAllowed(first) { return .invalid("a member name must not start with \(describe(first))") }
+        if !isGloballyAllowed(last) { return .invalid("a member name must not end with \(describe(last))") }
+        for byte in name where !isGloballyAllowed(byte) && !isInnerAllowed(byte) {
+            return .invalid("a member name must not contain \(describe(byte))")
+        }
+        return .plain
+    }
+
+    /// Whether `value` is a valid `type` value: it obeys the member-name rules (1.1 says so; 1.0's
+    /// schema applies the same pattern), without @ or namespace forms.
+    static func isValidTypeValue(_ value: UnsafeRawBufferPointer) -> String? {
+        if case .invalid(let why) = classifyPlain(value) { return "a type obeys the member-name rules: \(why)" }
+        return nil
+    }
+
+    @inline(__always)
+    static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        let lower = byte | 0x20
+        return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
+    /// Letters, digits and every byte of a non-ASCII character.
+    @inline(__always)
+    static func isGloballyAllowed(_ byte: UInt8) -> Bool { byte >= 0x80 || isASCIIAlphanumeric(byte) }
+
+    /// `-`, `_` and space: allowed, but not first or last.
+    @inline(__always)
+    static func isInnerAllowed(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: " ")
+    }
+
+    static func describe(_ byte: UInt8) -> String {
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    /// Why `link` is not acceptable as a link's URL, or nil when it is.
+    ///
+    /// A link must be an absolute URI (`scheme:...`) or a reference that starts with `/`, `?` or
+    /// `#`. Version 1.0 asks for "a URL"; 1.1 allows any URI-reference, but a relative-path
+    /// reference such as `articles/1` resolves against the request URL in ways clients disagree
+    /// on, and the official test suite rejects it, so strict parsing does too (lenient parsing
+    /// reports a warning). Characters that RFC 3986 never allows unencoded are rejected;
+    /// `[` and `]` in queries (`page[number]=2`) are accepted, as every JSON:API server emits them.
+    static func linkProblem(_ link: UnsafeRawBufferPointer) -> String? {
+        guard let first = link.first else { return "a link must not be an empty string" }
+        var i = 0
+        while i < link.count {
+            let byte = link[i]
+            switch byte {
+            case 0...0x20, 0x7F:
+                return "a link must not contain \(byte == 0x20 ? "a space" : describe(byte)); percent-encode it"
+            case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"),
+                UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
+                return "a link must not contain \(describe(byte)); percent-encode it"
+            case UInt8(ascii: "%"):
+                guard i + 2 < link.count, isHexDigit(link[i + 1]), isHexDigit(link[i + 2]) else {
+                    return "'%' in a link must start a percent-encoded byte like %20"
+                }
+                i += 2
+            default:
+                break
+            }
+            i += 1
+        }
+        if first == UInt8(ascii: "/") || first == UInt8(ascii: "?") || first == UInt8(ascii: "#") { return nil }
+        // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
+        let isLetter = { (b: UInt8) in (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") }
+        if isLetter(first) {
+            var j = 1
+            while j < link.count {
+                let b = link[j]
+                if b == UInt8(ascii: ":") { return nil }
+                guard isASCIIAlphanumeric(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+                else { break }
+                j += 1
+            }
+        }
+        return "a link must be an absolute URI or start with '/', not a relative path"
+    }
+
+    /// Why `pointer` is not a JSON Pointer (RFC 6901), or nil when it is.
+    static func pointerProblem(_ pointer: UnsafeRawBufferPointer) -> String? {
+        guard let first = pointer.first else { return nil }
+        guard first == UInt8(ascii: "/") else { return "a JSON Pointer must be empty or start with '/'" }
+        var i = 0
+        while i < pointer.count {
+            if pointer[i] == UInt8(ascii: "~") {
+                guard i + 1 < pointer.count, pointer[i + 1] == UInt8(ascii: "0") || pointer[i + 1] == UInt8(ascii: "1")
+                else { return "'~' in a JSON Pointer must be followed by '0' or '1'" }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    @inline(__always)
+    static func isHexDigit(_ b: UInt8) -> Bool {
+        (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || ((b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "f"))
+    }
+}

@@ -1,0 +1,178 @@
+/// A parsed JSON:API document: immutable, `Sendable`, cheap to copy.
+///
+/// Parsing checks the bytes against RFC 8259 and the JSON:API 1.1 grammar and builds a compact
+/// arena of records plus a (type, id) index. Everything you read from it (resources,
+/// attributes, relationships, links, meta, errors) is a small view that decodes on access.
+///
+/// ```swift
+/// let document = try Document(parsing: #"""
+///     {"data": {"type": "articles", "id": "1", "attributes": {"title": "Rails is Omakase"},
+///               "relationships": {"author": {"data": {"type": "people", "id": "9"}}}},
+///      "included": [{"type": "people", "id": "9", "attributes": {"name": "Dan"}}]}
+///     """#)
+/// let article = document.primaryResources[0]
+/// print(article.attributes["title"]?.stringValue ?? "")            // Rails is Omakase
+/// let author = article.relationship("author")?.resolvedResource
+/// print(author?.attributes["name"]?.stringValue ?? "")             // Dan
+/// print(document.resource(type: "people", id: "9") != nil)         // true, in O(1)
+/// ```
+public struct Document: Sendable {
+    @usableFromInline let storage: DocumentStorage
+
+    init(storage: DocumentStorage) {
+        self.storage = storage
+    }
+
+    /// Parses a complete document held in an array, without copying it.
+    ///
+    /// - Parameters:
+    ///   - bytes: The UTF-8 bytes of the document. The document keeps a reference to the array.
+    ///   - options: Document kind, strictness, limits and tokenizer backend.
+    /// - Throws: ``JSONAPIError`` with every problem found, each with offset, line, column and pointer.
+    /// - Complexity: O(n) in the input length.
+    public init(parsing bytes: [UInt8], options: ParsingOptions = ParsingOptions()) throws(JSONAPIError) {
+        let storageBytes = DocumentStorage.Bytes.array(bytes)
+        self = try Document.build(storageBytes, options: options)
+    }
+
+    /// Parses a complete document from any collection of bytes, such as Foundation's `Data`
+    /// (copied once into an array the document keeps).
+    public init<Bytes: Collection>(parsing bytes: Bytes, options: ParsingOptions = ParsingOptions())
+    throws(JSONAPIError) where Bytes.Element == UInt8 {
+        try self.init(parsing: [UInt8](bytes), options: options)
+    }
+
+    /// Parses a complete document from a string's UTF-8.
+    public init(parsing text: String, options: ParsingOptions = ParsingOptions()) throws(JSONAPIError) {
+        try self.init(parsing: Array(text.utf8), options: options)
+    }
+
+    /// Parses a complete document from raw memory, copying the bytes once.
+    ///
+    /// To parse without any copy, use ``withParsing(_:options:_:)``.
+    public init(parsing buffer: UnsafeRawBufferPointer, options: ParsingOptions = ParsingOptions())
+        throws(JSONAPIError)
+    {
+        try self.init(parsing: [UInt8](buffer), options: options)
+    }
+
+    /// Parses bytes in place, without copying them, and passes the document to `body`.
+    ///
+    /// The document reads `buffer` directly, so neither it nor any view taken from it may be
+    /// used after `body` returns (the same contract as `withUnsafeBytes`).
+    ///
+    /// ```swift
+    /// let count = try Document.withParsing(buffer) { $0.primaryResources.count }
+    /// ```
+    public static func withParsing<R>(
+        _ buffer: UnsafeRawBufferPointer, options: ParsingOptions = ParsingOptions(),
+        _ body: (Document) throws -> R
+    ) throws -> R {
+        let document = try build(.borrowed(buffer), options: options)
+        return try body(document)
+    }
+
+    /// Parses the bytes of a `RawSpan` in place; see ``withParsing(_:options:_:)-(UnsafeRawBufferPointer,_,_)``.
+    @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+    public static func withParsing<R>(
+        _ span: RawSpan, options: ParsingOptions = ParsingOptions(), _ body: (Document) throws -> R
+    ) throws -> R {
+        try span.withUnsafeBytes { buffer in try withParsing(buffer, options: options, body) }
+    }
+
+    /// Builds a document from complete bytes with the chosen backend.
+    static func build(_ bytes: DocumentStorage.Bytes, options: ParsingOptions) throws(JSONAPIError) -> Document {
+        var driver = ParseDriver(options: options)
+        let output: DocumentBuilder.Output = try bytes.withBytes { (buffer) throws(JSONAPIError) in
+            guard buffer.count <= options.maximumDocumentBytes else {
+                throw ParseDriver.located(
+                    JSONAPIError.at(
+                        options.maximumDocumentBytes, .documentTooLarge,
+                        "the document is \(buffer.count) bytes; the limit is \(options.maximumDocumentBytes) (ParsingOptions.maximumDocumentBytes)"
+                    ), in: buffer)
+            }
+            try driver.feed(all: buffer, from: 0, isFinal: true)
+            return driver.builder.finish()
+        }
+        return try Document(bytes: bytes, output: output, options: options)
+    }
+
+    /// Locates diagnostics, then throws (strict, with errors) or wraps the arena.
+    init(bytes: DocumentStorage.Bytes, output: DocumentBuilder.Output, options: ParsingOptions) throws(JSONAPIError) {
+        let diagnostics = bytes.withBytes { buffer in
+            ParseDriver.locate(output.pending, uncounted: output.uncounted, in: buffer)
+        }
+        if !options.isLenient && output.errorCount > 0, let first = diagnostics.first(where: { $0.severity == .error })
+        {
+            throw JSONAPIError(
+                first.code, first.message, offset: first.offset, line: first.line, column: first.column,
+                pointer: first.pointer, diagnostics: diagnostics)
+        }
+        self.init(storage: DocumentStorage(bytes: bytes, arena: output.arena, diagnostics: diagnostics, options: options))
+    }
+
+    /// Warnings (and, in lenient mode, the errors it let through), in document order.
+    public var diagnostics: [Diagnostic] { storage.diagnostics }
+
+    /// The options the document was parsed with.
+    public var options: ParsingOptions { storage.options }
+
+    /// Calls `body` with the document's input bytes.
+    public func withUnsafeInputBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try storage.withBytes(body)
+    }
+
+    /// Bytes the parsed structure occupies beyond the input itself (records, index, type table).
+    public var arenaByteCount: Int { storage.arena.footprint }
+}
+
+/// The shared, immutable state behind a ``Document`` and all its views.
+@usableFromInline
+final class DocumentStorage: @unchecked Sendable {
+    /// The input: an array the document keeps alive, or memory borrowed for a `withParsing` scope.
+    enum Bytes {
+        case array([UInt8])
+        case borrowed(UnsafeRawBufferPointer)
+
+        @inline(__always)
+        func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+            switch self {
+            case .array(let array):
+                // `withUnsafeBytes` is rethrows-only; carry a typed error through it by hand.
+                var result: Result<R, E>?
+                array.withUnsafeBytes { buffer in
+                    do throws(E) { result = .success(try body(buffer)) } catch { result = .failure(error) }
+                }
+                switch result {
+                case .success(let value)?: return value
+                case .failure(let error)?: throw error
+                case nil: return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+                }
+            case .borrowed(let buffer):
+                return try body(buffer)
+            }
+        }
+    }
+
+    // SAFETY: every stored property is immutable after init. `Bytes.borrowed` holds memory that
+    // `Document.withParsing` guarantees alive for the only scope in which the document may be used.
+    let bytes: Bytes
+    let arena: ResourceArena
+    let diagnostics: [Diagnostic]
+    let options: ParsingOptions
+
+    init(bytes: Bytes, arena: ResourceArena, diagnostics: [Diagnostic], options: ParsingOptions) {
+        self.bytes = bytes
+        self.arena = arena
+        self.diagnostics = diagnostics
+        self.options = options
+    }
+
+    @inline(__always)
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch bytes {
+        case .array(let array): return try array.withUnsafeBytes(body)
+        case .borrowed(let buffer): return try body(buffer)
+        }
+    }
+}
