@@ -35,8 +35,12 @@ extension JSONWriter {
     @inlinable
     mutating func writeQuoted(_ value: String) {
         storage.append(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { writeEscaped(UnsafeRawBufferPointer($0)) }
+        // Native and small strings are contiguous; bridged ones are copied once.
+        let done: Void? = value.utf8.withContiguousStorageIfAvailable { writeEscaped(UnsafeRawBufferPointer($0)) }
+        if done == nil {
+            var copy = value
+            copy.withUTF8 { writeEscaped(UnsafeRawBufferPointer($0)) }
+        }
         storage.append(UInt8(ascii: "\""))
     }
 
