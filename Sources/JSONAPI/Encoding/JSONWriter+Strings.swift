@@ -3,7 +3,7 @@ extension JSONWriter {
     @inlinable
     public mutating func string(_ value: String) {
         guard beforeValue() else { return }
-        writeQuoted(value)
+        writeQuoted(value, suffix: 0, suffixCount: 0)
     }
 
     /// Writes a string value from a substring.
@@ -29,6 +29,53 @@ extension JSONWriter {
         storage.append(UInt8(ascii: "\""))
         storage.append(contentsOf: contents)
         storage.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `"`, the escaped UTF-8 of `value`, `"`, then `suffix` (0, 1 or 2 bytes:
+    /// `:` or `: ` after a key), with a single append when the string is short and plain.
+    @inlinable
+    mutating func writeQuoted(_ value: String, suffix: UInt16, suffixCount: Int) {
+        let handled: Bool? = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            let count = utf8.count
+            guard count <= 48, let base = utf8.baseAddress,
+                !Self.containsEscapable(UnsafeRawBufferPointer(utf8), slashes: escapeSlashes)
+            else { return false }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 52) { buffer in
+                guard let out = buffer.baseAddress else { return }
+                out[0] = UInt8(ascii: "\"")
+                (out + 1).initialize(from: base, count: count)
+                out[count &+ 1] = UInt8(ascii: "\"")
+                out[count &+ 2] = UInt8(truncatingIfNeeded: suffix)
+                out[count &+ 3] = UInt8(truncatingIfNeeded: suffix >> 8)
+                storage.append(contentsOf: UnsafeBufferPointer(start: out, count: count &+ 2 &+ suffixCount))
+            }
+            return true
+        }
+        if handled == true { return }
+        writeQuoted(value)
+        if suffixCount > 0 { storage.append(UInt8(truncatingIfNeeded: suffix)) }
+        if suffixCount > 1 { storage.append(UInt8(truncatingIfNeeded: suffix >> 8)) }
+    }
+
+    /// Whether any byte of `utf8` needs an escape.
+    @inlinable
+    static func containsEscapable(_ utf8: UnsafeRawBufferPointer, slashes: Bool) -> Bool {
+        guard let base = utf8.baseAddress else { return false }
+        let count = utf8.count
+        var index = 0
+        while index &+ 8 <= count {
+            if wordNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self), slashes: slashes) {
+                return true
+            }
+            index &+= 8
+        }
+        if index < count {
+            // Pad the tail with spaces, which never need escaping.
+            var word: UInt64 = 0x2020_2020_2020_2020
+            withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: utf8[index...])) }
+            return wordNeedsEscape(word, slashes: slashes)
+        }
+        return false
     }
 
     /// Appends `"`, the escaped UTF-8 of `value`, `"`.

@@ -219,8 +219,8 @@ public struct JSONWriter: Sendable {
     @inlinable
     public mutating func key(_ name: String) {
         guard beforeKey() else { return }
-        writeQuoted(name)
-        writeColon()
+        // ":" or ": ", little-endian.
+        writeQuoted(name, suffix: pretty ? 0x203A : 0x3A, suffixCount: pretty ? 2 : 1)
     }
 
     /// Writes an object member name whose bytes are already escaped JSON string contents

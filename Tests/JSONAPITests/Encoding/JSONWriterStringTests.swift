@@ -125,7 +125,8 @@ struct EncodingWriterStringTests {
     }
 
     @Test func escapesAtEveryOffsetOfTheFastPath() throws {
-        for length in 0..<34 {
+        // Lengths around the 8-byte words and the 48-byte single-append path for short strings.
+        for length in [0, 1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33, 46, 47, 48, 49, 50, 63, 64, 65] {
             for position in 0..<max(length, 1) {
                 for special in ["\"", "\\", "\n", "\u{1}", "\u{1F}", "/", "é"] {
                     var characters = Array(repeating: Character("a"), count: length)
@@ -136,6 +137,13 @@ struct EncodingWriterStringTests {
                             $0.string(text)
                         }
                         #expect(written == Self.referenceEscapeBytes(text, slashes: slashes))
+                        let key = try Support.written(JSONWriter.Options(escapesSlashes: slashes)) { w in
+                            w.beginObject()
+                            w.key(text)
+                            w.null()
+                            w.endObject()
+                        }
+                        #expect(key == "{" + Self.referenceEscapeBytes(text, slashes: slashes) + ":null}")
                     }
                 }
             }
