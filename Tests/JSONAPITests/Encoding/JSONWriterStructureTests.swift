@@ -212,6 +212,15 @@ struct EncodingWriterStructureTests {
         #expect(text == #"{"k\n":"v\u0001\""}"#)
     }
 
+    @Test func sortedObjectDocumentationExample() throws {
+        var writer = JSONWriter()
+        try writer.object(sortedBy: [
+            (key: "title", write: { w in w.string("Hello") }),
+            (key: "id", write: { w in w.number(1) }),
+        ])
+        #expect(writer.bytes == Array(#"{"id":1,"title":"Hello"}"#.utf8))
+    }
+
     @Test func sortedObjectOrdersByUTF8() throws {
         var writer = JSONWriter()
         try writer.object(sortedBy: [

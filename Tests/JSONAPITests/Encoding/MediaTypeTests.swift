@@ -7,6 +7,18 @@ struct EncodingMediaTypeTests {
     static let version = "https://jsonapi.org/ext/version"
     static let timestamps = "https://example.com/resource-timestamps"
 
+    @Test func documentationExamples() throws {
+        let type = JSONAPIMediaType(parsing: #"Application/VND.API+JSON; EXT="https://jsonapi.org/ext/atomic""#)
+        #expect(type?.extensions == ["https://jsonapi.org/ext/atomic"])
+        #expect(
+            JSONAPIMediaType(profiles: ["https://example.com/timestamps"]).description
+                == #"application/vnd.api+json; profile="https://example.com/timestamps""#)
+        let accept = #"application/vnd.api+json; ext="https://jsonapi.org/ext/atomic", */*;q=0.1"#
+        let result = JSONAPINegotiation.negotiateAccept(
+            accept, supportedExtensions: ["https://jsonapi.org/ext/atomic"], supportedProfiles: [])
+        #expect(try result.get().description == #"application/vnd.api+json; ext="https://jsonapi.org/ext/atomic""#)
+    }
+
     @Test func parsesThePlainMediaType() throws {
         let type = try #require(JSONAPIMediaType(parsing: "application/vnd.api+json"))
         #expect(type == JSONAPIMediaType())
