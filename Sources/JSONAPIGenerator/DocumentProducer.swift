@@ -6,9 +6,10 @@
 /// resources use closed forms (article `i`'s author is person `i % personCount`, comments are
 /// numbered in article order), so nothing but a few counters is kept between resources.
 struct DocumentProducer {
-    /// Room kept beyond a chunk so that a whole resource fits without a check per field.
+    /// Room kept beyond a chunk, so that the resource that crosses the chunk boundary never makes the buffer grow.
     static let slack = 64 << 10
-    /// An upper bound of one resource's size, back-references aside (they reserve per item).
+    /// Reserved before each resource, which then writes its fields unchecked; an upper bound of one
+    /// resource's size, back-references aside (they reserve per item).
     static let maximumResourceBytes = 16 << 10
 
     private let articles: Int
