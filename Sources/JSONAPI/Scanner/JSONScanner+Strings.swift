@@ -56,52 +56,66 @@ struct StringProgress: Sendable {
 }
 
 extension JSONScanner {
-    /// Scans string contents from `i`; returns the index of the closing quote, or `n` when the
-    /// chunk ends first (then `progress` says where the scan stands).
-    @inline(__always)
-    func scanString(
-        _ p: UnsafeRawPointer, from i: Int, count n: Int, base: Int, progress: inout StringProgress
-    ) throws(JSONAPIError) -> Int {
+    /// The hot path of a string: skips plain bytes eight at a time, and valid escapes and UTF-8
+    /// sequences that lie wholly inside the chunk. Returns the index of the first byte it cannot
+    /// accept: the closing quote, the chunk end `n`, or a byte for ``scanString`` (invalid input,
+    /// or a sequence cut by the chunk end). Keeps no state, so it costs nothing to enter.
+    @inline(always)
+    static func scanStringFast(
+        _ p: UnsafeRawPointer, from i: Int, count n: Int, hasEscapes: inout Bool
+    ) -> Int {
         var i = i
-        if progress.sub != .clean {
-            i = try Self.stringSlow(p, from: i, count: n, base: base, progress: &progress, limit: maximumStringBytes)
-            if progress.sub != .clean { return n }
-        }
         while true {
             var c: UInt8
             if i &+ 8 <= n {
                 // SAFETY: the eight bytes at i end at i + 8 <= n.
                 let word = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                let special = Self.specialBytes(word)
+                let special = specialBytes(word)
                 if special == 0 {
                     i &+= 8
                     continue
                 }
                 i &+= special.trailingZeroBitCount &>> 3
-                c = Self.byte(p, i)  // SAFETY: the special byte lies inside the word just read.
+                c = byte(p, i)  // SAFETY: the special byte lies inside the word just read.
             } else {
                 guard i < n else { return n }
-                c = Self.byte(p, i)  // SAFETY: i < n.
+                c = byte(p, i)  // SAFETY: i < n.
                 if c >= 0x20 && c < 0x80 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") {
                     i &+= 1
                     continue
                 }
             }
-            if c == UInt8(ascii: "\"") { return i }
             if c == UInt8(ascii: "\\") {
-                progress.hasEscapes = true
-                if let next = Self.fastEscape(p, at: i, count: n) {
-                    i = next
-                    continue
-                }
+                hasEscapes = true
+                guard let next = fastEscape(p, at: i, count: n) else { return i }
+                i = next
             } else if c >= 0x80 {
-                if let next = Self.fastUTF8(c, p, at: i, count: n) {
-                    i = next
-                    continue
-                }
+                guard let next = fastUTF8(c, p, at: i, count: n) else { return i }
+                i = next
+            } else {
+                return i  // The closing quote or a control byte.
             }
-            // Invalid input, or a sequence cut by the chunk end.
-            i = try Self.stringSlow(p, from: i, count: n, base: base, progress: &progress, limit: maximumStringBytes)
+        }
+    }
+
+    /// Scans string contents from `i` in any state: finishes a sequence the previous chunk cut,
+    /// then alternates between the fast path and the byte-at-a-time machine. Returns the index
+    /// of the closing quote, or `n` when the chunk ends first (then `progress` says where the
+    /// scan stands).
+    @inline(never)
+    static func scanString(
+        _ p: UnsafeRawPointer, from i: Int, count n: Int, base: Int, progress: inout StringProgress, limit: Int
+    ) throws(JSONAPIError) -> Int {
+        var i = i
+        while true {
+            if progress.sub != .clean {
+                i = try stringSlow(p, from: i, count: n, base: base, progress: &progress, limit: limit)
+                if progress.sub != .clean { return n }
+            }
+            i = scanStringFast(p, from: i, count: n, hasEscapes: &progress.hasEscapes)
+            // SAFETY: i < n is checked before the read.
+            if i == n || byte(p, i) == UInt8(ascii: "\"") { return i }
+            i = try stringSlow(p, from: i, count: n, base: base, progress: &progress, limit: limit)
             if progress.sub != .clean { return n }
         }
     }

@@ -12,8 +12,9 @@
 //
 //     expect     what may come next (the `Expect` cases below)
 //     depth      how many objects and arrays are open
-//     containers one bit per open container, 1 = object, 0 = array (bit k = depth k + 1);
-//                the top bit is cached in `inObject`
+//     containers one bit per open container, 1 = object, 0 = array (bit k = depth k + 1): an
+//                inline word for the first 64 levels, an array beyond; the top bit is cached
+//                in `inObject`
 //
 // and the main loop is one cursor over the chunk: skip whitespace, switch on `expect`, consume
 // one token, set `expect` for what may follow it:
@@ -109,8 +110,10 @@ public struct JSONScanner: Sendable {
     var depth = 0
     /// Whether the innermost open container is an object (the cached top of `containers`).
     var inObject = false
-    /// One bit per open container, 1 = object: bit `d & 63` of word `d >> 6` describes depth `d + 1`.
-    var containers: [UInt64] = []
+    /// One bit per open container, 1 = object: bit `d` describes depth `d + 1`, for the first 64.
+    var innerContainers: UInt64 = 0
+    /// The same for deeper containers: bit `d & 63` of word `(d >> 6) - 1` describes depth `d + 1`.
+    var outerContainers: [UInt64] = []
     var pending = Pending.none
     var failure: JSONAPIError?
     var isFinished = false
@@ -179,6 +182,7 @@ public struct JSONScanner: Sendable {
         } else {
             i = try resume(p, count: n, base: base, into: &handler)
         }
+        let limit = maximumStringBytes
         var expect = self.expect
         var inObject = self.inObject
         defer {
@@ -196,6 +200,45 @@ public struct JSONScanner: Sendable {
                 if c > 0x20 || !Self.isWhitespace(c) { break }
                 i &+= 1
             } while true
+
+            if c == UInt8(ascii: "\"") {
+                // Strings first, keys and values alike: they are most of the tokens.
+                let isKey: Bool
+                switch expect {
+                case .key, .firstKeyOrEnd: isKey = true
+                case .topValue, .firstElementOrEnd, .element, .memberValue: isKey = false
+                case .colon, .commaOrEnd, .done:
+                    throw Self.unexpected(c, at: base &+ i, expecting: expect, inObject: inObject)
+                }
+                let start = base &+ i &+ 1
+                var hasEscapes = false
+                var close = Self.scanStringFast(p, from: i &+ 1, count: n, hasEscapes: &hasEscapes)
+                // SAFETY: close < n is checked before the read.
+                if close == n || Self.byte(p, close) != UInt8(ascii: "\"") {
+                    // Rare: invalid input, or a sequence or the string itself cut by the chunk end.
+                    var progress = StringProgress(start: start, isKey: isKey)
+                    progress.hasEscapes = hasEscapes
+                    close = try Self.scanString(p, from: close, count: n, base: base, progress: &progress, limit: limit)
+                    guard close < n else {
+                        try suspend(progress, chunkEnd: base &+ n)
+                        i = n
+                        break tokens
+                    }
+                    hasEscapes = progress.hasEscapes
+                }
+                let end = base &+ close
+                if end &- start > limit { throw Self.stringTooLong(start: start, limit: limit) }
+                let token = JSONStringToken(start: start, end: end, hasEscapes: hasEscapes)
+                if isKey {
+                    try handler.key(token)
+                    expect = .colon
+                } else {
+                    try handler.string(token)
+                    expect = depth == 0 ? .done : .commaOrEnd
+                }
+                i = close &+ 1
+                continue
+            }
 
             switch expect {
             case .commaOrEnd:
@@ -217,47 +260,17 @@ public struct JSONScanner: Sendable {
                 i &+= 1
 
             case .key, .firstKeyOrEnd:
-                if c == UInt8(ascii: "\"") {
-                    let start = base &+ i &+ 1
-                    var progress = StringProgress(start: start, isKey: true)
-                    let close = try scanString(p, from: i &+ 1, count: n, base: base, progress: &progress)
-                    guard close < n else {
-                        try suspend(progress, chunkEnd: base &+ n)
-                        i = n
-                        break tokens
-                    }
-                    try checkLength(start: start, close: base &+ close)
-                    try handler.key(
-                        JSONStringToken(start: start, end: base &+ close, hasEscapes: progress.hasEscapes))
-                    expect = .colon
-                    i = close &+ 1
-                } else if c == UInt8(ascii: "}") && expect == .firstKeyOrEnd {
-                    try close(at: base &+ i, inObject: &inObject, expect: &expect, into: &handler)
-                    i &+= 1
-                } else {
+                guard c == UInt8(ascii: "}") && expect == .firstKeyOrEnd else {
                     throw Self.unexpected(c, at: base &+ i, expecting: expect, inObject: inObject)
                 }
+                try close(at: base &+ i, inObject: &inObject, expect: &expect, into: &handler)
+                i &+= 1
 
             case .done:
                 throw Self.unexpected(c, at: base &+ i, expecting: expect, inObject: inObject)
 
             case .topValue, .firstElementOrEnd, .element, .memberValue:
                 switch c {
-                case UInt8(ascii: "\""):
-                    let start = base &+ i &+ 1
-                    var progress = StringProgress(start: start, isKey: false)
-                    let close = try scanString(p, from: i &+ 1, count: n, base: base, progress: &progress)
-                    guard close < n else {
-                        try suspend(progress, chunkEnd: base &+ n)
-                        i = n
-                        break tokens
-                    }
-                    try checkLength(start: start, close: base &+ close)
-                    try handler.string(
-                        JSONStringToken(start: start, end: base &+ close, hasEscapes: progress.hasEscapes))
-                    expect = depth == 0 ? .done : .commaOrEnd
-                    i = close &+ 1
-
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     let isObject = c == UInt8(ascii: "{")
                     try push(isObject: isObject, at: base &+ i)
@@ -323,11 +336,21 @@ public struct JSONScanner: Sendable {
     @inline(__always)
     mutating func push(isObject: Bool, at offset: Int) throws(JSONAPIError) {
         guard depth < maximumDepth else { throw Self.tooDeep(at: offset, limit: maximumDepth) }
-        let word = depth &>> 6
         let bit = UInt64(1) &<< UInt64(depth & 63)
-        if word == containers.count { containers.append(0) }
-        if isObject { containers[word] |= bit } else { containers[word] &= ~bit }
+        if depth < 64 {
+            if isObject { innerContainers |= bit } else { innerContainers &= ~bit }
+        } else {
+            pushDeep(isObject: isObject, bit: bit)
+        }
         depth &+= 1
+    }
+
+    /// Records a container deeper than 64 levels in the overflow words.
+    @inline(never)
+    mutating func pushDeep(isObject: Bool, bit: UInt64) {
+        let word = (depth &>> 6) &- 1
+        if word == outerContainers.count { outerContainers.append(0) }
+        if isObject { outerContainers[word] |= bit } else { outerContainers[word] &= ~bit }
     }
 
     /// Closes the innermost container (the caller checked the bracket matches it).
@@ -342,7 +365,8 @@ public struct JSONScanner: Sendable {
             expect = .done
         } else {
             let d = depth &- 1
-            inObject = containers[d &>> 6] & (UInt64(1) &<< UInt64(d & 63)) != 0
+            let word = d < 64 ? innerContainers : outerContainers[(d &>> 6) &- 1]
+            inObject = word & (UInt64(1) &<< UInt64(d & 63)) != 0
             expect = .commaOrEnd
         }
     }
@@ -358,7 +382,8 @@ public struct JSONScanner: Sendable {
         case .none:
             return 0
         case .string(var progress):
-            let close = try scanString(p, from: 0, count: n, base: base, progress: &progress)
+            let close = try Self.scanString(
+                p, from: 0, count: n, base: base, progress: &progress, limit: maximumStringBytes)
             guard close < n else {
                 try suspend(progress, chunkEnd: base &+ n)
                 return n
