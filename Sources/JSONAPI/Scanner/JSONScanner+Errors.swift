@@ -70,7 +70,8 @@ extension JSONScanner {
         }
         return .at(
             expected, .invalidJSON,
-            "chunks must arrive in order without gaps: expected a chunk at offset \(expected), got one at \(baseOffset)")
+            "chunks must arrive in order without gaps: expected a chunk at offset \(expected), got one at \(baseOffset)"
+        )
     }
 
     @inline(never)
@@ -130,7 +131,9 @@ extension JSONScanner {
 
     @inline(never)
     static func literalError(_ literal: JSONLiteral, matched: Int, found c: UInt8, at offset: Int) -> JSONAPIError {
-        .at(offset, .invalidJSON, "expected the literal '\(literal.text)', found \(describe(c)) at its byte \(matched + 1)")
+        .at(
+            offset, .invalidJSON,
+            "expected the literal '\(literal.text)', found \(describe(c)) at its byte \(matched + 1)")
     }
 
     @inline(never)

@@ -1,4 +1,5 @@
 @_spi(Backend) import JSONAPI
+import Testing
 
 /// One handler event with its positions.
 enum ScanEvent: Hashable, CustomStringConvertible {
@@ -101,4 +102,32 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+/// Scans `bytes` whole, split in two at every boundary and one byte at a time; expects every way
+/// to give the same outcome, and returns it.
+func scanEveryWay(
+    _ bytes: [UInt8], maximumDepth: Int = 512, maximumStringBytes: Int = 1 << 30,
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) -> ScanOutcome {
+    let whole = scan(bytes, maximumDepth: maximumDepth, maximumStringBytes: maximumStringBytes)
+    for cut in 0...bytes.count {
+        let split = scan(
+            bytes, cuts: [cut], maximumDepth: maximumDepth, maximumStringBytes: maximumStringBytes)
+        #expect(split == whole, "split at \(cut): \(split) vs whole \(whole)", sourceLocation: sourceLocation)
+        if split != whole { break }
+    }
+    let bytewise = scanBytewise(bytes, maximumDepth: maximumDepth, maximumStringBytes: maximumStringBytes)
+    #expect(bytewise == whole, "bytewise: \(bytewise) vs whole \(whole)", sourceLocation: sourceLocation)
+    return whole
+}
+
+/// `scanEveryWay` on the UTF-8 of `json`.
+func scanEveryWay(
+    _ json: String, maximumDepth: Int = 512, maximumStringBytes: Int = 1 << 30,
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) -> ScanOutcome {
+    scanEveryWay(
+        Array(json.utf8), maximumDepth: maximumDepth, maximumStringBytes: maximumStringBytes,
+        sourceLocation: sourceLocation)
 }
