@@ -17,11 +17,14 @@ extension ResourceDecoder {
         }
     }
 
-    func viewRange<T>(for type: T.Type, object: Bool) throws -> ByteRange {
+    func viewRange<T>(for type: T.Type, object: Bool, node: Node? = nil, key: (any CodingKey)? = nil) throws
+        -> ByteRange
+    {
+        let node = node ?? self.node
         guard let range = valueRange(of: node), !object || firstByte(range) == UInt8(ascii: "{") else {
             throw typeMismatch(
                 T.self, at: offset(of: node), expected: object ? "an object" : "a JSON value", found: describe(node),
-                path: path)
+                path: path(key))
         }
         return range
     }
@@ -34,31 +37,47 @@ private func onlyJSONAPIDecoder<T>(_ type: T.Type, _ decoder: any Decoder) -> De
             debugDescription: "\(T.self) is a view into a parsed Document; only JSONAPIDecoder can decode it"))
 }
 
-extension JSONValue: Decodable {
+extension JSONValue: Decodable, DirectDecodable {
     /// Keeps a view of the value (any JSON type) in the parsed document.
     public init(from decoder: any Decoder) throws {
         guard let decoder = decoder as? ResourceDecoder else { throw onlyJSONAPIDecoder(JSONValue.self, decoder) }
         self.init(storage: decoder.storage, range: try decoder.viewRange(for: JSONValue.self, object: false))
     }
+
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws -> JSONValue {
+        JSONValue(
+            storage: decoder.storage,
+            range: try decoder.viewRange(for: JSONValue.self, object: false, node: node, key: key))
+    }
 }
 
-extension JSONObject: Decodable {
+extension JSONObject: Decodable, DirectDecodable {
     /// Keeps a view of the object in the parsed document.
     public init(from decoder: any Decoder) throws {
         guard let decoder = decoder as? ResourceDecoder else { throw onlyJSONAPIDecoder(JSONObject.self, decoder) }
         self.init(storage: decoder.storage, range: try decoder.viewRange(for: JSONObject.self, object: true))
     }
+
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws -> JSONObject {
+        JSONObject(
+            storage: decoder.storage,
+            range: try decoder.viewRange(for: JSONObject.self, object: true, node: node, key: key))
+    }
 }
 
-extension Links: Decodable {
+extension Links: Decodable, DirectDecodable {
     /// Keeps a view of the links object in the parsed document.
     public init(from decoder: any Decoder) throws {
         guard let decoder = decoder as? ResourceDecoder else { throw onlyJSONAPIDecoder(Links.self, decoder) }
-        let range = try decoder.viewRange(for: Links.self, object: true)
+        self = try Self.decodeDirect(from: decoder, decoder.node, key: nil)
+    }
+
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws -> Links {
+        let range = try decoder.viewRange(for: Links.self, object: true, node: node, key: key)
         guard let links = Links(storage: decoder.storage, range: range) else {
-            throw decoder.typeMismatch(Links.self, expected: "a links object", found: range, path: decoder.path)
+            throw decoder.typeMismatch(Links.self, expected: "a links object", found: range, path: decoder.path(key))
         }
-        self = links
+        return links
     }
 }
 

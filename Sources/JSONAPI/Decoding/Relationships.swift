@@ -78,16 +78,30 @@ private enum IdentifierKeys: String, CodingKey {
     case type, id, lid, meta
 }
 
-extension Identifier: Decodable, LinkageDecodable {
+extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
+    /// Reads the identifier: from linkage or a resource when decoded by ``JSONAPIDecoder``,
+    /// else from an object with `type` (which must be `Model.resourceType`), `id` and `lid`.
     public init(from decoder: any Decoder) throws {
-        if let decoder = decoder as? ResourceDecoder, let identity = try decoder.identity(of: decoder.node) {
-            try decoder.checkType(identity, against: Model.self, identifier: true)
-            self.init(
-                id: identity.id.isPresent ? decoder.string(identity.id, escaped: identity.idEscaped) : "",
-                lid: identity.lid.isPresent ? decoder.string(identity.lid, escaped: identity.lidEscaped) : nil)
-            if identity.meta.isPresent { meta = JSONObject(storage: decoder.storage, range: identity.meta) }
+        if let decoder = decoder as? ResourceDecoder {
+            self = try Self.decodeDirect(from: decoder, decoder.node, key: nil)
             return
         }
+        self = try Self.decodePortable(from: decoder)
+    }
+
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws -> Identifier {
+        guard let identity = try decoder.identity(of: node, key: key) else {
+            return try decoder.descend(into: node, key: key) { try decodePortable(from: decoder) }
+        }
+        try decoder.checkType(identity, against: Model.self, identifier: true, key: key)
+        var identifier = Identifier(
+            id: identity.id.isPresent ? decoder.string(identity.id, escaped: identity.idEscaped) : "",
+            lid: identity.lid.isPresent ? decoder.string(identity.lid, escaped: identity.lidEscaped) : nil)
+        if identity.meta.isPresent { identifier.meta = JSONObject(storage: decoder.storage, range: identity.meta) }
+        return identifier
+    }
+
+    private static func decodePortable(from decoder: any Decoder) throws -> Identifier {
         let container = try decoder.container(keyedBy: IdentifierKeys.self)
         let type = try container.decode(String.self, forKey: .type)
         guard type == Model.resourceType else {
@@ -97,7 +111,7 @@ extension Identifier: Decodable, LinkageDecodable {
                     codingPath: container.codingPath + [IdentifierKeys.type],
                     debugDescription: "expected an identifier of type `\(Model.resourceType)`, found `\(type)`"))
         }
-        self.init(
+        return Identifier(
             id: try container.decodeIfPresent(String.self, forKey: .id) ?? "",
             lid: try container.decodeIfPresent(String.self, forKey: .lid))
     }
@@ -113,16 +127,29 @@ extension Identifier: Encodable {
     }
 }
 
-extension ResourceIdentifier: Decodable, LinkageDecodable {
+extension ResourceIdentifier: Decodable, LinkageDecodable, DirectDecodable {
     /// Reads a resource identifier: from linkage or a resource when decoded by
     /// ``JSONAPIDecoder``, else from an object with `type`, `id` and `lid`.
     public init(from decoder: any Decoder) throws {
-        if let decoder = decoder as? ResourceDecoder, let identity = try decoder.identity(of: decoder.node) {
-            self = decoder.resourceIdentifier(identity)
+        if let decoder = decoder as? ResourceDecoder {
+            self = try Self.decodeDirect(from: decoder, decoder.node, key: nil)
             return
         }
+        self = try Self.decodePortable(from: decoder)
+    }
+
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws
+        -> ResourceIdentifier
+    {
+        guard let identity = try decoder.identity(of: node, key: key) else {
+            return try decoder.descend(into: node, key: key) { try decodePortable(from: decoder) }
+        }
+        return decoder.resourceIdentifier(identity)
+    }
+
+    private static func decodePortable(from decoder: any Decoder) throws -> ResourceIdentifier {
         let container = try decoder.container(keyedBy: IdentifierKeys.self)
-        self.init(
+        return ResourceIdentifier(
             type: try container.decode(String.self, forKey: .type),
             id: try container.decodeIfPresent(String.self, forKey: .id),
             lid: try container.decodeIfPresent(String.self, forKey: .lid))
@@ -186,7 +213,7 @@ public struct Lazy<Model: Decodable>: Sendable, CustomStringConvertible, LazyMar
     public var description: String { "Lazy<\(Model.self)>(\(identifier))" }
 }
 
-extension Lazy: Decodable {
+extension Lazy: Decodable, DirectDecodable {
     public init(from decoder: any Decoder) throws {
         guard let decoder = decoder as? ResourceDecoder else {
             throw DecodingError.dataCorrupted(
@@ -196,17 +223,31 @@ extension Lazy: Decodable {
                         "Lazy<\(Model.self)> can only be decoded by JSONAPIDecoder or a Document's typed views"
                 ))
         }
-        let node = decoder.node
-        let record = try decoder.singleResource(of: node, for: Lazy.self)
-        let info = decoder.typeInfo(Model.self)
-        if info.resourceType != .max && decoder.resources[Int(record)].type != info.resourceType {
-            decoder.expectedModel = info.model
-            throw decoder.wrongType(record: record)
+        self = try Self.decodeDirect(from: decoder, decoder.node, key: nil)
+    }
+
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws -> Lazy {
+        let record: UInt32
+        do {
+            record = try decoder.singleResource(of: node, for: Lazy.self)
+        } catch {
+            throw decoder.adding(key, to: error)
         }
-        if let union = info.union, !union.handles(decoder.resources[Int(record)].type) {
-            throw decoder.unhandledType(
-                union.name, typeIndex: decoder.resources[Int(record)].type, at: decoder.offset(of: node),
-                identity: decoder.identity(record: record), members: union.memberNames)
+        let info = decoder.typeInfo(Model.self)
+        let type = decoder.resources[Int(record)].type
+        if info.resourceType != .max && type != info.resourceType {
+            throw decoder.failure(
+                .typeMismatch(Model.self), at: Int(decoder.resources[Int(record)].object.start), code: .typeMismatch,
+                path: decoder.path(key),
+                "expected a `\(info.model?.resourceType ?? "?")` resource (\(Model.self)), found a `\(decoder.types.name(type))` resource (\(decoder.identity(record: record)))"
+            )
+        }
+        if let union = decoder.union(info), !union.handles(type) {
+            throw decoder.adding(
+                key,
+                to: decoder.unhandledType(
+                    union.name, typeIndex: type, at: decoder.offset(of: node),
+                    identity: decoder.identity(record: record), members: union.memberNames))
         }
         var linkage = UInt32.max
         switch node {
@@ -215,7 +256,7 @@ extension Lazy: Decodable {
         case .primary where decoder.topLevel.primaryIsLinkage: linkage = decoder.topLevel.primaryStart
         default: break
         }
-        self.init(session: decoder.session, record: record, linkage: linkage)
+        return Lazy(session: decoder.session, record: record, linkage: linkage)
     }
 }
 
@@ -279,17 +320,21 @@ extension Related: Sendable where Value: Sendable, Meta: Sendable, Links: Sendab
 extension Related: Equatable where Value: Equatable, Meta: Equatable, Links: Equatable {}
 
 /// Decodes from anything and keeps nothing: for `meta` or `links` you do not need.
-public struct NoMeta: Decodable, Sendable, Hashable {
+public struct NoMeta: Decodable, Sendable, Hashable, DirectDecodable {
     /// Creates a value.
     public init() {}
     public init(from decoder: any Decoder) throws {}
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) -> NoMeta { NoMeta() }
 }
 
 /// Decodes from anything and keeps nothing: for `links` you do not need.
-public struct NoLinks: Decodable, Sendable, Hashable {
+public struct NoLinks: Decodable, Sendable, Hashable, DirectDecodable {
     /// Creates a value.
     public init() {}
     public init(from decoder: any Decoder) throws {}
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) -> NoLinks {
+        NoLinks()
+    }
 }
 
 /// A resource that was left out of a decoded result, and why.
@@ -359,40 +404,58 @@ extension ResourceDecoder {
         var lidEscaped: Bool
         var meta: ByteRange
         var offset: Int
-        var description: String
+        /// The record of a resource, or the linkage of an identifier (for messages).
+        var node: Node
     }
 
     /// The identity of a resource-like node; nil for nodes that are not (plain JSON values).
-    func identity(of node: Node) throws -> Identity? {
+    func identity(of node: Node, key: (any CodingKey)? = nil) throws -> Identity? {
         switch node {
         case .linkage(let index):
             let l = linkages[Int(index)]
             return Identity(
                 type: l.type, id: l.id, idEscaped: l.flags.contains(.idHasEscapes), lid: l.lid,
                 lidEscaped: l.flags.contains(.lidHasEscapes), meta: l.meta, offset: Int(l.object.start),
-                description: identity(linkage: index))
+                node: node)
         case .resource(let record):
             let r = resources[Int(record)]
             return Identity(
                 type: r.type, id: r.id, idEscaped: r.flags.contains(.idHasEscapes), lid: r.lid,
                 lidEscaped: r.flags.contains(.lidHasEscapes), meta: .absent, offset: Int(r.object.start),
-                description: identity(record: record))
+                node: node)
         case .relationship(let index):
             let relationship = relationships[Int(index)]
             guard relationship.data == .one, relationship.linkageCount > 0 else {
-                _ = try singleResource(of: node, for: ResourceIdentifier.self)
+                do {
+                    _ = try singleResource(of: node, for: ResourceIdentifier.self)
+                } catch {
+                    throw adding(key, to: error)
+                }
                 return nil
             }
             return try identity(of: .linkage(relationship.firstLinkage))
         case .primary:
             let top = topLevel
             guard top.data == .one, top.primaryCount > 0 else {
-                _ = try singleResource(of: node, for: ResourceIdentifier.self)
+                do {
+                    _ = try singleResource(of: node, for: ResourceIdentifier.self)
+                } catch {
+                    throw adding(key, to: error)
+                }
                 return nil
             }
             return try identity(of: top.primaryIsLinkage ? .linkage(top.primaryStart) : .resource(top.primaryStart))
         default:
             return nil
+        }
+    }
+
+    /// `type/id` of an identity, for messages.
+    func describe(_ identity: Identity) -> String {
+        switch identity.node {
+        case .linkage(let index): return self.identity(linkage: index)
+        case .resource(let record): return self.identity(record: record)
+        default: return describe(identity.node)
         }
     }
 
@@ -404,12 +467,14 @@ extension ResourceDecoder {
     }
 
     /// Checks an identity's type against a model's.
-    func checkType<Model: JSONAPIResource>(_ identity: Identity, against model: Model.Type, identifier: Bool) throws {
+    func checkType<Model: JSONAPIResource>(
+        _ identity: Identity, against model: Model.Type, identifier: Bool, key: (any CodingKey)?
+    ) throws {
         let info = typeInfo(Model.self)
         guard info.resourceType != identity.type else { return }
         throw failure(
-            .typeMismatch(Model.self), at: identity.offset, code: .typeMismatch, path: path,
-            "expected \(identifier ? "an identifier" : "a resource") of type `\(Model.resourceType)` (\(Model.self)), found `\(types.name(identity.type))` (\(identity.description))"
+            .typeMismatch(Model.self), at: identity.offset, code: .typeMismatch, path: path(key),
+            "expected \(identifier ? "an identifier" : "a resource") of type `\(Model.resourceType)` (\(Model.self)), found `\(types.name(identity.type))` (\(describe(identity)))"
         )
     }
 }

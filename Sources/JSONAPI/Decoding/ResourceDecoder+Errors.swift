@@ -133,6 +133,23 @@ extension ResourceDecoder {
         )
     }
 
+    /// The same error with `key` appended to its coding path (for errors made before the key
+    /// was pushed, in the direct paths that push no frame).
+    func adding(_ key: (any CodingKey)?, to error: any Error) -> any Error {
+        guard let key, let decodingError = error as? DecodingError, let context = decodingError.context else {
+            return error
+        }
+        let newContext = DecodingError.Context(
+            codingPath: context.codingPath + [key], debugDescription: context.debugDescription,
+            underlyingError: context.underlyingError)
+        switch decodingError {
+        case .typeMismatch(let type, _): return DecodingError.typeMismatch(type, newContext)
+        case .valueNotFound(let type, _): return DecodingError.valueNotFound(type, newContext)
+        case .keyNotFound(let missing, _): return DecodingError.keyNotFound(missing, newContext)
+        default: return DecodingError.dataCorrupted(newContext)
+        }
+    }
+
     // MARK: Locating errors thrown by nested init(from:)
 
     /// Gives an error that escaped a nested `init(from:)` a location, unless it has one.

@@ -146,9 +146,18 @@ extension UnsafeRawBufferPointer {
     }
 }
 
+// SAFETY (all containers): a container holds its decoder unretained (`Unmanaged`, read with
+// `_withUnsafeGuaranteedRef`), so that neither the copies the standard library's container box
+// makes for every `decode` call nor the calls themselves retain or release it. A container is
+// usable only while the decode that made it runs (it reads that decode's state); the decoder
+// lives for the whole decode, held by `DecodingSession.run` or by the `Lazy` /
+// `TypedResourceCollection` call that created it, so the reference is valid whenever a
+// container is used as `Decodable` intends: inside the `init(from:)` it was given to.
+
 /// A keyed container over a resource object.
 struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let decoder: ResourceDecoder
+    let unmanaged: Unmanaged<ResourceDecoder>
+    var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
     let record: UInt32
     let segment: MemberSegment
     let depth: Int
@@ -177,7 +186,9 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     @inline(__always)
     func slot(_ key: Key) -> ResourceSlot {
-        decoder.withKeyBytes(key) { decoder.lookup($0, record: record, segment: segment) }
+        unmanaged._withUnsafeGuaranteedRef { decoder in
+            decoder.withKeyBytes(key) { decoder.lookup($0, record: record, segment: segment) }
+        }
     }
 
     func contains(_ key: Key) -> Bool {
@@ -186,42 +197,48 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        switch slot(key) {
-        case .member(let member):
-            return decoder.firstByte(member.value) == UInt8(ascii: "n")
-        case .relationship(let index):
-            let data = decoder.relationships[Int(index)].data
-            return data == .null || data == .absent
-        case .meta, .links, .id, .type, .lid:
-            return false
-        case .none:
-            throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            switch slot(key) {
+            case .member(let member):
+                return decoder.firstByte(member.value) == UInt8(ascii: "n")
+            case .relationship(let index):
+                let data = decoder.relationships[Int(index)].data
+                return data == .null || data == .absent
+            case .meta, .links, .id, .type, .lid:
+                return false
+            case .none:
+                throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)
+            }
         }
     }
 
     @inline(__always)
     func scalar<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T {
-        let slot = slot(key)
-        if case .member(let member) = slot {
-            return try T.read(
-                decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            let slot = decoder.withKeyBytes(key) { decoder.lookup($0, record: record, segment: segment) }
+            if case .member(let member) = slot {
+                return try T.read(
+                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+            }
+            guard let node = decoder.node(for: slot, record: record) else {
+                throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)
+            }
+            return try T.read(decoder, node: node, key: key)
         }
-        guard let node = decoder.node(for: slot, record: record) else {
-            throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)
-        }
-        return try T.read(decoder, node: node, key: key)
     }
 
     @inline(__always)
     func scalarIfPresent<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        let slot = slot(key)
-        if case .member(let member) = slot {
-            if decoder.firstByte(member.value) == UInt8(ascii: "n") { return nil }
-            return try T.read(
-                decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            let slot = decoder.withKeyBytes(key) { decoder.lookup($0, record: record, segment: segment) }
+            if case .member(let member) = slot {
+                if decoder.firstByte(member.value) == UInt8(ascii: "n") { return nil }
+                return try T.read(
+                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+            }
+            guard let node = decoder.node(for: slot, record: record) else { return nil }
+            return try decoder.decodeOptional(T.self, node, key: key)
         }
-        guard let node = decoder.node(for: slot, record: record) else { return nil }
-        return try decoder.decodeOptional(T.self, node, key: key)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(type, key) }
@@ -255,18 +272,22 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try scalarIfPresent(type, key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        guard let node = decoder.node(for: slot(key), record: record) else {
-            if let absent = T.self as? any AbsentRepresentable.Type, let value = absent.absentValue as? T {
-                return value
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard let node = decoder.node(for: slot(key), record: record) else {
+                if let absent = T.self as? any AbsentRepresentable.Type, let value = absent.absentValue as? T {
+                    return value
+                }
+                throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)
             }
-            throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)
+            return try decoder.unbox(T.self, node, key: key)
         }
-        return try decoder.unbox(T.self, node, key: key)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let node = decoder.node(for: slot(key), record: record) else { return nil }
-        return try decoder.decodeOptional(T.self, node, key: key)
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard let node = decoder.node(for: slot(key), record: record) else { return nil }
+            return try decoder.decodeOptional(T.self, node, key: key)
+        }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
@@ -297,7 +318,8 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
 /// A keyed container over a JSON object (an attribute value, `meta`, a nested struct).
 struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let decoder: ResourceDecoder
+    let unmanaged: Unmanaged<ResourceDecoder>
+    var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
     let object: ByteRange
     let segment: MemberSegment
     let depth: Int
@@ -318,7 +340,9 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     @inline(__always)
     func member(_ key: Key) -> MemberEntry? {
-        decoder.withKeyBytes(key) { decoder.findMember(segment, object: object, $0) }
+        unmanaged._withUnsafeGuaranteedRef { decoder in
+            decoder.withKeyBytes(key) { decoder.findMember(segment, object: object, $0) }
+        }
     }
 
     func contains(_ key: Key) -> Bool { member(key) != nil }
@@ -330,14 +354,24 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     @inline(__always)
     func scalar<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T {
-        guard let member = member(key) else { throw decoder.keyNotFound(key, in: .value(object), path: codingPath) }
-        return try T.read(decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }) else {
+                throw decoder.keyNotFound(key, in: .value(object), path: codingPath)
+            }
+            return try T.read(
+                decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+        }
     }
 
     @inline(__always)
     func scalarIfPresent<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        guard let member = member(key), decoder.firstByte(member.value) != UInt8(ascii: "n") else { return nil }
-        return try T.read(decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }),
+                decoder.firstByte(member.value) != UInt8(ascii: "n")
+            else { return nil }
+            return try T.read(
+                decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+        }
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(type, key) }
@@ -371,18 +405,24 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try scalarIfPresent(type, key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        guard let member = member(key) else {
-            if let absent = T.self as? any AbsentRepresentable.Type, let value = absent.absentValue as? T {
-                return value
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }) else {
+                if let absent = T.self as? any AbsentRepresentable.Type, let value = absent.absentValue as? T {
+                    return value
+                }
+                throw decoder.keyNotFound(key, in: .value(object), path: codingPath)
             }
-            throw decoder.keyNotFound(key, in: .value(object), path: codingPath)
+            return try decoder.unbox(T.self, .value(member.value), key: key)
         }
-        return try decoder.unbox(T.self, .value(member.value), key: key)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let member = member(key) else { return nil }
-        return try decoder.decodeOptional(T.self, .value(member.value), key: key)
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }) else {
+                return nil
+            }
+            return try decoder.decodeOptional(T.self, .value(member.value), key: key)
+        }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
@@ -419,7 +459,8 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 /// included resources, and every other key a top-level member (`meta`, `links`, `jsonapi`,
 /// `errors`, or an extension member such as `atomic:results`).
 struct DocumentContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let decoder: ResourceDecoder
+    let unmanaged: Unmanaged<ResourceDecoder>
+    var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
     let depth: Int
 
     var codingPath: [any CodingKey] { Array(decoder.path.prefix(depth)) }

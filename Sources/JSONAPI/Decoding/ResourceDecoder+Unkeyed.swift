@@ -6,14 +6,15 @@ import Foundation
 /// (the decoder walks arrays itself with the element type known), so this serves custom
 /// `init(from:)` implementations.
 struct ArrayContainer: UnkeyedDecodingContainer {
-    let decoder: ResourceDecoder
+    let unmanaged: Unmanaged<ResourceDecoder>
+    var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
     let array: ByteRange
     let depth: Int
     var cursor: ArrayCursor
     private(set) var currentIndex = 0
 
     init(decoder: ResourceDecoder, array: ByteRange, depth: Int) {
-        self.decoder = decoder
+        self.unmanaged = .passUnretained(decoder)
         self.array = array
         self.depth = depth
         self.cursor = ArrayCursor(array)
@@ -109,13 +110,14 @@ struct ArrayContainer: UnkeyedDecodingContainer {
 /// An unkeyed container over resources or resource identifiers: primary data, `included`, or
 /// a to-many relationship. Elements are resources (or identifiers, resolved on decode).
 struct ListContainer: UnkeyedDecodingContainer {
-    let decoder: ResourceDecoder
+    let unmanaged: Unmanaged<ResourceDecoder>
+    var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
     let list: ResourceDecoder.ElementList
     let depth: Int
     private(set) var currentIndex = 0
 
     init(decoder: ResourceDecoder, list: ResourceDecoder.ElementList, depth: Int) {
-        self.decoder = decoder
+        self.unmanaged = .passUnretained(decoder)
         self.list = list
         self.depth = depth
     }
@@ -164,11 +166,15 @@ struct ListContainer: UnkeyedDecodingContainer {
     }
 }
 
-/// A single-value container over whatever node the decoder is at.
+/// A single-value container over the node the decoder is at. It reads `decoder.node` when
+/// used (the same node while its frame runs) so that it fits an existential's inline buffer
+/// and making one allocates nothing.
 struct SingleValueContainer: SingleValueDecodingContainer {
-    let decoder: ResourceDecoder
-    let node: Node
+    let unmanaged: Unmanaged<ResourceDecoder>
+    var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
     let depth: Int
+
+    var node: Node { decoder.node }
 
     var codingPath: [any CodingKey] { Array(decoder.path.prefix(depth)) }
 

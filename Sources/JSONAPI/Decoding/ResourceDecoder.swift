@@ -100,6 +100,8 @@ final class ResourceDecoder: Decoder {
     @exclusivity(unchecked) var expectedModel: (any JSONAPIResource.Type)?
     @exclusivity(unchecked) var skips: [PendingSkip] = []
     @exclusivity(unchecked) var typeInfos: [TypeInfo] = []
+    @exclusivity(unchecked) var unions: [TypeInfo.Union] = []
+    @exclusivity(unchecked) var typeCache = [Int](repeating: -1, count: ResourceDecoder.typeCacheSize)
     /// Set when a foreign error has been given a location, so outer frames pass it through.
     @exclusivity(unchecked) var foreignErrorLocated = false
     @exclusivity(unchecked) var scratch: [UInt8] = []
@@ -151,15 +153,17 @@ final class ResourceDecoder: Decoder {
             }
             let segment = table.scan(bytes, object: range)
             return KeyedDecodingContainer(
-                ObjectContainer<Key>(decoder: self, object: range, segment: segment, depth: path.count))
+                ObjectContainer<Key>(
+                    unmanaged: .passUnretained(self), object: range, segment: segment, depth: path.count))
         case .document:
-            return KeyedDecodingContainer(DocumentContainer<Key>(decoder: self, depth: path.count))
+            return KeyedDecodingContainer(DocumentContainer<Key>(unmanaged: .passUnretained(self), depth: path.count))
         case .resource, .relationship, .linkage, .primary:
             let record = try singleResource(of: node, for: Key.self)
             try enter(record)
             let segment = table.scan(bytes, object: resources[Int(record)].attributes)
             return KeyedDecodingContainer(
-                ResourceContainer<Key>(decoder: self, record: record, segment: segment, depth: path.count))
+                ResourceContainer<Key>(
+                    unmanaged: .passUnretained(self), record: record, segment: segment, depth: path.count))
         case .included:
             throw typeMismatch(
                 Key.self, at: offset(of: node), expected: "an object", found: "the `included` array", path: path)
@@ -182,43 +186,66 @@ final class ResourceDecoder: Decoder {
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleValueContainer(decoder: self, node: node, depth: path.count)
+        SingleValueContainer(unmanaged: .passUnretained(self), depth: path.count)
     }
 
     // MARK: Frames
 
-    /// Decodes a nested value: makes `node` current (and `key` the last coding key), runs
-    /// `body`, and restores everything, locating any error that escapes without a location.
+    /// What a frame changes, to be put back when it ends.
+    struct Frame {
+        var node: Node
+        var top: Int
+        var chain: Int
+        var expected: UInt32
+        var model: (any JSONAPIResource.Type)?
+        var pushedKey: Bool
+    }
+
+    /// Makes `node` current (and `key` the last coding key) for a nested `init(from:)`.
+    ///
+    /// No closure and nothing generic: the hot path (`unboxComposite`) calls this and ``pop(_:)``
+    /// around `T(from:)` directly, so no metadata has to be instantiated per call.
     @inline(__always)
+    func push(_ node: Node, key: (any CodingKey)?, expected: UInt32, model: (any JSONAPIResource.Type)?) throws
+        -> Frame
+    {
+        let frame = Frame(
+            node: self.node, top: table.top, chain: chain.count, expected: expectedType, model: expectedModel,
+            pushedKey: key != nil)
+        if depth >= options.maximumDepth {
+            throw failure(
+                .dataCorrupted, at: offset(of: node), code: .decodingFailed, path: self.path(key),
+                "values are nested deeper than DecodingOptions.maximumDepth (\(options.maximumDepth))")
+        }
+        depth &+= 1
+        if let key { path.append(key) }
+        self.node = node
+        expectedType = expected
+        expectedModel = model
+        foreignErrorLocated = false
+        return frame
+    }
+
+    /// Ends a frame begun by ``push(_:key:expected:model:)``.
+    @inline(__always)
+    func pop(_ frame: Frame) {
+        node = frame.node
+        table.top = frame.top
+        if chain.count > frame.chain { chain.removeLast(chain.count &- frame.chain) }
+        expectedType = frame.expected
+        expectedModel = frame.model
+        depth &-= 1
+        if frame.pushedKey { path.removeLast() }
+    }
+
+    /// Decodes a nested value: ``push(_:key:expected:model:)``, `body`, ``pop(_:)``, locating
+    /// any error that escapes without a location. For the paths that are not hot.
     func descend<T>(
         into node: Node, key: (any CodingKey)?, expected: UInt32 = .max, model: (any JSONAPIResource.Type)? = nil,
         _ body: () throws -> T
     ) throws -> T {
-        let savedNode = self.node
-        let savedTop = table.top
-        let savedChain = chain.count
-        let savedExpected = expectedType
-        let savedModel = expectedModel
-        depth &+= 1
-        if let key { path.append(key) }
-        defer {
-            self.node = savedNode
-            table.top = savedTop
-            if chain.count > savedChain { chain.removeLast(chain.count &- savedChain) }
-            expectedType = savedExpected
-            expectedModel = savedModel
-            depth &-= 1
-            if key != nil { path.removeLast() }
-        }
-        if depth > options.maximumDepth {
-            throw failure(
-                .dataCorrupted, at: offset(of: node), code: .decodingFailed, path: path,
-                "values are nested deeper than DecodingOptions.maximumDepth (\(options.maximumDepth))")
-        }
-        self.node = node
-        self.expectedType = expected
-        self.expectedModel = model
-        foreignErrorLocated = false
+        let frame = try push(node, key: key, expected: expected, model: model)
+        defer { pop(frame) }
         do {
             return try body()
         } catch {
@@ -253,61 +280,73 @@ final class ResourceDecoder: Decoder {
     /// Decodes a `T` from `node`, with `key` as the last coding key.
     @inline(__always)
     func unbox<T: Decodable>(_ type: T.Type, _ node: Node, key: (any CodingKey)?) throws -> T {
-        if T.self == String.self, let string = try String.read(self, node: node, key: key) as? T { return string }
+        if T.self == String.self { return sameType(try String.read(self, node: node, key: key), as: T.self) }
         return try unboxComposite(type, node, key: key)
     }
 
-    /// Everything but the scalars read straight from bytes.
+    /// Everything but strings.
     func unboxComposite<T: Decodable>(_ type: T.Type, _ node: Node, key: (any CodingKey)?) throws -> T {
         let info = typeInfo(T.self)
         switch info.kind {
         case .plain:
             break
         case .scalar(let scalar):
-            return try cast(scalar.read(self, node: node, key: key), T.self)
+            return try scalar.read(self, node: node, key: key, as: T.self)
+        case .direct(let direct):
+            return try direct.decodeDirect(from: self, node, key: key, as: T.self)
         case .date:
-            return try cast(decodeDate(node, key: key), T.self)
+            return sameType(try decodeDate(node, key: key), as: T.self)
         case .data:
-            return try cast(decodeData(node, key: key), T.self)
+            return sameType(try decodeData(node, key: key), as: T.self)
         case .url:
-            return try cast(decodeURL(node, key: key), T.self)
+            return sameType(try decodeURL(node, key: key), as: T.self)
         case .decimal:
-            return try cast(decodeDecimal(node, key: key), T.self)
+            return sameType(try decodeDecimal(node, key: key), as: T.self)
         case .uuid:
-            return try cast(decodeUUID(node, key: key), T.self)
+            return sameType(try decodeUUID(node, key: key), as: T.self)
         case .array(let marker):
-            return try descend(into: node, key: key) {
-                try cast(marker.decodeArray(from: self, node), T.self)
+            let frame = try push(node, key: key, expected: .max, model: nil)
+            defer { pop(frame) }
+            do {
+                return try marker.decodeArray(from: self, node, as: T.self)
+            } catch {
+                throw locate(error, node: node)
             }
         case .optional(let marker):
-            return try cast(marker.decodeOptional(from: self, node, key: key), T.self)
+            return try marker.decodeOptional(from: self, node, key: key, as: T.self)
         case .dictionary(let marker):
             if case .value = node {
-                return try descend(into: node, key: key) {
-                    try cast(marker.decodeDictionary(from: self, node), T.self)
+                let frame = try push(node, key: key, expected: .max, model: nil)
+                defer { pop(frame) }
+                do {
+                    return try marker.decodeDictionary(from: self, node, as: T.self)
+                } catch {
+                    throw locate(error, node: node)
                 }
             }
         }
         if case .text(let range, let escaped) = node, let lossless = info.lossless {
-            let text = string(range, escaped: escaped)
-            guard let value = lossless.init(text) else {
-                throw failure(
-                    .dataCorrupted, at: offset(of: node), code: .typeMismatch, path: path(key),
-                    "\"\(text)\" is not a valid \(T.self)")
-            }
-            return try cast(value, T.self)
+            return try decodeLossless(lossless, range, escaped: escaped, key: key, as: T.self)
         }
-        return try descend(into: node, key: key, expected: info.resourceType, model: info.model) {
-            try T(from: self)
+        let frame = try push(node, key: key, expected: info.resourceType, model: info.model)
+        defer { pop(frame) }
+        do {
+            return try T(from: self)
+        } catch {
+            throw locate(error, node: node)
         }
     }
 
-    @inline(__always)
-    func cast<T>(_ value: Any, _ type: T.Type) throws -> T {
-        guard let typed = value as? T else {
+    @inline(never)
+    func decodeLossless<T>(
+        _ lossless: any LosslessStringConvertible.Type, _ range: ByteRange, escaped: Bool, key: (any CodingKey)?,
+        as type: T.Type
+    ) throws -> T {
+        let text = string(range, escaped: escaped)
+        guard let value = lossless.init(text), let typed = value as? T else {
             throw failure(
-                .dataCorrupted, at: offset(of: node), code: .decodingFailed, path: path,
-                "internal error: could not convert \(Swift.type(of: value)) to \(T.self)")
+                .dataCorrupted, at: Int(range.start) &- 1, code: .typeMismatch, path: path(key),
+                "\"\(text)\" is not a valid \(T.self)")
         }
         return typed
     }
@@ -357,7 +396,7 @@ final class ResourceDecoder: Decoder {
             skip(linkage: index, record: .max, .missing, key: key)
             return false
         }
-        if options.ignoresUnhandledResourceTypes, let union = info.union,
+        if options.ignoresUnhandledResourceTypes, let union = union(info),
             !union.handles(linkages[Int(index)].type)
         {
             skip(linkage: index, record: .max, .unhandledType(union: union.name), key: key)
@@ -367,7 +406,7 @@ final class ResourceDecoder: Decoder {
     }
 
     func resourceUsable<W>(_ record: UInt32, for type: W.Type, key: (any CodingKey)?) throws -> Bool {
-        guard options.ignoresUnhandledResourceTypes, let union = typeInfo(W.self).union else { return true }
+        guard options.ignoresUnhandledResourceTypes, let union = union(typeInfo(W.self)) else { return true }
         if union.handles(resources[Int(record)].type) { return true }
         skip(linkage: .max, record: record, .unhandledType(union: union.name), key: key)
         return false
@@ -548,16 +587,21 @@ final class ResourceDecoder: Decoder {
                     defer { path.removeLast() }
                     throw missingResource(index)
                 }
-                if options.ignoresUnhandledResourceTypes, let union = info.union, !union.handles(link.type) {
+                if options.ignoresUnhandledResourceTypes, let union = union(info), !union.handles(link.type) {
                     skip(linkage: index, record: .max, .unhandledType(union: union.name), key: IndexKey(position))
                     continue
                 }
-                result.append(try unbox(E.self, .linkage(index), key: IndexKey(position)))
+                if case .direct(let direct) = info.kind {
+                    result.append(
+                        try direct.decodeDirect(from: self, .linkage(index), key: IndexKey(position), as: E.self))
+                } else {
+                    result.append(try unbox(E.self, .linkage(index), key: IndexKey(position)))
+                }
             }
         case .resources(let first, let count):
             for position in 0..<Int(count) {
                 let record = first &+ UInt32(position)
-                if options.ignoresUnhandledResourceTypes, let union = info.union,
+                if options.ignoresUnhandledResourceTypes, let union = union(info),
                     !union.handles(resources[Int(record)].type)
                 {
                     skip(linkage: .max, record: record, .unhandledType(union: union.name), key: IndexKey(position))
@@ -615,6 +659,7 @@ final class ResourceDecoder: Decoder {
         enum Kind {
             case plain, date, data, url, decimal, uuid
             case scalar(any ScalarDecodable.Type)
+            case direct(any DirectDecodable.Type)
             case array(any DecodableArrayMarker.Type)
             case optional(any DecodableOptionalMarker.Type)
             case dictionary(any DecodableDictionaryMarker.Type)
@@ -639,14 +684,39 @@ final class ResourceDecoder: Decoder {
         var resourceType: UInt32
         /// False for types that decode from linkage alone (identifiers).
         var needsTarget: Bool
-        var union: Union?
+        /// Index into `unions`, or -1.
+        var unionIndex: Int
     }
 
+    /// The type information of `T`. `TypeInfo` holds no references, so finding and returning it
+    /// copies a few words and retains nothing.
     @inline(__always)
     func typeInfo<T>(_ type: T.Type) -> TypeInfo {
         let id = ObjectIdentifier(T.self)
-        for info in typeInfos where info.id == id { return info }
+        // A direct-mapped cache in front of the list: metadata addresses are 16-byte aligned.
+        let slot =
+            Int(truncatingIfNeeded: UInt(bitPattern: id) &>> 4)
+            & (Self.typeCacheSize &- 1)
+        let cached = typeCache[slot]
+        if cached >= 0 && typeInfos[cached].id == id { return typeInfos[cached] }
+        var index = 0
+        let count = typeInfos.count
+        while index < count {
+            if typeInfos[index].id == id {
+                typeCache[slot] = index
+                return typeInfos[index]
+            }
+            index &+= 1
+        }
         return makeTypeInfo(T.self)
+    }
+
+    static let typeCacheSize = 64
+
+    /// The union information of a type, if it is a ``ResourceUnion`` (or a ``Lazy`` of one).
+    @inline(__always)
+    func union(_ info: TypeInfo) -> TypeInfo.Union? {
+        info.unionIndex >= 0 ? unions[info.unionIndex] : nil
     }
 
     @inline(never)
@@ -664,6 +734,8 @@ final class ResourceDecoder: Decoder {
             kind = .uuid
         } else if let scalar = T.self as? any ScalarDecodable.Type {
             kind = .scalar(scalar)
+        } else if let direct = T.self as? any DirectDecodable.Type {
+            kind = .direct(direct)
         } else if let marker = T.self as? any DecodableArrayMarker.Type {
             kind = .array(marker)
         } else if let marker = T.self as? any DecodableOptionalMarker.Type {
@@ -678,20 +750,22 @@ final class ResourceDecoder: Decoder {
         if let model {
             resourceType = types.index(of: model.resourceType) ?? (.max - 1)
         }
-        var union: TypeInfo.Union?
+        var unionIndex = -1
         let unionType =
             (T.self as? any ResourceUnion.Type) ?? ((T.self as? any LazyMarker.Type)?.model as? any ResourceUnion.Type)
         if let unionType {
             let names = unionType.memberResourceTypes
-            union = TypeInfo.Union(
-                name: String(describing: unionType), members: names.map { types.index(of: $0) ?? .max },
-                memberNames: names)
+            unionIndex = unions.count
+            unions.append(
+                TypeInfo.Union(
+                    name: String(describing: unionType), members: names.map { types.index(of: $0) ?? .max },
+                    memberNames: names))
         }
         let info = TypeInfo(
             id: ObjectIdentifier(T.self), kind: kind, model: model,
             lossless: T.self as? any LosslessStringConvertible.Type, resourceType: resourceType,
-            needsTarget: !(T.self is any LinkageDecodable.Type), union: union)
-        if typeInfos.count < 64 { typeInfos.append(info) }
+            needsTarget: !(T.self is any LinkageDecodable.Type), unionIndex: unionIndex)
+        if typeInfos.count < 256 { typeInfos.append(info) }
         return info
     }
 

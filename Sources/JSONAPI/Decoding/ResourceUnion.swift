@@ -89,13 +89,14 @@ extension ResourceDecoder {
             throw typeMismatch(U.self, at: offset(of: node), expected: "a resource", found: describe(node), path: path)
         }
         let info = typeInfo(U.self)
-        let members = info.union?.members ?? []
+        let union = union(info)
+        let members = union?.members ?? []
         if let position = members.firstIndex(of: identity.type) {
             let all = U.members
             if position < all.count { return try all[position].decode(self) }
         }
         throw unhandledType(
-            String(describing: U.self), typeIndex: identity.type, at: identity.offset, identity: identity.description,
-            members: info.union?.memberNames ?? U.memberResourceTypes)
+            String(describing: U.self), typeIndex: identity.type, at: identity.offset, identity: describe(identity),
+            members: union?.memberNames ?? U.memberResourceTypes)
     }
 }

@@ -99,7 +99,7 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
         try session.run { decoder in
             var result: [Model] = []
             result.reserveCapacity(endIndex)
-            let union = decoder.typeInfo(Model.self).union
+            let union = decoder.union(decoder.typeInfo(Model.self))
             for position in 0..<endIndex {
                 let node = node(position)
                 if decoder.options.ignoresUnhandledResourceTypes, let union, case .resource(let record) = node,

@@ -15,6 +15,11 @@ protocol ScalarDecodable: Decodable {
 }
 
 extension ScalarDecodable {
+    /// Reads a value from any node, as `R` (which the caller knows is `Self`).
+    static func read<R>(_ decoder: ResourceDecoder, node: Node, key: (any CodingKey)?, as type: R.Type) throws -> R {
+        sameType(try read(decoder, node: node, key: key), as: R.self)
+    }
+
     /// Reads a value from any node: JSON values, `id`/`lid` text, `type` names.
     @inline(__always)
     static func read(_ decoder: ResourceDecoder, node: Node, key: (any CodingKey)?) throws -> Self {
@@ -168,7 +173,7 @@ extension ResourceDecoder {
             throw typeMismatch(String.self, expected: "a string", found: range, path: path(key))
         }
         let contents = UnsafeRawBufferPointer(rebasing: bytes[(start &+ 1)..<(end &- 1)])
-        let hasEscapes = escaped ?? ValueReader.stringEnd(bytes, start).hasEscapes
+        let hasEscapes = escaped ?? MemberTable.stringEnd(bytes, start, end).escaped
         return JSONStringDecoding.decode(contents, hasEscapes: hasEscapes)
     }
 
