@@ -8,7 +8,7 @@ extension ResourceDecoder {
         switch node {
         case .value(let range): return range
         case .resource(let record): return resources[Int(record)].object
-        case .relationship(let index): return relationships[Int(index)].object
+        case .relationship(let index): return relationshipObject(index)
         case .linkage(let index): return linkages[Int(index)].object
         case .primary: return topLevel.dataRange.isPresent ? topLevel.dataRange : nil
         case .document: return topLevel.object.isPresent ? topLevel.object : nil
@@ -37,7 +37,7 @@ private func onlyJSONAPIDecoder<T>(_ type: T.Type, _ decoder: any Decoder) -> De
             debugDescription: "\(T.self) is a view into a parsed Document; only JSONAPIDecoder can decode it"))
 }
 
-extension JSONValue: Decodable, DirectDecodable {
+extension JSONValue: Decodable, DirectDecodable, RelationshipObjectDecodable, LinkageDecodable {
     /// Keeps a view of the value (any JSON type) in the parsed document.
     public init(from decoder: any Decoder) throws {
         guard let decoder = decoder as? ResourceDecoder else { throw onlyJSONAPIDecoder(JSONValue.self, decoder) }
@@ -51,7 +51,7 @@ extension JSONValue: Decodable, DirectDecodable {
     }
 }
 
-extension JSONObject: Decodable, DirectDecodable {
+extension JSONObject: Decodable, DirectDecodable, RelationshipObjectDecodable, LinkageDecodable {
     /// Keeps a view of the object in the parsed document.
     public init(from decoder: any Decoder) throws {
         guard let decoder = decoder as? ResourceDecoder else { throw onlyJSONAPIDecoder(JSONObject.self, decoder) }

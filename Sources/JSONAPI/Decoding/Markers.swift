@@ -60,6 +60,10 @@ extension Dictionary: DecodableDictionaryMarker where Key == String, Value: Deco
 /// does not contain is no reason to skip or fail.
 protocol LinkageDecodable {}
 
+/// Types that decode a relationship object itself (its linkage, meta and links), so an optional
+/// of one is `nil` only when the relationship is absent, not when its linkage is `null`.
+protocol RelationshipObjectDecodable {}
+
 /// Types with a value for a member that is absent (``Field``).
 protocol AbsentRepresentable {
     static var absentValue: Any { get }

@@ -278,7 +278,9 @@ extension Lazy: Decodable, DirectDecodable {
 /// article.comments.meta?.count            // the relationship's meta
 /// article.comments.links?["related"]?.href
 /// ```
-public struct Related<Value: Decodable, Meta: Decodable, Links: Decodable>: Decodable, LinkageDecodable {
+public struct Related<Value: Decodable, Meta: Decodable, Links: Decodable>: Decodable, LinkageDecodable,
+    RelationshipObjectDecodable
+{
     /// The related resources (or identifiers), as the relationship's `data` decoded as `Value`.
     public var value: Value
     /// The relationship object's `meta`, nil when absent.

@@ -209,7 +209,7 @@ extension ResourceDecoder {
             let slot = withKeyBytes(key) { lookup($0, record: record, segment: segment) }
             switch slot {
             case .member(let member): return Int(member.value.start)
-            case .relationship(let index): return Int(relationships[Int(index)].object.start)
+            case .relationship(let index): return relationshipOffset(index)
             case .id, .lid:
                 if case .text(let range, _)? = self.node(for: slot, record: record) { return Int(range.start) &- 1 }
             case .meta: return Int(resources[Int(record)].meta.start)
@@ -228,7 +228,7 @@ extension ResourceDecoder {
         switch node {
         case .resource(let record): return Int(resources[Int(record)].object.start)
         case .value(let range): return Int(range.start)
-        case .relationship(let index): return Int(relationships[Int(index)].object.start)
+        case .relationship(let index): return relationshipOffset(index)
         case .linkage(let index): return Int(linkages[Int(index)].object.start)
         case .primary:
             return topLevel.dataRange.isPresent ? Int(topLevel.dataRange.start) : max(0, Int(topLevel.object.start))

@@ -358,6 +358,7 @@ final class ResourceDecoder: Decoder {
         case .value(let range):
             if firstByte(range) == UInt8(ascii: "n") { return nil }
         case .relationship(let index):
+            if typeInfo(W.self).readsRelationshipObject { break }
             let relationship = relationships[Int(index)]
             switch relationship.data {
             case .absent, .null: return nil
@@ -392,14 +393,14 @@ final class ResourceDecoder: Decoder {
     /// names a missing resource (and `W` needs it) or, if allowed, a type a union does not handle.
     func linkageUsable<W>(_ index: UInt32, for type: W.Type, key: (any CodingKey)?) throws -> Bool {
         let info = typeInfo(W.self)
-        if info.needsTarget && target(of: index) == nil {
-            skip(linkage: index, record: .max, .missing, key: key)
+        if let union = union(info), !union.handles(linkages[Int(index)].type) {
+            // A type the union does not know: skip it if allowed, else let decoding report it.
+            guard options.ignoresUnhandledResourceTypes else { return true }
+            skip(linkage: index, record: .max, .unhandledType(union: union.name), key: key)
             return false
         }
-        if options.ignoresUnhandledResourceTypes, let union = union(info),
-            !union.handles(linkages[Int(index)].type)
-        {
-            skip(linkage: index, record: .max, .unhandledType(union: union.name), key: key)
+        if info.needsTarget && target(of: index) == nil {
+            skip(linkage: index, record: .max, .missing, key: key)
             return false
         }
         return true
@@ -439,17 +440,17 @@ final class ResourceDecoder: Decoder {
                 return record
             case .one, .null:
                 throw failure(
-                    .valueNotFound(type), at: Int(relationship.object.start), code: .decodingFailed, path: path,
+                    .valueNotFound(type), at: relationshipOffset(index), code: .decodingFailed, path: path,
                     "relationship `\(relationshipName(index))` is null; declare the property optional to accept an empty to-one relationship"
                 )
             case .absent:
                 throw failure(
-                    .valueNotFound(type), at: Int(relationship.object.start), code: .decodingFailed, path: path,
+                    .valueNotFound(type), at: relationshipOffset(index), code: .decodingFailed, path: path,
                     "relationship `\(relationshipName(index))` has no `data` (only links or meta); declare the property optional, or read it as Related<…>"
                 )
             case .many:
                 throw typeMismatch(
-                    type, at: Int(relationship.object.start), expected: "a to-one relationship",
+                    type, at: relationshipOffset(index), expected: "a to-one relationship",
                     found: "a to-many relationship (an array)", path: path)
             }
         case .primary:
@@ -531,12 +532,12 @@ final class ResourceDecoder: Decoder {
                 return .linkages(first: relationship.firstLinkage, count: relationship.linkageCount)
             case .absent:
                 throw failure(
-                    .valueNotFound(type), at: Int(relationship.object.start), code: .decodingFailed, path: path,
+                    .valueNotFound(type), at: relationshipOffset(index), code: .decodingFailed, path: path,
                     "relationship `\(relationshipName(index))` has no `data` (only links or meta); declare the property optional"
                 )
             case .one, .null:
                 throw typeMismatch(
-                    type, at: Int(relationship.object.start), expected: "a to-many relationship (an array)",
+                    type, at: relationshipOffset(index), expected: "a to-many relationship (an array)",
                     found: relationship.data == .null ? "a null to-one relationship" : "a to-one relationship",
                     path: path)
             }
@@ -578,18 +579,18 @@ final class ResourceDecoder: Decoder {
             for position in 0..<Int(count) {
                 let index = first &+ UInt32(position)
                 let link = linkages[Int(index)]
-                if info.needsTarget && target(of: index) == nil {
+                if let union = union(info), !union.handles(link.type) {
+                    // Skipped if allowed; otherwise decoding it reports the unhandled type.
+                    if options.ignoresUnhandledResourceTypes {
+                        skip(linkage: index, record: .max, .unhandledType(union: union.name), key: IndexKey(position))
+                        continue
+                    }
+                } else if info.needsTarget && target(of: index) == nil {
                     if options.ignoresMissingResources {
                         skip(linkage: index, record: .max, .missing, key: IndexKey(position))
                         continue
                     }
-                    path.append(IndexKey(position))
-                    defer { path.removeLast() }
-                    throw missingResource(index)
-                }
-                if options.ignoresUnhandledResourceTypes, let union = union(info), !union.handles(link.type) {
-                    skip(linkage: index, record: .max, .unhandledType(union: union.name), key: IndexKey(position))
-                    continue
+                    throw adding(IndexKey(position), to: missingResource(index))
                 }
                 if case .direct(let direct) = info.kind {
                     result.append(
@@ -684,6 +685,8 @@ final class ResourceDecoder: Decoder {
         var resourceType: UInt32
         /// False for types that decode from linkage alone (identifiers).
         var needsTarget: Bool
+        /// True for types that decode a whole relationship object (``Related``, views).
+        var readsRelationshipObject: Bool
         /// Index into `unions`, or -1.
         var unionIndex: Int
     }
@@ -764,7 +767,8 @@ final class ResourceDecoder: Decoder {
         let info = TypeInfo(
             id: ObjectIdentifier(T.self), kind: kind, model: model,
             lossless: T.self as? any LosslessStringConvertible.Type, resourceType: resourceType,
-            needsTarget: !(T.self is any LinkageDecodable.Type), unionIndex: unionIndex)
+            needsTarget: !(T.self is any LinkageDecodable.Type),
+            readsRelationshipObject: T.self is any RelationshipObjectDecodable.Type, unionIndex: unionIndex)
         if typeInfos.count < 256 { typeInfos.append(info) }
         return info
     }
