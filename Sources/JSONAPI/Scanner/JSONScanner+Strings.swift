@@ -163,6 +163,7 @@ extension JSONScanner {
     static func hex4(_ p: UnsafeRawPointer, at i: Int) -> UInt32? {
         var value: UInt32 = 0
         for k in 0..<4 {
+            // SAFETY: the callers check i + 4 <= n before calling.
             guard let digit = hexValue(byte(p, i &+ k)) else { return nil }
             value = value &<< 4 | digit
         }

@@ -66,7 +66,7 @@
 /// Feed chunks in order with `baseOffset` equal to ``bytesConsumed``; pass `isFinal: true` with
 /// the last one (which may be empty). Events fire as soon as a token is complete, with absolute
 /// offsets. After an error (the scanner's own or one thrown by the handler) every later call
-/// throws that same error.
+/// throws that same error, and ``bytesConsumed`` stays at the start of the chunk that failed.
 @_spi(Backend)
 public struct JSONScanner: Sendable {
     /// What the grammar allows next, between tokens.
@@ -185,10 +185,10 @@ public struct JSONScanner: Sendable {
         let limit = maximumStringBytes
         var expect = self.expect
         var inObject = self.inObject
+        // Written back on errors too: `SourceLocator` reads where the scan stopped.
         defer {
             self.expect = expect
             self.inObject = inObject
-            self.offset = base &+ n
         }
 
         tokens: while true {
@@ -328,6 +328,7 @@ public struct JSONScanner: Sendable {
                 }
             }
         }
+        offset = base &+ n
     }
 
     // MARK: Containers
