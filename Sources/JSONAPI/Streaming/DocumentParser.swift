@@ -49,6 +49,12 @@ public struct DocumentParser {
             failed = error
             throw error
         }
+        if bytes.capacity - base < chunk.count {
+            // Grow by 4x, not the usual 2x: each regrowth copies everything so far, and large
+            // untouched capacity is only address space (the pages are committed when written).
+            let wanted = max(base + chunk.count, bytes.capacity * 4, 1 << 20)
+            bytes.reserveCapacity(min(wanted, max(limit, base + chunk.count)))
+        }
         bytes.append(contentsOf: chunk)
         try run(from: base, isFinal: false)
     }
