@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "JSONAPI", targets: ["JSONAPI"]),
+        .library(name: "JSONAPIYajl", targets: ["JSONAPIYajl"]),
         .library(name: "JSONAPIGenerator", targets: ["JSONAPIGenerator"]),
         .executable(name: "jsonapi", targets: ["JSONAPICLI"]),
     ],
@@ -20,11 +21,20 @@ let package = Package(
             name: "JSONAPI",
             path: "Sources/JSONAPI"
         ),
+        // The libyajl backend: Debian's libyajl-dev (yajl 2.1), found through pkg-config.
+        .systemLibrary(
+            name: "CYajl",
+            path: "Sources/CYajl",
+            pkgConfig: "yajl",
+            providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]
+        ),
+        .target(name: "JSONAPIYajl", dependencies: ["JSONAPI", "CYajl"], path: "Sources/JSONAPIYajl"),
         .target(name: "JSONAPIGenerator", path: "Sources/JSONAPIGenerator"),
         .executableTarget(
             name: "JSONAPICLI",
             dependencies: [
                 "JSONAPI",
+                "JSONAPIYajl",
                 "JSONAPIGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -34,6 +44,7 @@ let package = Package(
             name: "JSONAPIBenchmarks",
             dependencies: [
                 "JSONAPI",
+                "JSONAPIYajl",
                 "JSONAPIGenerator",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
@@ -42,7 +53,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JSONAPITests",
-            dependencies: ["JSONAPI", "JSONAPIGenerator"],
+            dependencies: ["JSONAPI", "JSONAPIYajl", "JSONAPIGenerator"],
             path: "Tests/JSONAPITests"
         ),
     ],

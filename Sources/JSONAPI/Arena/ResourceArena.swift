@@ -15,7 +15,7 @@
 // StringRef            start, end: UInt32            the raw contents between the quotes;
 //                                                    escapes flagged in the owner's `flags`.
 // ResourceRecord       type: UInt32                  index into `types`
-//   (48 bytes)         id, lid: StringRef
+//   (64 bytes)         id, lid: StringRef
 //                      object: ByteRange             the whole `{...}` of the resource
 //                      attributes, links, meta: ByteRange
 //                      firstRelationship, relationshipCount: UInt32   slice of `relationships`
@@ -36,24 +36,25 @@
 //
 // Worked example
 // --------------
-// Input (offsets under the first byte of each token):
+// The 168-byte input (shown on two lines; offsets count from the first `{`)
 //
 //   {"data":{"type":"articles","id":"1","relationships":{"author":{"data":{"type":"people","id":"9"}}}},
-//   0       8        17          30    35  40
 //   "included":[{"type":"people","id":"9","attributes":{"name":"Dan"}}]}
 //
-// becomes (offsets abbreviated; the example's second line continues the same input):
+// becomes:
 //
-//   types          ["articles", "people"]
-//   resources[0]   type 0, id 36..<37 ("1"), object 8..<99, attributes absent,
-//                  relationships 0..<1                          (primary: 0..<1)
-//   resources[1]   type 1, id "9", object ..., attributes {"name":"Dan"}   (included: 1..<2)
-//   relationships[0]  name "author", data .one, linkages 0..<1
-//   linkages[0]    type 1, id "9", target 1                      (resolved after the last byte)
-//   index          (1, "9") -> 1, (0, "1") -> 0
+//   types             0 "articles", 1 "people"        (interned in order of first sight)
+//   resources[0]      type 0, id 33..<34 ("1"), object 8..<99, attributes -, links -, meta -,
+//                     relationships 0..<1
+//   resources[1]      type 1, id 135..<136 ("9"), object 112..<166, attributes 151..<165,
+//                     relationships 0..<0
+//   relationships[0]  name 54..<60 ("author"), object 62..<97, data .one, linkages 0..<1
+//   linkages[0]       type 1, id 93..<94 ("9"), object 70..<96, target 1   (resolved at the end)
+//   topLevel          data .one, primary 0..<1, included 1..<2, object 0..<168
+//   index             (0, "1") -> 0, (1, "9") -> 1
 //
-// Reading `resources[1]`'s attribute `name` rescans the 14 bytes of its attributes object;
-// nothing else is touched.
+// Reading `resources[1].attributes["name"]` rescans the 14 bytes at 151..<165; nothing else
+// is touched. `Document.resource(type: "people", id: "9")` is one hash and one probe.
 
 /// A half-open byte range `[start, end)` in the input, or `.absent`.
 @usableFromInline
@@ -88,7 +89,7 @@ enum DataShape: UInt8, Sendable {
 }
 
 @usableFromInline
-struct ResourceRecord: Sendable {
+struct ResourceRecord: Sendable, Equatable {
     @usableFromInline var type: UInt32 = .max
     @usableFromInline var id: ByteRange = .absent
     @usableFromInline var lid: ByteRange = .absent
@@ -104,7 +105,7 @@ struct ResourceRecord: Sendable {
 }
 
 @usableFromInline
-struct RelationshipRecord: Sendable {
+struct RelationshipRecord: Sendable, Equatable {
     @usableFromInline var name: ByteRange = .absent
     @usableFromInline var object: ByteRange = .absent
     @usableFromInline var links: ByteRange = .absent
@@ -118,7 +119,7 @@ struct RelationshipRecord: Sendable {
 }
 
 @usableFromInline
-struct LinkageRecord: Sendable {
+struct LinkageRecord: Sendable, Equatable {
     @usableFromInline var type: UInt32 = .max
     @usableFromInline var id: ByteRange = .absent
     @usableFromInline var lid: ByteRange = .absent
@@ -132,7 +133,7 @@ struct LinkageRecord: Sendable {
 
 /// Bits shared by the record kinds.
 @usableFromInline
-struct RecordFlags: OptionSet, Sendable {
+struct RecordFlags: OptionSet, Sendable, Equatable {
     @usableFromInline var rawValue: UInt32
     @inlinable init(rawValue: UInt32) { self.rawValue = rawValue }
 
@@ -148,7 +149,7 @@ struct RecordFlags: OptionSet, Sendable {
 
 /// Where the top-level members of a document are.
 @usableFromInline
-struct TopLevelRecord: Sendable {
+struct TopLevelRecord: Sendable, Equatable {
     @usableFromInline var object: ByteRange = .absent
     @usableFromInline var data: DataShape = .absent
     @usableFromInline var dataRange: ByteRange = .absent
@@ -170,7 +171,7 @@ struct TopLevelRecord: Sendable {
 /// A member the specification does not define (an extension member such as `atomic:operations`,
 /// an @-member, or in lenient mode an unknown member): its name and value.
 @usableFromInline
-struct ForeignMember: Sendable {
+struct ForeignMember: Sendable, Equatable {
     @usableFromInline var name: ByteRange
     @usableFromInline var nameHasEscapes: Bool
     @usableFromInline var value: ByteRange

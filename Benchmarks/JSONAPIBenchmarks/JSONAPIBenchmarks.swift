@@ -1,0 +1,117 @@
+import Benchmark
+import Foundation
+import JSONAPI
+import JSONAPIGenerator
+
+// Parsing a generated compound document of about 1 MB, 10 MB and 100 MB three ways:
+//
+// - `JSONDecoder/<size>`: Foundation's `JSONDecoder` into the `Codable` model in FoundationModel.swift,
+// - `JSONSerialization/<size>`: Foundation's untyped `JSONSerialization`,
+// - `Document/<size>`: this library's `Document(parsing:)`.
+//
+// Each benchmark runs in its own process and generates its document in `setup`, outside the
+// measurement, from a fixed seed (documents are never stored). The custom metric `documentBytes`
+// records the document's exact size, so MB/s is `documentBytes / wall clock`; scripts/bench
+// prints that, and each parser's speed-up over JSONDecoder, as Markdown tables.
+
+/// The document sizes measured, with iteration budgets that keep the whole suite to a few
+/// minutes on two cores (the 100 MB `JSONDecoder` run alone takes about 5 s per iteration).
+enum DocumentSize: CaseIterable {
+    case oneMB
+    case tenMB
+    case hundredMB
+
+    /// The suffix of the benchmark names.
+    var name: String {
+        switch self {
+        case .oneMB: "1MB"
+        case .tenMB: "10MB"
+        case .hundredMB: "100MB"
+        }
+    }
+
+    var approximateBytes: Int {
+        switch self {
+        case .oneMB: 1_000_000
+        case .tenMB: 10_000_000
+        case .hundredMB: 100_000_000
+        }
+    }
+
+    /// A fixed seed per size, so every run measures the same bytes.
+    var seed: UInt64 {
+        switch self {
+        case .oneMB: 1
+        case .tenMB: 10
+        case .hundredMB: 100
+        }
+    }
+
+    /// The document, generated anew in every benchmark process (100 MB takes about 0.15 s).
+    func generate() -> [UInt8] {
+        CompoundDocumentGenerator(
+            resources: CompoundDocumentGenerator.resourceCount(approximateBytes: approximateBytes),
+            seed: seed
+        ).generate()
+    }
+
+    var configuration: Benchmark.Configuration {
+        let metrics: [BenchmarkMetric] = [
+            .wallClock, .throughput, .mallocCountTotal, .peakMemoryResident, .documentBytes,
+        ]
+        // Exact units: the exported percentiles are integers in these units.
+        let units: [BenchmarkMetric: BenchmarkUnits] = [
+            .documentBytes: .count, .mallocCountTotal: .count, .peakMemoryResident: .mega,
+        ]
+        switch self {
+        case .oneMB:
+            return .init(
+                metrics: metrics, timeUnits: .microseconds, units: units, warmupIterations: 3,
+                maxDuration: .seconds(3), maxIterations: 100)
+        case .tenMB:
+            return .init(
+                metrics: metrics, timeUnits: .microseconds, units: units, warmupIterations: 1,
+                maxDuration: .seconds(5), maxIterations: 20)
+        case .hundredMB:
+            return .init(
+                metrics: metrics, timeUnits: .microseconds, units: units, warmupIterations: 1,
+                maxDuration: .seconds(10), maxIterations: 5)
+        }
+    }
+}
+
+extension BenchmarkMetric {
+    /// The size in bytes of the document parsed, recorded once per iteration.
+    static var documentBytes: BenchmarkMetric { .custom("documentBytes") }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    for size in DocumentSize.allCases {
+        Benchmark("JSONDecoder/\(size.name)", configuration: size.configuration) { benchmark, data in
+            for _ in benchmark.scaledIterations {
+                blackHole(try JSONDecoder().decode(FoundationModel.Document.self, from: data))
+            }
+            benchmark.measurement(.documentBytes, data.count)
+        } setup: {
+            Data(size.generate())
+        }
+
+        Benchmark("JSONSerialization/\(size.name)", configuration: size.configuration) { benchmark, data in
+            for _ in benchmark.scaledIterations {
+                blackHole(try JSONSerialization.jsonObject(with: data))
+            }
+            benchmark.measurement(.documentBytes, data.count)
+        } setup: {
+            Data(size.generate())
+        }
+
+        Benchmark("Document/\(size.name)", configuration: size.configuration) { benchmark, bytes in
+            for _ in benchmark.scaledIterations {
+                blackHole(try Document(parsing: bytes))
+            }
+            benchmark.measurement(.documentBytes, bytes.count)
+        } setup: {
+            size.generate()
+        }
+    }
+}

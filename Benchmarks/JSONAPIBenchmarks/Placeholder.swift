@@ -1,1 +1,0 @@
-// Placeholder until the benchmarks land in this session; replaced, never shipped.

@@ -1,0 +1,177 @@
+extension JSONWriter {
+    /// Writes a string value, escaped as described in "Output format".
+    @inlinable
+    public mutating func string(_ value: String) {
+        guard beforeValue() else { return }
+        writeQuoted(value, suffix: 0, suffixCount: 0)
+    }
+
+    /// Writes a string value from a substring.
+    @inlinable
+    public mutating func string(_ value: Substring) {
+        guard beforeValue() else { return }
+        storage.append(UInt8(ascii: "\""))
+        let done: Void? = value.utf8.withContiguousStorageIfAvailable { buffer in
+            writeEscaped(UnsafeRawBufferPointer(buffer))
+        }
+        if done == nil {
+            var copy = String(value)
+            copy.withUTF8 { writeEscaped(UnsafeRawBufferPointer($0)) }
+        }
+        storage.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes a string value whose bytes are already escaped JSON string contents (what goes
+    /// between the quotes), copied verbatim. The writer does not check them.
+    @inlinable
+    public mutating func string(rawEscaped contents: UnsafeRawBufferPointer) {
+        guard beforeValue() else { return }
+        storage.append(UInt8(ascii: "\""))
+        storage.append(contentsOf: contents)
+        storage.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `"`, the escaped UTF-8 of `value`, `"`, then `suffix` (0, 1 or 2 bytes:
+    /// `:` or `: ` after a key), with a single append when the string is short and plain.
+    @inlinable
+    mutating func writeQuoted(_ value: String, suffix: UInt16, suffixCount: Int) {
+        let handled: Bool? = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            let count = utf8.count
+            guard count <= 48, let base = utf8.baseAddress,
+                !Self.containsEscapable(UnsafeRawBufferPointer(utf8), slashes: escapeSlashes)
+            else { return false }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 52) { buffer in
+                guard let out = buffer.baseAddress else { return }
+                out[0] = UInt8(ascii: "\"")
+                (out + 1).initialize(from: base, count: count)
+                out[count &+ 1] = UInt8(ascii: "\"")
+                out[count &+ 2] = UInt8(truncatingIfNeeded: suffix)
+                out[count &+ 3] = UInt8(truncatingIfNeeded: suffix >> 8)
+                storage.append(contentsOf: UnsafeBufferPointer(start: out, count: count &+ 2 &+ suffixCount))
+            }
+            return true
+        }
+        if handled == true { return }
+        writeQuoted(value)
+        if suffixCount > 0 { storage.append(UInt8(truncatingIfNeeded: suffix)) }
+        if suffixCount > 1 { storage.append(UInt8(truncatingIfNeeded: suffix >> 8)) }
+    }
+
+    /// Whether any byte of `utf8` needs an escape.
+    @inlinable
+    static func containsEscapable(_ utf8: UnsafeRawBufferPointer, slashes: Bool) -> Bool {
+        guard let base = utf8.baseAddress else { return false }
+        let count = utf8.count
+        var index = 0
+        while index &+ 8 <= count {
+            if wordNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self), slashes: slashes) {
+                return true
+            }
+            index &+= 8
+        }
+        if index < count {
+            // Pad the tail with spaces, which never need escaping.
+            var word: UInt64 = 0x2020_2020_2020_2020
+            withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: utf8[index...])) }
+            return wordNeedsEscape(word, slashes: slashes)
+        }
+        return false
+    }
+
+    /// Appends `"`, the escaped UTF-8 of `value`, `"`.
+    @inlinable
+    mutating func writeQuoted(_ value: String) {
+        storage.append(UInt8(ascii: "\""))
+        // Native and small strings are contiguous; bridged ones are copied once.
+        let done: Void? = value.utf8.withContiguousStorageIfAvailable { writeEscaped(UnsafeRawBufferPointer($0)) }
+        if done == nil {
+            var copy = value
+            copy.withUTF8 { writeEscaped(UnsafeRawBufferPointer($0)) }
+        }
+        storage.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `utf8` with the bytes JSON requires escaped (and `/` when asked).
+    ///
+    /// Scans eight bytes at a time for a byte that needs an escape and copies each run of
+    /// plain bytes with one append.
+    @usableFromInline
+    mutating func writeEscaped(_ utf8: UnsafeRawBufferPointer) {
+        guard let base = utf8.baseAddress else { return }
+        let count = utf8.count
+        let slashes = escapeSlashes
+        var index = 0
+        var runStart = 0
+        while index < count {
+            while index &+ 8 <= count,
+                !Self.wordNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self), slashes: slashes)
+            {
+                index &+= 8
+            }
+            let chunkEnd = min(index &+ 8, count)
+            while index < chunkEnd {
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                    || (slashes && byte == UInt8(ascii: "/"))
+                {
+                    if runStart < index {
+                        storage.append(
+                            contentsOf: UnsafeRawBufferPointer(start: base + runStart, count: index &- runStart))
+                    }
+                    appendEscape(byte)
+                    runStart = index &+ 1
+                }
+                index &+= 1
+            }
+        }
+        if runStart < count {
+            storage.append(contentsOf: UnsafeRawBufferPointer(start: base + runStart, count: count &- runStart))
+        }
+    }
+
+    /// True when some byte of `word` is below 0x20, `"`, `\`, or (with `slashes`) `/`.
+    ///
+    /// Classic SWAR tests: `(x - 0x01…) & ~x & 0x80…` is nonzero exactly when some byte of `x`
+    /// is zero, and `(x - n…) & ~x & 0x80…` exactly when some byte is below `n` (n ≤ 0x80).
+    @inlinable @inline(__always)
+    static func wordNeedsEscape(_ word: UInt64, slashes: Bool) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        var found = control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+        if slashes {
+            let slash = word ^ (ones &* 0x2F)
+            found |= (slash &- ones) & ~slash
+        }
+        return found & high != 0
+    }
+
+    /// Appends the escape sequence of one byte that needs escaping.
+    @usableFromInline
+    mutating func appendEscape(_ byte: UInt8) {
+        storage.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
+            storage.append(byte)
+        case 0x08:
+            storage.append(UInt8(ascii: "b"))
+        case 0x0C:
+            storage.append(UInt8(ascii: "f"))
+        case 0x0A:
+            storage.append(UInt8(ascii: "n"))
+        case 0x0D:
+            storage.append(UInt8(ascii: "r"))
+        case 0x09:
+            storage.append(UInt8(ascii: "t"))
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            storage.append(UInt8(ascii: "u"))
+            storage.append(UInt8(ascii: "0"))
+            storage.append(UInt8(ascii: "0"))
+            storage.append(hex.utf8Start[Int(byte >> 4)])
+            storage.append(hex.utf8Start[Int(byte & 0x0F)])
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder until the generator lands in this session; replaced, never shipped.

@@ -1,0 +1,47 @@
+import Testing
+
+@testable @_spi(Backend) import JSONAPI
+
+@Suite("Arena layout")
+struct ArenaLayoutTests {
+    /// The worked example at the top of ResourceArena.swift, record for record.
+    @Test("the documented worked example is what the builder produces")
+    func workedExample() throws {
+        let text =
+            #"{"data":{"type":"articles","id":"1","relationships":{"author":{"data":{"type":"people","id":"9"}}}},"#
+            + #""included":[{"type":"people","id":"9","attributes":{"name":"Dan"}}]}"#
+        #expect(text.utf8.count == 168)
+        let document = try parseEverywhere(text).get()
+        let arena = document.storage.arena
+        #expect(arena.types.names.map { String(decoding: $0, as: UTF8.self) } == ["articles", "people"])
+        #expect(arena.resources.count == 2)
+        let article = arena.resources[0]
+        #expect(article.type == 0 && article.id == ByteRange(33, 34) && article.object == ByteRange(8, 99))
+        #expect(article.attributes.isAbsent && article.links.isAbsent && article.meta.isAbsent)
+        #expect(article.firstRelationship == 0 && article.relationshipCount == 1)
+        let person = arena.resources[1]
+        #expect(person.type == 1 && person.id == ByteRange(135, 136) && person.object == ByteRange(112, 166))
+        #expect(person.attributes == ByteRange(151, 165) && person.relationshipCount == 0)
+        let author = arena.relationships[0]
+        #expect(author.name == ByteRange(54, 60) && author.object == ByteRange(62, 97) && author.data == .one)
+        #expect(author.firstLinkage == 0 && author.linkageCount == 1)
+        let link = arena.linkages[0]
+        #expect(link.type == 1 && link.id == ByteRange(93, 94) && link.object == ByteRange(70, 96) && link.target == 1)
+        let top = arena.topLevel
+        #expect(top.data == .one && top.primaryStart == 0 && top.primaryCount == 1)
+        #expect(top.includedStart == 1 && top.includedCount == 1 && top.object == ByteRange(0, 168))
+    }
+
+    @Test("a built document stays small: records, not tokens")
+    func footprint() throws {
+        var text = #"{"data":["#
+        for i in 0..<1000 {
+            if i > 0 { text += "," }
+            text += #"{"type":"t","id":"\#(i)","attributes":{"a":"\#(String(repeating: "x", count: 200))","b":[1,2,3],"c":{"d":null}}}"#
+        }
+        text += "]}"
+        let document = try Document(parsing: text)
+        // A 64-byte record per resource plus the index; the attribute tokens cost nothing.
+        #expect(document.arenaByteCount < text.utf8.count / 2)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import JSONAPIGenerator
+import JSONAPIYajl
+import Testing
+
+@testable @_spi(Backend) import JSONAPI
+
+/// Both tokenizers must build the same document from the same bytes: same records, same
+/// diagnostics, same verdict. Syntax errors must agree on the verdict and on being syntax errors;
+/// their offsets may differ where yajl stops later than the scanner.
+@Suite("Scanner and yajl backends agree")
+struct BackendEquivalenceTests {
+    enum Verdict: Equatable {
+        case document(ResourceArena.Fingerprint, [Diagnostic])
+        case ruleViolation([Diagnostic], JSONAPIError.Code)
+        case syntaxError
+    }
+
+    static func verdict(_ bytes: [UInt8], _ options: ParsingOptions, chunk: Int? = nil) -> Verdict {
+        do {
+            let document: Document
+            if let chunk {
+                var parser = DocumentParser(options: options)
+                var offset = 0
+                while offset < bytes.count {
+                    let end = min(bytes.count, offset + chunk)
+                    try parser.feed(Array(bytes[offset..<end]))
+                    offset = end
+                }
+                document = try parser.finish()
+            } else {
+                document = try Document(parsing: bytes, options: options)
+            }
+            return .document(document.storage.arena.fingerprint, document.diagnostics)
+        } catch {
+            return error.code.isSyntaxError ? .syntaxError : .ruleViolation(error.diagnostics, error.code)
+        }
+    }
+
+    static func compare(_ bytes: [UInt8], kind: ParsingOptions.Kind = .response, name: String) {
+        for lenient in [false, true] {
+            var scanner = ParsingOptions(kind: kind, lenient: lenient)
+            scanner.backend = .scanner
+            var yajl = scanner
+            yajl.backend = .yajl
+            let expected = verdict(bytes, scanner)
+            let chunkings: [Int?] = bytes.count <= 2048 ? [nil, 1, 7, 65536] : [nil, 4096, 65536]
+            for chunk in chunkings {
+                let got = verdict(bytes, yajl, chunk: chunk)
+                if got != expected {
+                    Issue.record("\(name) (lenient: \(lenient), chunk: \(chunk.map(String.init) ?? "whole")): scanner \(expected) vs yajl \(got)")
+                    return
+                }
+            }
+        }
+    }
+
+    static let corpusFiles: [String] = {
+        guard let corpusURL else { return [] }
+        var files: [String] = []
+        let manager = FileManager.default
+        guard let walker = manager.enumerator(atPath: corpusURL.path) else { return [] }
+        for case let path as String in walker where path.hasSuffix(".json") && !path.contains("schemas/") {
+            files.append(path)
+        }
+        return files.sorted()
+    }()
+
+    @Test("every corpus file", .enabled(if: corpusURL != nil), arguments: corpusFiles)
+    func corpus(_ path: String) throws {
+        let bytes = try corpusBytes(path)
+        var kind = ParsingOptions.Kind.response
+        if path.contains("request-resource-create") { kind = .createRequest }
+        if path.contains("request-resource-update") { kind = .updateRequest }
+        if path.contains("request-relationship-update") { kind = .relationshipUpdate }
+        Self.compare(bytes, kind: kind, name: path)
+        if path.contains("JSONTestSuite") {
+            // The verdict on the RFC itself, through yajl: y_ accepted, n_ rejected as syntax.
+            var options = ParsingOptions(kind: .response, lenient: true)
+            options.backend = .yajl
+            let name = (path as NSString).lastPathComponent
+            switch (name.first, Self.verdict(bytes, options)) {
+            case ("y", .syntaxError): Issue.record("yajl backend rejected \(name)")
+            case ("n", .document), ("n", .ruleViolation): Issue.record("yajl backend accepted \(name)")
+            default: break
+            }
+        }
+    }
+
+    @Test("generated documents", arguments: [1, 50, 800])
+    func generated(_ resources: Int) {
+        let bytes = CompoundDocumentGenerator(resources: resources, seed: UInt64(resources)).generate()
+        Self.compare(bytes, name: "generated \(resources)")
+    }
+
+    @Test("RFC checks yajl lacks are added by the backend")
+    func addedChecks() {
+        var options = ParsingOptions(kind: .response, lenient: true)
+        options.backend = .yajl
+        let cases: [(String, [UInt8])] = [
+            ("form feed as whitespace", Array("{\u{0C}\"meta\":{}}".utf8)),
+            ("vertical tab after the value", Array("{\"meta\":{}}\u{0B}".utf8)),
+            ("overlong UTF-8", Array(#"{"meta":{"a":""#.utf8) + [0xC0, 0xAF] + Array(#""}}"#.utf8)),
+            ("UTF-8 encoded surrogate", Array(#"{"meta":{"a":""#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}}"#.utf8)),
+            ("above U+10FFFF", Array(#"{"meta":{"a":""#.utf8) + [0xF4, 0x90, 0x80, 0x80] + Array(#""}}"#.utf8)),
+            ("lone high surrogate escape", Array(#"{"meta":{"a":"\ud800"}}"#.utf8)),
+            ("lone low surrogate escape", Array(#"{"meta":{"a":"\udc00x"}}"#.utf8)),
+            ("depth limit", Array(("{\"meta\":" + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}").utf8)),
+        ]
+        for (name, bytes) in cases {
+            #expect(Self.verdict(bytes, options) == .syntaxError, "\(name)")
+            var scanner = options
+            scanner.backend = .scanner
+            #expect(Self.verdict(bytes, scanner) == .syntaxError, "scanner: \(name)")
+        }
+    }
+}
