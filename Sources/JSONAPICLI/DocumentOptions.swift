@@ -1,11 +1,10 @@
 import ArgumentParser
 import JSONAPI
+import JSONAPIYajl
 
-/// The tokenizers the tool can parse with, by the name `--backend` takes.
-///
-/// To offer another backend, import its module and add it to this list, for example
-/// `.yajl` once the `JSONAPIYajl` target exists and the CLI target depends on it.
-let registeredBackends: [ParsingOptions.Backend] = [.scanner]
+/// The tokenizers the tool can parse with, by the name `--backend` takes: the library's own
+/// scanner, and libyajl from `JSONAPIYajl`. Another backend is one entry here (plus its import).
+let registeredBackends: [ParsingOptions.Backend] = [.scanner, .yajl]
 
 /// The document kind, as `--kind` spells it.
 enum DocumentKind: String, CaseIterable, ExpressibleByArgument {
