@@ -1,0 +1,338 @@
+// String contents: eight bytes at a time while they are plain, a byte-at-a-time state machine for
+// everything else (invalid bytes, and escapes or UTF-8 sequences cut by the end of a chunk).
+
+/// Where a string scan stands inside a half-read sequence.
+enum StringSubState: UInt8, Sendable {
+    /// Between characters.
+    case clean
+    /// After `\`.
+    case escape
+    /// Inside the four hex digits of `\u`.
+    case hex
+    /// After a high surrogate escape: a `\` must follow.
+    case lowBackslash
+    /// After a high surrogate escape and `\`: a `u` must follow.
+    case lowU
+    /// Inside the four hex digits of the low surrogate escape.
+    case lowHex
+    /// Inside a multi-byte UTF-8 sequence.
+    case utf8
+}
+
+/// Everything a string scan needs to continue in the next chunk.
+struct StringProgress: Sendable {
+    /// Absolute offset of the first content byte.
+    var start: Int
+    /// Whether the string is an object key.
+    var isKey: Bool
+    /// Whether a `\` has been seen.
+    var hasEscapes = false
+    var sub = StringSubState.clean
+    /// Hex digits read (`hex`, `lowHex`), or continuation bytes still needed (`utf8`).
+    var count: UInt8 = 0
+    /// The `utf8` range the next byte must fall in.
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    /// The `\u` value read so far.
+    var value: UInt32 = 0
+    /// The high surrogate waiting for its low half.
+    var highSurrogate: UInt32 = 0
+    /// Absolute offset of the `\` of the escape being read (for a surrogate pair, of the first).
+    var mark = 0
+
+    @inline(__always)
+    init(start: Int, isKey: Bool) {
+        self.start = start
+        self.isKey = isKey
+    }
+
+    /// The lowest offset at which an error can still be reported, when the chunk ends at `chunkEnd`.
+    func errorFloor(chunkEnd: Int) -> Int {
+        switch sub {
+        case .clean, .utf8: chunkEnd
+        case .escape, .hex, .lowBackslash, .lowU, .lowHex: mark
+        }
+    }
+}
+
+extension JSONScanner {
+    /// The hot path of a string: skips plain bytes eight at a time, and valid escapes and UTF-8
+    /// sequences that lie wholly inside the chunk. Returns the index of the first byte it cannot
+    /// accept: the closing quote, the chunk end `n`, or a byte for ``scanString`` (invalid input,
+    /// or a sequence cut by the chunk end). Keeps no state, so it costs nothing to enter.
+    @inline(always)
+    static func scanStringFast(
+        _ p: UnsafeRawPointer, from i: Int, count n: Int, hasEscapes: inout Bool
+    ) -> Int {
+        var i = i
+        while true {
+            var c: UInt8
+            if i &+ 8 <= n {
+                // SAFETY: the eight bytes at i end at i + 8 <= n.
+                let word = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                let special = specialBytes(word)
+                if special == 0 {
+                    i &+= 8
+                    continue
+                }
+                i &+= special.trailingZeroBitCount &>> 3
+                c = byte(p, i)  // SAFETY: the special byte lies inside the word just read.
+            } else {
+                guard i < n else { return n }
+                c = byte(p, i)  // SAFETY: i < n.
+                if c >= 0x20 && c < 0x80 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") {
+                    i &+= 1
+                    continue
+                }
+            }
+            if c == UInt8(ascii: "\\") {
+                hasEscapes = true
+                guard let next = fastEscape(p, at: i, count: n) else { return i }
+                i = next
+            } else if c >= 0x80 {
+                guard let next = fastUTF8(c, p, at: i, count: n) else { return i }
+                i = next
+            } else {
+                return i  // The closing quote or a control byte.
+            }
+        }
+    }
+
+    /// Scans string contents from `i` in any state: finishes a sequence the previous chunk cut,
+    /// then alternates between the fast path and the byte-at-a-time machine. Returns the index
+    /// of the closing quote, or `n` when the chunk ends first (then `progress` says where the
+    /// scan stands).
+    @inline(never)
+    static func scanString(
+        _ p: UnsafeRawPointer, from i: Int, count n: Int, base: Int, progress: inout StringProgress, limit: Int
+    ) throws(JSONAPIError) -> Int {
+        var i = i
+        while true {
+            if progress.sub != .clean {
+                i = try stringSlow(p, from: i, count: n, base: base, progress: &progress, limit: limit)
+                if progress.sub != .clean { return n }
+            }
+            i = scanStringFast(p, from: i, count: n, hasEscapes: &progress.hasEscapes)
+            // SAFETY: i < n is checked before the read.
+            if i == n || byte(p, i) == UInt8(ascii: "\"") { return i }
+            i = try stringSlow(p, from: i, count: n, base: base, progress: &progress, limit: limit)
+            if progress.sub != .clean { return n }
+        }
+    }
+
+    /// A mask with the high bit set in the first byte of `word` (in memory order) that is `"`,
+    /// `\`, below 0x20 or above 0x7F. Bits above the first such byte may be set spuriously.
+    @inline(__always)
+    static func specialBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // For a byte b < 0x80, (x - 1) has its high bit set iff x == 0, and b - 0x20 iff b < 0x20;
+        // a borrow only leaves a byte that matched, so the lowest flagged byte is exact. Bytes
+        // >= 0x80 are flagged by `| word`.
+        let quote = (word ^ (ones &* 0x22)) &- ones
+        let backslash = (word ^ (ones &* 0x5C)) &- ones
+        let control = word &- (ones &* 0x20)
+        return (quote | backslash | control | word) & (ones &* 0x80)
+    }
+
+    /// The index after a valid escape at `i` that lies wholly inside the chunk, or nil (for an
+    /// invalid or cut escape, which the slow path then handles).
+    @inline(__always)
+    static func fastEscape(_ p: UnsafeRawPointer, at i: Int, count n: Int) -> Int? {
+        guard i &+ 1 < n else { return nil }
+        let e = byte(p, i &+ 1)  // SAFETY: i + 1 < n.
+        switch e {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return i &+ 2
+        case UInt8(ascii: "u"):
+            guard i &+ 6 <= n, let first = hex4(p, at: i &+ 2) else { return nil }  // SAFETY: i + 6 <= n.
+            if first < 0xD800 || first > 0xDFFF { return i &+ 6 }
+            // A high surrogate with its low half right after it.
+            guard first < 0xDC00, i &+ 12 <= n, byte(p, i &+ 6) == UInt8(ascii: "\\"),
+                byte(p, i &+ 7) == UInt8(ascii: "u"), let second = hex4(p, at: i &+ 8),  // SAFETY: i + 12 <= n.
+                second >= 0xDC00 && second <= 0xDFFF
+            else { return nil }
+            return i &+ 12
+        default:
+            return nil
+        }
+    }
+
+    /// The value of the four hex digits at `i` (the caller checked `i + 4 <= count`), or nil.
+    @inline(__always)
+    static func hex4(_ p: UnsafeRawPointer, at i: Int) -> UInt32? {
+        var value: UInt32 = 0
+        for k in 0..<4 {
+            guard let digit = hexValue(byte(p, i &+ k)) else { return nil }
+            value = value &<< 4 | digit
+        }
+        return value
+    }
+
+    /// The value of a hex digit, or nil.
+    @inline(__always)
+    static func hexValue(_ c: UInt8) -> UInt32? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(c &- UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(c &- UInt8(ascii: "a") &+ 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(c &- UInt8(ascii: "A") &+ 10)
+        default: nil
+        }
+    }
+
+    /// The index after a valid UTF-8 sequence led by `c` at `i` that lies wholly inside the chunk,
+    /// or nil (for an invalid or cut sequence, which the slow path then handles).
+    @inline(__always)
+    static func fastUTF8(_ c: UInt8, _ p: UnsafeRawPointer, at i: Int, count n: Int) -> Int? {
+        guard let (needed, low, high) = utf8Lead(c), i &+ Int(needed) < n else { return nil }
+        // SAFETY: every index read below is at most i + needed < n.
+        let b1 = byte(p, i &+ 1)
+        guard b1 >= low && b1 <= high else { return nil }
+        if needed == 1 { return i &+ 2 }
+        guard byte(p, i &+ 2) & 0xC0 == 0x80 else { return nil }
+        if needed == 2 { return i &+ 3 }
+        guard byte(p, i &+ 3) & 0xC0 == 0x80 else { return nil }
+        return i &+ 4
+    }
+
+    /// For a UTF-8 lead byte: how many continuation bytes follow, and the range the first must be
+    /// in (narrower than 0x80...0xBF where that excludes overlongs, surrogates and values past
+    /// U+10FFFF). Nil for a byte that cannot start a sequence.
+    @inline(__always)
+    static func utf8Lead(_ c: UInt8) -> (needed: UInt8, low: UInt8, high: UInt8)? {
+        switch c {
+        case 0xC2...0xDF: (1, 0x80, 0xBF)
+        case 0xE0: (2, 0xA0, 0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (2, 0x80, 0xBF)
+        case 0xED: (2, 0x80, 0x9F)
+        case 0xF0: (3, 0x90, 0xBF)
+        case 0xF1...0xF3: (3, 0x80, 0xBF)
+        case 0xF4: (3, 0x80, 0x8F)
+        default: nil
+        }
+    }
+
+    /// The byte-at-a-time string state machine. Consumes bytes from `i` until the scan is back
+    /// between characters (or the chunk ends), and returns the index reached. Called at a byte
+    /// the fast path did not accept, or to finish a sequence the previous chunk cut.
+    @inline(never)
+    static func stringSlow(
+        _ p: UnsafeRawPointer, from i: Int, count n: Int, base: Int, progress: inout StringProgress, limit: Int
+    ) throws(JSONAPIError) -> Int {
+        var i = i
+        while i < n {
+            let c = byte(p, i)  // SAFETY: i < n.
+            let at = base &+ i
+            switch progress.sub {
+            case .clean:
+                if c == UInt8(ascii: "\\") {
+                    progress.hasEscapes = true
+                    progress.sub = .escape
+                    progress.mark = at
+                } else if c >= 0x80 {
+                    guard let (needed, low, high) = utf8Lead(c) else {
+                        throw progress.fail(at, .invalidUTF8, badLeadMessage(c), limit: limit)
+                    }
+                    progress.sub = .utf8
+                    progress.count = needed
+                    progress.low = low
+                    progress.high = high
+                } else if c < 0x20 {
+                    throw progress.fail(
+                        at, .invalidJSON,
+                        "unescaped control character \(describe(c)) in a string; expected it escaped (e.g. \\n, \\u00XX)",
+                        limit: limit)
+                } else {
+                    // A plain byte or the closing quote: the fast loop's business.
+                    return i
+                }
+            case .escape:
+                switch c {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    progress.sub = .clean
+                case UInt8(ascii: "u"):
+                    progress.sub = .hex
+                    progress.count = 0
+                    progress.value = 0
+                default:
+                    throw progress.fail(
+                        at, .invalidEscape,
+                        "invalid escape: expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX after '\\', found \(describe(c))",
+                        limit: limit)
+                }
+            case .hex, .lowHex:
+                guard let digit = hexValue(c) else {
+                    throw progress.fail(
+                        at, .invalidEscape, "expected a hexadecimal digit in a \\u escape, found \(describe(c))",
+                        limit: limit)
+                }
+                progress.value = progress.value &<< 4 | digit
+                progress.count &+= 1
+                if progress.count == 4 {
+                    let value = progress.value
+                    if progress.sub == .hex {
+                        if value >= 0xD800 && value <= 0xDBFF {
+                            progress.highSurrogate = value
+                            progress.sub = .lowBackslash
+                        } else if value >= 0xDC00 && value <= 0xDFFF {
+                            throw progress.fail(
+                                progress.mark, .invalidEscape,
+                                "unpaired low surrogate escape \(escapeText(value)); expected a high surrogate "
+                                    + "(\\uD800-\\uDBFF) before it",
+                                limit: limit)
+                        } else {
+                            progress.sub = .clean
+                        }
+                    } else if value >= 0xDC00 && value <= 0xDFFF {
+                        progress.sub = .clean
+                    } else {
+                        throw progress.fail(
+                            progress.mark, .invalidEscape,
+                            "unpaired high surrogate escape \(escapeText(progress.highSurrogate)); expected a low "
+                                + "surrogate (\\uDC00-\\uDFFF) after it, found \(escapeText(value))",
+                            limit: limit)
+                    }
+                }
+            case .lowBackslash, .lowU:
+                let wanted = progress.sub == .lowBackslash ? UInt8(ascii: "\\") : UInt8(ascii: "u")
+                guard c == wanted else {
+                    let found = progress.sub == .lowBackslash ? describe(c) : "'\\' followed by \(describe(c))"
+                    throw progress.fail(
+                        progress.mark, .invalidEscape,
+                        "unpaired high surrogate escape \(escapeText(progress.highSurrogate)); expected a low "
+                            + "surrogate escape (\\uDC00-\\uDFFF) after it, found \(found)",
+                        limit: limit)
+                }
+                if progress.sub == .lowBackslash {
+                    progress.sub = .lowU
+                } else {
+                    progress.sub = .lowHex
+                    progress.count = 0
+                    progress.value = 0
+                }
+            case .utf8:
+                guard c >= progress.low && c <= progress.high else {
+                    throw progress.fail(at, .invalidUTF8, badContinuationMessage(c, progress), limit: limit)
+                }
+                progress.count &-= 1
+                progress.low = 0x80
+                progress.high = 0xBF
+                if progress.count == 0 { progress.sub = .clean }
+            }
+            i &+= 1
+            if progress.sub == .clean { return i }
+        }
+        return i
+    }
+}
+
+extension StringProgress {
+    /// The error for a problem at `offset` in this string. A problem at or past the length limit
+    /// is reported as `stringTooLong` instead: the limit was crossed first, and a chunked scan
+    /// may already have stopped there.
+    func fail(_ offset: Int, _ code: JSONAPIError.Code, _ message: String, limit: Int) -> JSONAPIError {
+        if offset &- start >= limit { return JSONScanner.stringTooLong(start: start, limit: limit) }
+        return .at(offset, code, message)
+    }
+}
