@@ -9,8 +9,8 @@ struct InspectCommand: ParsableCommand {
         discussion: """
             Counts resources by section and type, relationships and linkage (unresolved identifiers \
             included), and included resources unreachable from primary data. The input is read into \
-            memory first; only the parse is timed, repeated for about a second (at most 100 runs) \
-            unless --runs is given, and the median is reported next to the best run. MB are 10^6 \
+            memory first; only the parse is timed, repeated for about a second (at least 3, at most \
+            100 runs) unless --runs is given, and the median is reported next to the best run. MB are 10^6 \
             bytes. Peak memory is the process's peak resident set size (getrusage ru_maxrss).
             """
     )
@@ -20,7 +20,7 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print a JSON report instead of text.")
     var json = false
 
-    @Option(help: "Parse exactly this many times (default: repeat for about one second, at most 100 runs).")
+    @Option(help: "Parse exactly this many times (default: about one second of runs, 3 to 100).")
     var runs: Int?
 
     // Used by scripts/demo: decodes the same bytes with Foundation for a side-by-side figure.

@@ -41,15 +41,17 @@ struct Timings {
         return sorted.count % 2 == 1 ? sorted[middle] : Seconds((sorted[middle - 1].value + sorted[middle].value) / 2)
     }
 
-    /// Runs `body` at least once, then again while the total stays under `budget` seconds and
-    /// fewer than `maximumRuns` have run; with `exactRuns`, exactly that many times.
+    /// Runs `body` `minimumRuns` times, then again while the total stays under `budget` seconds
+    /// and fewer than `maximumRuns` have run; with `exactRuns`, exactly that many times.
     ///
     /// Small inputs thus get enough runs for a stable median, while a 100 MB document whose
-    /// parse takes a large part of the budget runs only a few times. `reset` runs untimed
+    /// parse takes a large part of the budget runs only a few times; three runs at least, so one
+    /// run slowed by a busy machine does not become the median. `reset` runs untimed
     /// before each run: it frees the previous run's result, so that freeing a large tree is
     /// not charged to the next run and only one result is alive at a time.
     static func measure(
-        exactRuns: Int? = nil, budget: Double = 1.0, maximumRuns: Int = 100, reset: () -> Void = {},
+        exactRuns: Int? = nil, minimumRuns: Int = 3, budget: Double = 1.0, maximumRuns: Int = 100,
+        reset: () -> Void = {},
         _ body: () throws -> Void
     ) rethrows -> Timings {
         let clock = ContinuousClock()
@@ -62,7 +64,8 @@ struct Timings {
             let elapsed = Seconds(start.duration(to: clock.now))
             runs.append(elapsed)
             total += elapsed.value
-        } while exactRuns.map { runs.count < $0 } ?? (total < budget && runs.count < maximumRuns)
+        } while exactRuns.map { runs.count < $0 }
+            ?? (runs.count < minimumRuns || (total < budget && runs.count < maximumRuns))
         return Timings(runs: runs)
     }
 }
