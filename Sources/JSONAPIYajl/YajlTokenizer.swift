@@ -34,6 +34,9 @@ extension ParsingOptions.Backend {
 fileprivate final class YajlTokenizer: DocumentTokenizer {
     private let context: YajlContext
     private let handle: yajl_handle
+    /// yajl keeps a pointer to the callbacks table (it does not copy it), so the table lives on
+    /// the heap for as long as the handle.
+    private let callbackTable: UnsafeMutablePointer<yajl_callbacks>
 
     init(options: ParsingOptions) {
         let context = YajlContext(
@@ -57,9 +60,12 @@ fileprivate final class YajlTokenizer: DocumentTokenizer {
         callbacks.yajl_end_map = { ctx in YajlContext.from(ctx) { c throws(JSONAPIError) in try c.close(object: true) } }
         callbacks.yajl_start_array = { ctx in YajlContext.from(ctx) { c throws(JSONAPIError) in try c.open(object: false) } }
         callbacks.yajl_end_array = { ctx in YajlContext.from(ctx) { c throws(JSONAPIError) in try c.close(object: false) } }
-        // SAFETY: yajl copies the callbacks table; the context outlives the handle (freed in deinit).
+        // SAFETY: yajl stores the table pointer and the context pointer; both are owned by this
+        // object and released in deinit, after the handle is freed.
+        callbackTable = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
+        callbackTable.initialize(to: callbacks)
         let opaque = Unmanaged.passUnretained(context).toOpaque()
-        handle = withUnsafePointer(to: &callbacks) { yajl_alloc($0, nil, opaque) }
+        handle = yajl_alloc(callbackTable, nil, opaque)
         _ = cyajl_config(handle, yajl_allow_comments, 0)
         _ = cyajl_config(handle, yajl_dont_validate_strings, 0)
         _ = cyajl_config(handle, yajl_allow_trailing_garbage, 0)
@@ -70,6 +76,8 @@ fileprivate final class YajlTokenizer: DocumentTokenizer {
 
     deinit {
         yajl_free(handle)
+        callbackTable.deinitialize(count: 1)
+        callbackTable.deallocate()
     }
 
     func feed(

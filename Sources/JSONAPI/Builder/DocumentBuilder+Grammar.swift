@@ -428,6 +428,7 @@ extension DocumentBuilder {
             expect(.object, shape, at: offset, end: end, "a relationship must be an object") {
                 var record = RelationshipRecord()
                 record.name = top.key
+                record.object = ByteRange(offset, offset)
                 if top.keyEscaped { record.flags.insert(.nameHasEscapes) }
                 record.firstLinkage = UInt32($0.arena.linkages.count)
                 $0.arena.relationships.append(record)

@@ -88,10 +88,14 @@ public struct Document: Sendable {
                 throw ParseDriver.located(
                     JSONAPIError.at(
                         options.maximumDocumentBytes, .documentTooLarge,
-                        "the document is \(buffer.count) bytes; the limit is \(options.maximumDocumentBytes) (ParsingOptions.maximumDocumentBytes)"
+                        "the document is longer than \(options.maximumDocumentBytes) bytes (ParsingOptions.maximumDocumentBytes)"
                     ), in: buffer)
             }
-            try driver.feed(all: buffer, from: 0, isFinal: true)
+            do throws(JSONAPIError) {
+                try driver.feed(all: buffer, from: 0, isFinal: true)
+            } catch {
+                throw ParseDriver.located(error, in: buffer)
+            }
             return driver.builder.finish()
         }
         return try Document(bytes: bytes, output: output, options: options)
