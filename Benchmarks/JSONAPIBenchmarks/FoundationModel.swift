@@ -109,7 +109,7 @@ enum FoundationModel {
             var rating: Double
             var published: Bool
             var subtitle: String?
-            var tags: [String]
+            var keywords: [String]
             var metrics: Metrics
             var createdAt: String
         }
