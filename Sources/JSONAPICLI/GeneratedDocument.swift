@@ -111,7 +111,7 @@ struct GeneratedDocument: Decodable {
             var rating: Double
             var published: Bool
             var subtitle: String?
-            var tags: [String]
+            var keywords: [String]
             var metrics: Metrics
             var createdAt: String
         }

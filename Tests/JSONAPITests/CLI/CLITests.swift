@@ -215,9 +215,7 @@ struct CLITests {
     func generatedDocumentIsValid() throws {
         let document = try CLIHarness.run(["generate", "--resources", "200"], in: directory)
         let result = try CLIHarness.run(["validate", "--quiet", "-"], input: document.output, in: directory)
-        withKnownIssue("the generator writes `tags` both as an article attribute and as a relationship") {
-            #expect(result.status == 0, "\(result.lines.prefix(3))")
-        }
+        #expect(result.status == 0, "\(result.lines.prefix(3))")
     }
 
     @Test("inspect --json: counts agree with the generator, linkage fully resolved")
