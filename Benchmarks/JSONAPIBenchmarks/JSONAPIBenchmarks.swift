@@ -92,7 +92,7 @@ let benchmarks: @Sendable () -> Void = {
     for size in DocumentSize.allCases {
         Benchmark("JSONDecoder/\(size.name)", configuration: size.configuration) { benchmark, data in
             for _ in benchmark.scaledIterations {
-                blackHole(try JSONDecoder().decode(FoundationModel.Document.self, from: data))
+                blackHole(try JSONDecoder().decode(PlainCodableModel.Document.self, from: data))
             }
             benchmark.measurement(.documentBytes, data.count)
         } setup: {

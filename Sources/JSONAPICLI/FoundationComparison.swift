@@ -1,12 +1,13 @@
 import Foundation
 import JSONAPI
+import JSONAPIGenerator
 
 /// Parse throughput of Foundation's decoders on the same bytes, next to ours (`inspect
 /// --compare-foundation`, used by `scripts/demo`).
 ///
 /// Each decoder gets the same in-memory bytes and the same run policy as our parse; its result
 /// is freed untimed between runs, as ours is. The typed `JSONDecoder` figure uses
-/// ``GeneratedDocument``, a plain `Codable` model of the generator's documents; for other
+/// ``PlainCodableModel``, a plain `Codable` model of the generator's documents; for other
 /// documents that entry reports why the model does not fit.
 struct FoundationComparison {
     struct Entry {
@@ -51,11 +52,11 @@ struct FoundationComparison {
         }
         tree = nil
 
-        var model: GeneratedDocument?
+        var model: PlainCodableModel.Document?
         do {
             let decoder = JSONDecoder()
             let timings = try Timings.measure(exactRuns: exactRuns, reset: { model = nil }) {
-                model = try decoder.decode(GeneratedDocument.self, from: data)
+                model = try decoder.decode(PlainCodableModel.Document.self, from: data)
             }
             let note =
                 "Codable model: \(model?.data.count.grouped ?? "0") articles, "
