@@ -178,7 +178,8 @@ extension DocumentBuilder {
     private mutating func checkFieldName(_ name: UnsafeRawBufferPointer, at offset: Int, what: String) {
         switch MemberNameRules.classify(name) {
         case .invalid(let why):
-            problem(offset, .specViolation, "invalid \(what == "an attribute" ? "attribute" : "relationship") name: \(why)")
+            problem(
+                offset, .specViolation, "invalid \(what == "an attribute" ? "attribute" : "relationship") name: \(why)")
         case .plain, .atMember, .extensionMember:
             if name.equals("type") || name.equals("id") {
                 problem(offset, .specViolation, "\(what) must not be named `\(String(decoding: name, as: UTF8.self))`")
@@ -267,7 +268,9 @@ extension DocumentBuilder {
             return
         case .stringArray:
             if case .string = shape, let token {
-                if top.context == StringArrayContext.uris.rawValue { checkLink(token, what: "an extension or profile URI") }
+                if top.context == StringArrayContext.uris.rawValue {
+                    checkLink(token, what: "an extension or profile URI")
+                }
             } else {
                 problem(offset, .specViolation, "expected a string in this array, found \(shape.name)")
             }
@@ -352,11 +355,11 @@ extension DocumentBuilder {
                     typeIndex = arena.types.intern(raw)
                 } else {
                     typeIndex = withUnescaped(token) { builder, value in
-                    if let why = MemberNameRules.isValidTypeValue(value) {
-                        builder.problem(offset, .specViolation, "invalid `type` value: \(why)")
-                        if value.isEmpty { return nil }
-                    }
-                    return builder.arena.types.intern(value)
+                        if let why = MemberNameRules.isValidTypeValue(value) {
+                            builder.problem(offset, .specViolation, "invalid `type` value: \(why)")
+                            if value.isEmpty { return nil }
+                        }
+                        return builder.arena.types.intern(value)
                     }
                 }
                 if let typeIndex {
@@ -470,7 +473,8 @@ extension DocumentBuilder {
             case .string: skip(shape, at: offset, end: end)
             case .array: push(Frame(.stringArray, at: offset, context: StringArrayContext.plain.rawValue))
             default:
-                problem(offset, .specViolation, "`hreflang` must be a string or an array of strings, found \(shape.name)")
+                problem(
+                    offset, .specViolation, "`hreflang` must be a string or an array of strings, found \(shape.name)")
                 skip(shape, at: offset, end: end)
             }
 
@@ -704,7 +708,8 @@ extension DocumentBuilder {
         case .relationship:
             arena.relationships[r].object.end = UInt32(truncatingIfNeeded: end)
             if !frame.has(.data) && !frame.has(.links) && !frame.has(.meta) {
-                problem(start, .specViolation, "a relationship object must contain at least one of `data`, `links`, `meta`")
+                problem(
+                    start, .specViolation, "a relationship object must contain at least one of `data`, `links`, `meta`")
             } else if !frame.has(.data) && (options.kind == .createRequest || options.kind == .updateRequest) {
                 problem(start, .specViolation, "a relationship in a request must contain `data`")
             }

@@ -188,7 +188,8 @@ enum MemberNameRules {
             while j < link.count {
                 let b = link[j]
                 if b == UInt8(ascii: ":") { return nil }
-                guard isASCIIAlphanumeric(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+                guard
+                    isASCIIAlphanumeric(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
                 else { break }
                 j += 1
             }
@@ -213,6 +214,7 @@ enum MemberNameRules {
 
     @inline(__always)
     static func isHexDigit(_ b: UInt8) -> Bool {
-        (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || ((b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "f"))
+        (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+            || ((b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "f"))
     }
 }

@@ -38,7 +38,8 @@ public struct Document: Sendable {
     /// Parses a complete document from any collection of bytes, such as Foundation's `Data`
     /// (copied once into an array the document keeps).
     public init<Bytes: Collection>(parsing bytes: Bytes, options: ParsingOptions = ParsingOptions())
-    throws(JSONAPIError) where Bytes.Element == UInt8 {
+        throws(JSONAPIError) where Bytes.Element == UInt8
+    {
         try self.init(parsing: [UInt8](bytes), options: options)
     }
 
@@ -112,7 +113,8 @@ public struct Document: Sendable {
                 first.code, first.message, offset: first.offset, line: first.line, column: first.column,
                 pointer: first.pointer, diagnostics: diagnostics)
         }
-        self.init(storage: DocumentStorage(bytes: bytes, arena: output.arena, diagnostics: diagnostics, options: options))
+        self.init(
+            storage: DocumentStorage(bytes: bytes, arena: output.arena, diagnostics: diagnostics, options: options))
     }
 
     /// Warnings (and, in lenient mode, the errors it let through), in document order.

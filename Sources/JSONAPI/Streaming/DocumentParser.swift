@@ -188,7 +188,8 @@ struct ParseDriver {
             result.append(
                 Diagnostic(
                     severity: .warning, code: .specViolation,
-                    message: "\(uncounted) more problems were found but not recorded (ParsingOptions.maximumDiagnostics)",
+                    message:
+                        "\(uncounted) more problems were found but not recorded (ParsingOptions.maximumDiagnostics)",
                     offset: -1))
         }
         return result
