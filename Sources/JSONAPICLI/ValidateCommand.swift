@@ -19,7 +19,7 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Print a JSON report: [{file, valid, diagnostics: [{severity, code, message, offset, ...}]}].")
     var json = false
 
-    @Flag(help: "Check plain JSON syntax (RFC 8259) only; --kind, --lenient and --backend do not apply.")
+    @Flag(help: "Check plain JSON syntax (RFC 8259) only; --kind and --lenient do not apply, --backend picks the tokenizer.")
     var syntax = false
 
     @Flag(name: .shortAndLong, help: "Print only the problems, without a verdict line per file.")
@@ -39,7 +39,9 @@ struct ValidateCommand: ParsableCommand {
         for file in files {
             let source = InputSource(argument: file)
             let verdict =
-                syntax ? FileVerdict.checkingSyntax(of: source) : FileVerdict.checking(source, options: options)
+                syntax
+                ? FileVerdict.checkingSyntax(of: source, backend: options.backend)
+                : FileVerdict.checking(source, options: options)
             if !json { verdict.print(quiet: quiet) }
             verdicts.append(verdict)
         }
@@ -117,8 +119,18 @@ struct FileVerdict {
         }
     }
 
-    /// Checks `source` against RFC 8259 only, with ``JSONSyntaxValidator``.
-    static func checkingSyntax(of source: InputSource) -> FileVerdict {
+    /// Checks `source` against RFC 8259 only: with ``JSONSyntaxValidator`` for the built-in
+    /// scanner, or for another backend (yajl) through a lenient document parse in which only the
+    /// tokenizer's verdict counts (a plain JSON file is no JSON:API document; those warnings drop).
+    static func checkingSyntax(of source: InputSource, backend: ParsingOptions.Backend = .scanner) -> FileVerdict {
+        if backend != .scanner {
+            var options = ParsingOptions(kind: .response, lenient: true)
+            options.backend = backend
+            options.checksFullLinkage = false
+            var verdict = checking(source, options: options)
+            verdict.diagnostics.removeAll { $0.severity != .error }
+            return verdict
+        }
         let name = source.displayName
         do {
             switch source {

@@ -43,6 +43,18 @@ public struct DocumentBuilder: JSONEventHandler {
         below.reserveCapacity(16)
     }
 
+    /// Sizes the record arrays for a document of about `byteCount` bytes, so a large document
+    /// does not re-copy its records a dozen times as they grow. The guess (a resource and a
+    /// relationship per 512 bytes, an identifier per 256) is generous for typical documents;
+    /// capacity that is never written is address space only, and the arrays still grow past it.
+    public mutating func reserveCapacity(forDocumentBytes byteCount: Int) {
+        guard byteCount > 1 << 16 else { return }
+        let resources = min(byteCount / 512, options.maximumResourceCount)
+        arena.resources.reserveCapacity(resources)
+        arena.relationships.reserveCapacity(byteCount / 512)
+        arena.linkages.reserveCapacity(byteCount / 256)
+    }
+
     // MARK: Frames
 
     enum FrameKind: UInt8 {

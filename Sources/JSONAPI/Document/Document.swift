@@ -92,6 +92,7 @@ public struct Document: Sendable {
                         "the document is longer than \(options.maximumDocumentBytes) bytes (ParsingOptions.maximumDocumentBytes)"
                     ), in: buffer)
             }
+            driver.builder.reserveCapacity(forDocumentBytes: buffer.count)
             do throws(JSONAPIError) {
                 try driver.feed(all: buffer, from: 0, isFinal: true)
             } catch {

@@ -26,6 +26,7 @@ public struct DocumentParser {
     ///     input buffer is allocated once instead of growing.
     public init(options: ParsingOptions = ParsingOptions(), expectedByteCount: Int = 0) {
         driver = ParseDriver(options: options)
+        driver.builder.reserveCapacity(forDocumentBytes: expectedByteCount)
         if expectedByteCount > 0 { bytes.reserveCapacity(min(expectedByteCount, options.maximumDocumentBytes)) }
     }
 
