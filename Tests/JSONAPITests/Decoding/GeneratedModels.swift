@@ -13,14 +13,9 @@ import JSONAPI
 ///   (`author: Person`, `comments: [Comment]`), dates as `Date`, and the back-references of people
 ///   to their articles as ``Lazy`` (the generated graph has cycles).
 ///
-/// The generator writes an article attribute `tags` *and* a relationship `tags`, which the
-/// specification forbids (fields share one namespace), so parse its documents with
-/// `ParsingOptions(kind: .response, lenient: true)`; the models read the relationship through
-/// the reserved key prefix `relationships.`.
-///
 /// ```swift
 /// let bytes = CompoundDocumentGenerator(resources: 10_000).generate()
-/// let document = try Document(parsing: bytes, options: ParsingOptions(kind: .response, lenient: true))
+/// let document = try Document(parsing: bytes)
 /// let articles = try document.primary(as: GeneratedModels.Article.self).decodeAll()
 /// let people = try document.included(of: GeneratedModels.Person.self).decodeAll()
 /// ```
@@ -36,20 +31,14 @@ enum GeneratedModels {
         var rating: Double
         var published: Bool
         var subtitle: String?
-        var tags: [String]
+        var keywords: [String]
         var metrics: Metrics
         var createdAt: String
         var author: Related<Identifier<Person>, NoMeta, RelationshipLinks>
         var comments: Related<[Identifier<Comment>], CommentsMeta, RelationshipLinks>
-        var tagRefs: [Identifier<Tag>]
+        var tags: [Identifier<Tag>]
         var links: ResourceLinks?
         var meta: ArticleMeta?
-
-        enum CodingKeys: String, CodingKey {
-            case id, title, body, slug, wordCount, rating, published, subtitle, tags, metrics, createdAt
-            case author, comments, links, meta
-            case tagRefs = "relationships.tags"
-        }
     }
 
     struct Metrics: Decodable, Sendable, Equatable {
@@ -144,17 +133,12 @@ enum GeneratedGraph {
         var rating: Double
         var published: Bool
         var subtitle: String?
-        var tags: [String]
+        var keywords: [String]
         var metrics: GeneratedModels.Metrics
         var createdAt: Date
         var author: Person
         var comments: [Comment]
-        var tagList: [Tag]
-
-        enum CodingKeys: String, CodingKey {
-            case id, title, body, wordCount, rating, published, subtitle, tags, metrics, createdAt, author, comments
-            case tagList = "relationships.tags"
-        }
+        var tags: [Tag]
     }
 
     struct Person: Decodable, Sendable, JSONAPIResource {

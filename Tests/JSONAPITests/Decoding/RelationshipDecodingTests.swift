@@ -443,4 +443,35 @@ struct RelationshipDecodingTests {
         #expect(article.author.name == "Eve")
         #expect(article.author.lid == "p1")
     }
+
+    /// Servers that break the shared-namespace rule (an attribute and a relationship with the
+    /// same name; parsed leniently) are read with the `attributes.` / `relationships.` prefixes.
+    @Test func sectionPrefixesDisambiguate() throws {
+        struct Clashing: Decodable, JSONAPIResource {
+            static let resourceType = "articles"
+            var id: String
+            var tags: [String]
+            var tagLinks: [Identifier<Tag>]
+            var labels: [String]
+
+            enum CodingKeys: String, CodingKey {
+                case id, tags
+                case tagLinks = "relationships.tags"
+                case labels = "attributes.tags"
+            }
+        }
+        struct Tag: Decodable, JSONAPIResource {
+            static let resourceType = "tags"
+            var id: String
+        }
+        let text =
+            #"{"data":{"type":"articles","id":"1","attributes":{"tags":["a","b"]},"relationships":{"tags":{"data":[{"type":"tags","id":"7"}]}}}}"#
+        #expect(throws: DecodingError.self) { try decode(Clashing.self, text) }
+        let article = try decode(Clashing.self, text) {
+            $0.parsingOptions = ParsingOptions(kind: .response, lenient: true)
+        }
+        #expect(article.tags == ["a", "b"])
+        #expect(article.labels == ["a", "b"])
+        #expect(article.tagLinks == ["7"])
+    }
 }
