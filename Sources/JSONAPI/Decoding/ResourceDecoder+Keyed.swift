@@ -6,6 +6,8 @@ enum ResourceSlot {
     case id, type, lid
     case relationship(UInt32)
     case meta, links
+    /// A relationship's `meta` or `links` (keys `name.meta`, `name.links`).
+    case part(ByteRange)
     case none
 }
 
@@ -107,6 +109,12 @@ extension ResourceDecoder {
         } else if wanted.hasPrefix(relationshipsPrefix) {
             let name = UnsafeRawBufferPointer(rebasing: wanted[relationshipsPrefix.utf8CodeUnitCount...])
             if let relationship = findRelationship(of: record, name) { return .relationship(relationship) }
+        } else if wanted.hasSuffix(".meta") || wanted.hasSuffix(".links") {
+            let isMeta = wanted.hasSuffix(".meta")
+            let name = UnsafeRawBufferPointer(rebasing: wanted[..<(wanted.count - (isMeta ? 5 : 6))])
+            guard let index = findRelationship(of: record, name) else { return .none }
+            let part = isMeta ? relationships[Int(index)].meta : relationships[Int(index)].links
+            return part.isPresent ? .part(part) : .none
         }
         return .none
     }
@@ -120,6 +128,7 @@ extension ResourceDecoder {
         case .type: return .typeName(resource.type, offset: resource.object.start)
         case .relationship(let index): return .relationship(index)
         case .meta: return .value(resource.meta)
+        case .part(let range): return .value(range)
         case .links: return .value(resource.links)
         case .none: return nil
         }
@@ -143,6 +152,13 @@ extension UnsafeRawBufferPointer {
         let n = literal.utf8CodeUnitCount
         guard count >= n, let base = baseAddress else { return false }
         return memcmpBytes(base, UnsafeRawPointer(literal.utf8Start), n)
+    }
+
+    @inline(__always)
+    func hasSuffix(_ literal: StaticString) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        guard count > n, let base = baseAddress else { return false }
+        return memcmpBytes(base + (count - n), UnsafeRawPointer(literal.utf8Start), n)
     }
 }
 
@@ -204,7 +220,7 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             case .relationship(let index):
                 let data = decoder.relationships[Int(index)].data
                 return data == .null || data == .absent
-            case .meta, .links, .id, .type, .lid:
+            case .meta, .links, .id, .type, .lid, .part:
                 return false
             case .none:
                 throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)

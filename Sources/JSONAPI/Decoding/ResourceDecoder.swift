@@ -56,6 +56,12 @@ final class DecodingSession: Sendable {
     }
 }
 
+/// A decoded related resource: its Swift type and record.
+struct MemoKey: Hashable {
+    var type: ObjectIdentifier
+    var record: UInt32
+}
+
 /// A resource being decoded through relationships, for cycle detection.
 struct ChainEntry {
     var record: UInt32
@@ -100,6 +106,8 @@ final class ResourceDecoder: Decoder {
     @exclusivity(unchecked) var expectedModel: (any JSONAPIResource.Type)?
     @exclusivity(unchecked) var skips: [PendingSkip] = []
     @exclusivity(unchecked) var typeInfos: [TypeInfo] = []
+    /// Related resources already decoded in this decode, by Swift type and record.
+    @exclusivity(unchecked) var memo: [MemoKey: Any] = [:]
     @exclusivity(unchecked) var unions: [TypeInfo.Union] = []
     @exclusivity(unchecked) var typeCache = [Int](repeating: -1, count: ResourceDecoder.typeCacheSize)
     /// Set when a foreign error has been given a location, so outer frames pass it through.
@@ -328,6 +336,9 @@ final class ResourceDecoder: Decoder {
         if case .text(let range, let escaped) = node, let lossless = info.lossless {
             return try decodeLossless(lossless, range, escaped: escaped, key: key, as: T.self)
         }
+        if info.resourceType != .max || info.unionIndex >= 0, let record = relatedRecord(node) {
+            return try decodeRelated(T.self, node, record: record, key: key, info: info)
+        }
         let frame = try push(node, key: key, expected: info.resourceType, model: info.model)
         defer { pop(frame) }
         do {
@@ -335,6 +346,41 @@ final class ResourceDecoder: Decoder {
         } catch {
             throw locate(error, node: node)
         }
+    }
+
+    /// The resource a relationship or linkage node resolves to, if it resolves.
+    @inline(__always)
+    func relatedRecord(_ node: Node) -> UInt32? {
+        switch node {
+        case .linkage(let index):
+            return target(of: index)
+        case .relationship(let index):
+            let relationship = relationships[Int(index)]
+            guard relationship.data == .one, relationship.linkageCount > 0 else { return nil }
+            return target(of: relationship.firstLinkage)
+        default:
+            return nil
+        }
+    }
+
+    /// Decodes a related resource once per decode and type: in a compound document the same
+    /// resource (an author, a tag) is usually reached through many relationships, and every
+    /// decode of it as the same type gives the same value.
+    func decodeRelated<T: Decodable>(
+        _ type: T.Type, _ node: Node, record: UInt32, key: (any CodingKey)?, info: TypeInfo
+    ) throws -> T {
+        let memoKey = MemoKey(type: info.id, record: record)
+        if let cached = memo[memoKey], let value = cached as? T { return value }
+        let frame = try push(node, key: key, expected: info.resourceType, model: info.model)
+        defer { pop(frame) }
+        let value: T
+        do {
+            value = try T(from: self)
+        } catch {
+            throw locate(error, node: node)
+        }
+        memo[memoKey] = value
+        return value
     }
 
     @inline(never)

@@ -474,4 +474,33 @@ struct RelationshipDecodingTests {
         #expect(article.labels == ["a", "b"])
         #expect(article.tagLinks == ["7"])
     }
+
+    /// `name.meta` and `name.links` read a relationship's meta and links without `Related`.
+    @Test func relationshipPartsByKey() throws {
+        struct Article: Decodable, JSONAPIResource {
+            static let resourceType = "articles"
+            var id: String
+            var comments: [Identifier<Comment>]
+            var commentsMeta: CountMeta?
+            var commentsLinks: Links?
+            var authorMeta: CountMeta?
+
+            enum CodingKeys: String, CodingKey {
+                case id, comments
+                case commentsMeta = "comments.meta"
+                case commentsLinks = "comments.links"
+                case authorMeta = "author.meta"
+            }
+        }
+        let text = #"""
+            {"data":{"type":"articles","id":"1","relationships":{
+              "comments":{"data":[{"type":"comments","id":"5"}],"meta":{"count":1},"links":{"related":"/c"}},
+              "author":{"data":null}}}}
+            """#
+        let article = try decode(Article.self, text)
+        #expect(article.comments == ["5"])
+        #expect(article.commentsMeta == CountMeta(count: 1))
+        #expect(article.commentsLinks?["related"]?.href == "/c")
+        #expect(article.authorMeta == nil)
+    }
 }

@@ -164,6 +164,35 @@ struct TypedCollectionDecodingTests {
         #expect(Self.count(tag) == 16 * 2_000)
     }
 
+    /// A resource reached through many relationships is decoded once per decode and type.
+    @Test func relatedResourcesDecodeOncePerDecode() throws {
+        struct Holder: Decodable, JSONAPIResource {
+            static let resourceType = "holders"
+            var id: String
+            var first: CountedItem
+            var all: [CountedItem]
+            var maybe: CountedItem?
+        }
+        let tag = "memo"
+        let text = #"""
+            {"data":[{"type":"holders","id":"1","relationships":{
+                "first":{"data":{"type":"items","id":"7"}},
+                "all":{"data":[{"type":"items","id":"7"},{"type":"items","id":"8"},{"type":"items","id":"7"}]},
+                "maybe":{"data":{"type":"items","id":"8"}}}},
+              {"type":"holders","id":"2","relationships":{
+                "first":{"data":{"type":"items","id":"8"}},"all":{"data":[]},"maybe":{"data":null}}}],
+             "included":[{"type":"items","id":"7","attributes":{"tag":"\#(tag)","position":7}},
+                         {"type":"items","id":"8","attributes":{"tag":"\#(tag)","position":8}}]}
+            """#
+        let holders = try decode([Holder].self, text)
+        #expect(holders[0].all.map(\.position) == [7, 8, 7])
+        #expect(holders[0].maybe?.position == 8)
+        #expect(holders[1].first.id == 8)
+        #expect(Self.count(tag) == 2)
+        _ = try decode([Holder].self, text)
+        #expect(Self.count(tag) == 4)
+    }
+
     @Test func unionCollectionsSkipUnhandledTypes() throws {
         let document = try Document(parsing: Self.items(3, tag: "union"))
         var options = DecodingOptions()
