@@ -32,11 +32,11 @@ public protocol ResourceUnion: Decodable {
 }
 
 /// One member of a ``ResourceUnion``: a model type and the enum case that carries it.
-// SAFETY: `decode` captures only the `Sendable` `embed` function and the model's metatype,
-// which is immutable runtime metadata; sharing it between threads is sound.
 public struct ResourceUnionMember<Union>: @unchecked Sendable {
     /// The member's JSON:API type.
     public let resourceType: String
+    // SAFETY (`@unchecked Sendable`): `decode` captures only the `Sendable` `embed` function and
+    // the model's metatype, which is immutable runtime metadata; sharing it is sound.
     let decode: (any Decoder) throws -> Union
 
     /// A member decoding `model` and wrapping it with `embed` (usually the enum case).
