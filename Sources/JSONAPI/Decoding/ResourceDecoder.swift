@@ -113,6 +113,7 @@ final class ResourceDecoder: Decoder {
     /// Set when a foreign error has been given a location, so outer frames pass it through.
     @exclusivity(unchecked) var foreignErrorLocated = false
     @exclusivity(unchecked) var scratch: [UInt8] = []
+    @exclusivity(unchecked) var localResources: [LocalKey: UInt32]?
     private var cachedUserInfo: [CodingUserInfoKey: Any]?
 
     init(session: DecodingSession, bytes: UnsafeRawBufferPointer, node: Node = .primary) {
@@ -532,22 +533,28 @@ final class ResourceDecoder: Decoder {
         let link = linkages[Int(index)]
         if link.target != .max { return link.target }
         guard link.id.isAbsent, link.lid.isPresent, link.type != .max else { return nil }
-        let wanted = bytes.slice(link.lid)
+        let key = LocalKey(type: link.type, lid: string(link.lid, escaped: link.flags.contains(.lidHasEscapes)))
+        return localIndex()[key]
+    }
+
+    /// (type, `lid`) → resource, built the first time a linkage has only a `lid`.
+    func localIndex() -> [LocalKey: UInt32] {
+        if let localResources { return localResources }
+        var index: [LocalKey: UInt32] = [:]
         for position in resources.indices {
             let record = resources[position]
-            guard record.type == link.type, record.lid.isPresent else { continue }
-            let lidEscaped = record.flags.contains(.lidHasEscapes) || link.flags.contains(.lidHasEscapes)
-            if lidEscaped {
-                if string(record.lid, escaped: record.flags.contains(.lidHasEscapes))
-                    == string(link.lid, escaped: link.flags.contains(.lidHasEscapes))
-                {
-                    return UInt32(position)
-                }
-            } else if KeyMatcher.equal(bytes.slice(record.lid), wanted) {
-                return UInt32(position)
-            }
+            guard record.lid.isPresent, record.type != .max else { continue }
+            let key = LocalKey(
+                type: record.type, lid: string(record.lid, escaped: record.flags.contains(.lidHasEscapes)))
+            if index[key] == nil { index[key] = UInt32(position) }
         }
-        return nil
+        localResources = index
+        return index
+    }
+
+    struct LocalKey: Hashable {
+        var type: UInt32
+        var lid: String
     }
 
     /// The elements of a resource list or to-many relationship.
@@ -669,9 +676,7 @@ final class ResourceDecoder: Decoder {
         var cursor = ArrayCursor(range)
         if E.self == String.self {
             while let element = cursor.next(bytes) {
-                if let string = try readString(element, escaped: nil, key: IndexKey(position)) as? E {
-                    result.append(string)
-                }
+                result.append(sameType(try readString(element, escaped: nil, key: IndexKey(position)), as: E.self))
                 position &+= 1
             }
             return result
