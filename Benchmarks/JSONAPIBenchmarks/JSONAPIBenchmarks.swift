@@ -2,12 +2,15 @@ import Benchmark
 import Foundation
 import JSONAPI
 import JSONAPIGenerator
+import JSONAPIYajl
 
 // Parsing a generated compound document of about 1 MB, 10 MB and 100 MB three ways:
 //
 // - `JSONDecoder/<size>`: Foundation's `JSONDecoder` into the `Codable` model in FoundationModel.swift,
 // - `JSONSerialization/<size>`: Foundation's untyped `JSONSerialization`,
-// - `Document/<size>`: this library's `Document(parsing:)`.
+// - `Document/<size>`: this library's `Document(parsing:)` with the handwritten scanner,
+// - `DocumentChunked/<size>`: the same through `DocumentParser`, fed 64 KiB chunks,
+// - `DocumentYajl/<size>`: the same document built with the libyajl backend.
 //
 // Each benchmark runs in its own process and generates its document in `setup`, outside the
 // measurement, from a fixed seed (documents are never stored). The custom metric `documentBytes`
@@ -89,7 +92,7 @@ let benchmarks: @Sendable () -> Void = {
     for size in DocumentSize.allCases {
         Benchmark("JSONDecoder/\(size.name)", configuration: size.configuration) { benchmark, data in
             for _ in benchmark.scaledIterations {
-                blackHole(try JSONDecoder().decode(FoundationModel.Document.self, from: data))
+                blackHole(try JSONDecoder().decode(PlainCodableModel.Document.self, from: data))
             }
             benchmark.measurement(.documentBytes, data.count)
         } setup: {
@@ -108,6 +111,35 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("Document/\(size.name)", configuration: size.configuration) { benchmark, bytes in
             for _ in benchmark.scaledIterations {
                 blackHole(try Document(parsing: bytes))
+            }
+            benchmark.measurement(.documentBytes, bytes.count)
+        } setup: {
+            size.generate()
+        }
+
+        Benchmark("DocumentChunked/\(size.name)", configuration: size.configuration) { benchmark, bytes in
+            for _ in benchmark.scaledIterations {
+                var parser = DocumentParser()
+                try bytes.withUnsafeBytes { all in
+                    var offset = 0
+                    while offset < all.count {
+                        let end = min(all.count, offset + 65_536)
+                        try parser.feed(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
+                        offset = end
+                    }
+                }
+                blackHole(try parser.finish())
+            }
+            benchmark.measurement(.documentBytes, bytes.count)
+        } setup: {
+            size.generate()
+        }
+
+        Benchmark("DocumentYajl/\(size.name)", configuration: size.configuration) { benchmark, bytes in
+            var options = ParsingOptions()
+            options.backend = .yajl
+            for _ in benchmark.scaledIterations {
+                blackHole(try Document(parsing: bytes, options: options))
             }
             benchmark.measurement(.documentBytes, bytes.count)
         } setup: {

@@ -142,7 +142,7 @@ struct DocumentProducer {
             writeTitle(unicode: random.chance(20))
             output.append(UInt8(ascii: "\""))
         }
-        output.append(#","tags":["#)
+        output.append(#","keywords":["#)
         let labels = random.next(below: 5)
         for label in 0..<labels {
             if label > 0 { output.append(UInt8(ascii: ",")) }

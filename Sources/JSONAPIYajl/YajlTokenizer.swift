@@ -1,6 +1,5 @@
-@_spi(Backend) import JSONAPI
-
 private import CYajl
+@_spi(Backend) import JSONAPI
 
 extension ParsingOptions.Backend {
     /// libyajl 2.1 (Debian's `libyajl-dev`) as the tokenizer, feeding the same builder as the
@@ -34,6 +33,9 @@ extension ParsingOptions.Backend {
 fileprivate final class YajlTokenizer: DocumentTokenizer {
     private let context: YajlContext
     private let handle: yajl_handle
+    /// yajl keeps a pointer to the callbacks table (it does not copy it), so the table lives on
+    /// the heap for as long as the handle.
+    private let callbackTable: UnsafeMutablePointer<yajl_callbacks>
 
     init(options: ParsingOptions) {
         let context = YajlContext(
@@ -53,13 +55,22 @@ fileprivate final class YajlTokenizer: DocumentTokenizer {
         callbacks.yajl_map_key = { ctx, _, length in
             YajlContext.from(ctx) { c throws(JSONAPIError) in try c.string(decodedLength: length, isKey: true) }
         }
-        callbacks.yajl_start_map = { ctx in YajlContext.from(ctx) { c throws(JSONAPIError) in try c.open(object: true) } }
-        callbacks.yajl_end_map = { ctx in YajlContext.from(ctx) { c throws(JSONAPIError) in try c.close(object: true) } }
-        callbacks.yajl_start_array = { ctx in YajlContext.from(ctx) { c throws(JSONAPIError) in try c.open(object: false) } }
-        callbacks.yajl_end_array = { ctx in YajlContext.from(ctx) { c throws(JSONAPIError) in try c.close(object: false) } }
-        // SAFETY: yajl copies the callbacks table; the context outlives the handle (freed in deinit).
+        callbacks.yajl_start_map = { ctx in YajlContext.from(ctx) { c throws(JSONAPIError) in try c.open(object: true) }
+        }
+        callbacks.yajl_end_map = { ctx in YajlContext.from(ctx) { c throws(JSONAPIError) in try c.close(object: true) }
+        }
+        callbacks.yajl_start_array = { ctx in
+            YajlContext.from(ctx) { c throws(JSONAPIError) in try c.open(object: false) }
+        }
+        callbacks.yajl_end_array = { ctx in
+            YajlContext.from(ctx) { c throws(JSONAPIError) in try c.close(object: false) }
+        }
+        // SAFETY: yajl stores the table pointer and the context pointer; both are owned by this
+        // object and released in deinit, after the handle is freed.
+        callbackTable = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
+        callbackTable.initialize(to: callbacks)
         let opaque = Unmanaged.passUnretained(context).toOpaque()
-        handle = withUnsafePointer(to: &callbacks) { yajl_alloc($0, nil, opaque) }
+        handle = yajl_alloc(callbackTable, nil, opaque)
         _ = cyajl_config(handle, yajl_allow_comments, 0)
         _ = cyajl_config(handle, yajl_dont_validate_strings, 0)
         _ = cyajl_config(handle, yajl_allow_trailing_garbage, 0)
@@ -70,6 +81,8 @@ fileprivate final class YajlTokenizer: DocumentTokenizer {
 
     deinit {
         yajl_free(handle)
+        callbackTable.deinitialize(count: 1)
+        callbackTable.deallocate()
     }
 
     func feed(
@@ -213,7 +226,8 @@ fileprivate final class YajlContext {
         if contents.count > maximumStringBytes {
             throw JSONAPIError(
                 .stringTooLong,
-                "a string is longer than \(maximumStringBytes) bytes (ParsingOptions.maximumStringBytes)", offset: start)
+                "a string is longer than \(maximumStringBytes) bytes (ParsingOptions.maximumStringBytes)", offset: start
+            )
         }
         let raw = UnsafeRawBufferPointer(rebasing: input[contents.clamped(to: 0..<input.count)])
         // Every escape is longer than what it stands for, so a shorter value means escapes.
@@ -293,7 +307,9 @@ fileprivate final class YajlContext {
                 guard i + 1 < n else { return (i, .invalidEscape, "a string ends inside an escape") }
                 if raw[i + 1] == UInt8(ascii: "u"), i + 5 < n, let unit = hex4(raw, i + 2) {
                     if unit >= 0xD800 && unit <= 0xDBFF {
-                        if pendingHigh >= 0 { return (pendingHigh, .invalidEscape, "a high surrogate escape is not followed by a low one") }
+                        if pendingHigh >= 0 {
+                            return (pendingHigh, .invalidEscape, "a high surrogate escape is not followed by a low one")
+                        }
                         pendingHigh = i
                     } else if unit >= 0xDC00 && unit <= 0xDFFF {
                         if pendingHigh < 0 || pendingHigh + 6 != i {
@@ -306,11 +322,15 @@ fileprivate final class YajlContext {
                     i += 6
                     continue
                 }
-                if pendingHigh >= 0 { return (pendingHigh, .invalidEscape, "a high surrogate escape is not followed by a low one") }
+                if pendingHigh >= 0 {
+                    return (pendingHigh, .invalidEscape, "a high surrogate escape is not followed by a low one")
+                }
                 i += 2
                 continue
             }
-            if pendingHigh >= 0 { return (pendingHigh, .invalidEscape, "a high surrogate escape is not followed by a low one") }
+            if pendingHigh >= 0 {
+                return (pendingHigh, .invalidEscape, "a high surrogate escape is not followed by a low one")
+            }
             if b < 0x80 {
                 i += 1
                 continue
@@ -335,17 +355,23 @@ fileprivate final class YajlContext {
                 length = 4
                 high = 0x8F
             default:
-                return (i, .invalidUTF8, "byte 0x\(String(b, radix: 16, uppercase: true)) cannot start a UTF-8 character")
+                return (
+                    i, .invalidUTF8, "byte 0x\(String(b, radix: 16, uppercase: true)) cannot start a UTF-8 character"
+                )
             }
             guard i + length <= n else { return (i, .invalidUTF8, "a UTF-8 character is cut short") }
             let second = raw[i + 1]
-            guard second >= low && second <= high else { return (i + 1, .invalidUTF8, "invalid UTF-8 continuation byte") }
+            guard second >= low && second <= high else {
+                return (i + 1, .invalidUTF8, "invalid UTF-8 continuation byte")
+            }
             for k in 2..<length where raw[i + k] & 0xC0 != 0x80 {
                 return (i + k, .invalidUTF8, "invalid UTF-8 continuation byte")
             }
             i += length
         }
-        if pendingHigh >= 0 { return (pendingHigh, .invalidEscape, "a high surrogate escape is not followed by a low one") }
+        if pendingHigh >= 0 {
+            return (pendingHigh, .invalidEscape, "a high surrogate escape is not followed by a low one")
+        }
         return nil
     }
 

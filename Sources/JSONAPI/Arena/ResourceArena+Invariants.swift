@@ -2,7 +2,6 @@ extension ByteRange: CustomStringConvertible {
     @usableFromInline var description: String { isAbsent ? "-" : "\(start)..<\(end)" }
 }
 
-
 extension ResourceArena {
     /// Deep consistency checks of the arena against its input. Compiled only into debug builds
     /// (the tests run them after every parse); release builds pay nothing.
@@ -27,7 +26,8 @@ extension ResourceArena {
                 if Int(r.firstRelationship) + Int(r.relationshipCount) > relationships.count {
                     problems.append("resource \(i) relationships slice out of bounds")
                 }
-                if r.attributes.isPresent && !(r.object.start <= r.attributes.start && r.attributes.end <= r.object.end) {
+                if r.attributes.isPresent && !(r.object.start <= r.attributes.start && r.attributes.end <= r.object.end)
+                {
                     problems.append("resource \(i) attributes outside its object")
                 }
             }
@@ -37,7 +37,9 @@ extension ResourceArena {
                 if Int(r.firstLinkage) + Int(r.linkageCount) > linkages.count {
                     problems.append("relationship \(i) linkage slice out of bounds")
                 }
-                if r.data == .one && r.linkageCount > 1 { problems.append("relationship \(i) to-one with several identifiers") }
+                if r.data == .one && r.linkageCount > 1 {
+                    problems.append("relationship \(i) to-one with several identifiers")
+                }
                 if (r.data == .null || r.data == .absent) && r.linkageCount != 0 {
                     problems.append("relationship \(i) without data has identifiers")
                 }

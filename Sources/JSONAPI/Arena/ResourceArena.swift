@@ -191,13 +191,14 @@ struct ResourceArena: Sendable {
 
     @inlinable init() {}
 
-    /// Bytes the arena itself occupies (record arrays, type table, index), for memory reports.
+    /// Bytes the arena's records, index and type table use. Reserved but unwritten capacity is
+    /// left out: it is address space, not memory (the pages are never touched).
     var footprint: Int {
-        resources.capacity * MemoryLayout<ResourceRecord>.stride
-            + relationships.capacity * MemoryLayout<RelationshipRecord>.stride
-            + linkages.capacity * MemoryLayout<LinkageRecord>.stride
-            + errors.capacity * MemoryLayout<ByteRange>.stride
-            + foreignMembers.capacity * MemoryLayout<ForeignMember>.stride
+        resources.count * MemoryLayout<ResourceRecord>.stride
+            + relationships.count * MemoryLayout<RelationshipRecord>.stride
+            + linkages.count * MemoryLayout<LinkageRecord>.stride
+            + errors.count * MemoryLayout<ByteRange>.stride
+            + foreignMembers.count * MemoryLayout<ForeignMember>.stride
             + index.footprint + types.footprint
     }
 }

@@ -17,11 +17,30 @@ struct ResourceIndex: Sendable {
     var footprint: Int { slots.capacity * 8 }
 
     /// Hashes a (type, unescaped id) key.
+    ///
+    /// The id goes in as whole 64-bit words (the tail zero-padded, the length mixed in with the
+    /// type): the same SipHash, but several times faster than `combine(bytes:)` on short ids.
     @inline(__always)
     static func hash(type: UInt32, id: UnsafeRawBufferPointer) -> UInt64 {
         var hasher = Hasher()
-        hasher.combine(type)
-        hasher.combine(bytes: id)
+        hasher.combine(UInt64(type) << 32 | UInt64(truncatingIfNeeded: id.count))
+        guard let base = id.baseAddress else { return UInt64(bitPattern: Int64(hasher.finalize())) }
+        var i = 0
+        // SAFETY: each 8-byte load ends at or before `id.count`.
+        while i &+ 8 <= id.count {
+            hasher.combine(base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i &+= 8
+        }
+        if i < id.count {
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while i < id.count {
+                tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+                shift &+= 8
+                i &+= 1
+            }
+            hasher.combine(tail)
+        }
         return UInt64(bitPattern: Int64(hasher.finalize()))
     }
 
@@ -129,7 +148,7 @@ struct ResourceIndex: Sendable {
 
 extension UnsafeRawBufferPointer {
     /// The bytes of `range`, clamped to the buffer so a bad range can never read outside it.
-    @inlinable
+    @inlinable @inline(__always)
     func slice(_ range: ByteRange) -> UnsafeRawBufferPointer {
         guard range.isPresent else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         let start = Swift.min(Int(range.start), count)

@@ -82,7 +82,7 @@ struct TypeTable: Sendable {
 }
 
 /// Byte equality of two buffers of `count` bytes, without Foundation.
-@inlinable
+@inlinable @inline(__always)
 func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
     var i = 0
     // SAFETY: callers pass `count` no larger than either buffer; unaligned loads are explicit.

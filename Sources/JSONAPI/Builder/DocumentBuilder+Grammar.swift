@@ -17,11 +17,10 @@ extension DocumentBuilder {
 
     /// Decides which member a key names, reporting unknown, invalid and repeated names.
     mutating func memberKey(_ token: JSONStringToken) {
-        let i = stack.count &- 1
-        let kind = stack[i].kind
-        let context = stack[i].context
-        stack[i].key = ByteRange(token.start, token.end)
-        stack[i].keyEscaped = token.hasEscapes
+        let kind = top.kind
+        let context = top.context
+        top.key = ByteRange(token.start, token.end)
+        top.keyEscaped = token.hasEscapes
         let offset = token.start &- 1
         var member = withUnescaped(token) { builder, name in
             builder.classifyMember(name, kind: kind, context: context, at: offset)
@@ -30,14 +29,14 @@ extension DocumentBuilder {
         case .none, .foreign, .ignored, .attributeValue, .relationshipValue, .metaValue, .linkValue:
             break
         default:
-            if stack[i].has(member) {
+            if top.has(member) {
                 problem(offset, .specViolation, "duplicate member `\(text(token))`")
                 member = .ignored
             } else {
-                stack[i].mark(member)
+                top.mark(member)
             }
         }
-        stack[i].member = member
+        top.member = member
     }
 
     private mutating func classifyMember(
@@ -179,15 +178,16 @@ extension DocumentBuilder {
     private mutating func checkFieldName(_ name: UnsafeRawBufferPointer, at offset: Int, what: String) {
         switch MemberNameRules.classify(name) {
         case .invalid(let why):
-            problem(offset, .specViolation, "invalid \(what == "an attribute" ? "attribute" : "relationship") name: \(why)")
+            problem(
+                offset, .specViolation, "invalid \(what == "an attribute" ? "attribute" : "relationship") name: \(why)")
         case .plain, .atMember, .extensionMember:
             if name.equals("type") || name.equals("id") {
                 problem(offset, .specViolation, "\(what) must not be named `\(String(decoding: name, as: UTF8.self))`")
             }
         }
         if what == "an attribute" {
-            let i = stack.count &- 1
-            fieldNames.append(stack[i].key)
+            fieldNames.append(top.key)
+            if top.keyEscaped { fieldNamesEscaped = true }
         }
     }
 
@@ -228,7 +228,7 @@ extension DocumentBuilder {
 
     /// A value starts: push a frame, record a scalar, or skip it, as the grammar says.
     mutating func begin(_ shape: Shape, at offset: Int, end: Int, token: JSONStringToken?) throws(JSONAPIError) {
-        guard let top = stack.last else {
+        guard hasTop else {
             if rootSeen {
                 skip(shape, at: offset, end: end)
                 return
@@ -236,7 +236,7 @@ extension DocumentBuilder {
             rootSeen = true
             if case .object = shape {
                 arena.topLevel.object.start = UInt32(truncatingIfNeeded: offset)
-                stack.append(Frame(.topLevel, at: offset))
+                push(Frame(.topLevel, at: offset))
             } else {
                 problem(offset, .specViolation, "a JSON:API document must be a JSON object, found \(shape.name)")
                 skip(shape, at: offset, end: end)
@@ -260,7 +260,7 @@ extension DocumentBuilder {
         case .errorsArray:
             if case .object = shape {
                 arena.errors.append(ByteRange(offset, offset))
-                stack.append(Frame(.error, at: offset, record: arena.errors.count &- 1))
+                push(Frame(.error, at: offset, record: arena.errors.count &- 1))
             } else {
                 problem(offset, .specViolation, "an error object must be an object, found \(shape.name)")
                 skip(shape, at: offset, end: end)
@@ -268,7 +268,9 @@ extension DocumentBuilder {
             return
         case .stringArray:
             if case .string = shape, let token {
-                if top.context == StringArrayContext.uris.rawValue { checkLink(token, what: "an extension or profile URI") }
+                if top.context == StringArrayContext.uris.rawValue {
+                    checkLink(token, what: "an extension or profile URI")
+                }
             } else {
                 problem(offset, .specViolation, "expected a string in this array, found \(shape.name)")
             }
@@ -277,8 +279,7 @@ extension DocumentBuilder {
         default:
             break
         }
-        let i = stack.count &- 1
-        stack[i].valueStart = UInt32(truncatingIfNeeded: offset)
+        top.valueStart = UInt32(truncatingIfNeeded: offset)
         try beginMemberValue(shape, at: offset, end: end, token: token, frame: top)
     }
 
@@ -303,7 +304,7 @@ extension DocumentBuilder {
                 try beginIdentifier(shape, at: offset, end: end, context: .relationship)
             case .array:
                 arena.relationships[r].data = .many
-                stack.append(Frame(.linkageArray, at: offset))
+                push(Frame(.linkageArray, at: offset))
             default:
                 problem(
                     offset, .specViolation,
@@ -316,17 +317,17 @@ extension DocumentBuilder {
             expect(.array, shape, at: offset, end: end, "`included` must be an array of resource objects") {
                 $0.arena.topLevel.hasIncluded = true
                 $0.arena.topLevel.includedStart = UInt32($0.arena.resources.count)
-                $0.stack.append(Frame(.includedArray, at: offset))
+                $0.push(Frame(.includedArray, at: offset))
             }
 
         case .errors:
             expect(.array, shape, at: offset, end: end, "`errors` must be an array of error objects") {
-                $0.stack.append(Frame(.errorsArray, at: offset))
+                $0.push(Frame(.errorsArray, at: offset))
             }
 
         case .meta:
             expect(.object, shape, at: offset, end: end, "`meta` must be an object") {
-                $0.stack.append(Frame(.meta, at: offset))
+                $0.push(Frame(.meta, at: offset))
             }
 
         case .links:
@@ -338,22 +339,28 @@ extension DocumentBuilder {
             default: context = .resource
             }
             expect(.object, shape, at: offset, end: end, "`links` must be an object") {
-                $0.stack.append(Frame(.links, at: offset, context: context.rawValue))
+                $0.push(Frame(.links, at: offset, context: context.rawValue))
             }
 
         case .jsonapi:
             expect(.object, shape, at: offset, end: end, "the `jsonapi` member must be an object") {
-                $0.stack.append(Frame(.jsonapi, at: offset))
+                $0.push(Frame(.jsonapi, at: offset))
             }
 
         case .type:
             if case .string = shape, let token {
-                let typeIndex: UInt32? = withUnescaped(token) { builder, value in
-                    if let why = MemberNameRules.isValidTypeValue(value) {
-                        builder.problem(offset, .specViolation, "invalid `type` value: \(why)")
-                        if value.isEmpty { return nil }
+                var typeIndex: UInt32?
+                let raw = input.slice(ByteRange(token.start, token.end))
+                if !token.hasEscapes && MemberNameRules.isPlainFast(raw) {
+                    typeIndex = arena.types.intern(raw)
+                } else {
+                    typeIndex = withUnescaped(token) { builder, value in
+                        if let why = MemberNameRules.isValidTypeValue(value) {
+                            builder.problem(offset, .specViolation, "invalid `type` value: \(why)")
+                            if value.isEmpty { return nil }
+                        }
+                        return builder.arena.types.intern(value)
                     }
-                    return builder.arena.types.intern(value)
                 }
                 if let typeIndex {
                     if top.kind == .resource {
@@ -411,14 +418,14 @@ extension DocumentBuilder {
 
         case .attributes:
             expect(.object, shape, at: offset, end: end, "`attributes` must be an object") {
-                $0.stack.append(Frame(.attributes, at: offset))
+                $0.push(Frame(.attributes, at: offset))
             }
 
         case .relationships:
             expect(.object, shape, at: offset, end: end, "`relationships` must be an object") {
                 let r = Int(top.record)
                 $0.arena.resources[r].firstRelationship = UInt32($0.arena.relationships.count)
-                $0.stack.append(Frame(.relationships, at: offset, record: r))
+                $0.push(Frame(.relationships, at: offset, record: r))
             }
 
         case .attributeValue:
@@ -428,11 +435,12 @@ extension DocumentBuilder {
             expect(.object, shape, at: offset, end: end, "a relationship must be an object") {
                 var record = RelationshipRecord()
                 record.name = top.key
+                record.object = ByteRange(offset, offset)
                 if top.keyEscaped { record.flags.insert(.nameHasEscapes) }
                 record.firstLinkage = UInt32($0.arena.linkages.count)
                 $0.arena.relationships.append(record)
                 $0.arena.resources[Int(top.record)].relationshipCount &+= 1
-                $0.stack.append(Frame(.relationship, at: offset, record: $0.arena.relationships.count &- 1))
+                $0.push(Frame(.relationship, at: offset, record: $0.arena.relationships.count &- 1))
             }
 
         case .metaValue:
@@ -446,7 +454,7 @@ extension DocumentBuilder {
             case .literal(.null):
                 skip(shape, at: offset, end: end)
             case .object:
-                stack.append(Frame(.linkObject, at: offset))
+                push(Frame(.linkObject, at: offset))
             default:
                 problem(offset, .specViolation, "a link must be a string, a link object or null, found \(shape.name)")
                 skip(shape, at: offset, end: end)
@@ -463,9 +471,10 @@ extension DocumentBuilder {
         case .hreflang:
             switch shape {
             case .string: skip(shape, at: offset, end: end)
-            case .array: stack.append(Frame(.stringArray, at: offset, context: StringArrayContext.plain.rawValue))
+            case .array: push(Frame(.stringArray, at: offset, context: StringArrayContext.plain.rawValue))
             default:
-                problem(offset, .specViolation, "`hreflang` must be a string or an array of strings, found \(shape.name)")
+                problem(
+                    offset, .specViolation, "`hreflang` must be a string or an array of strings, found \(shape.name)")
                 skip(shape, at: offset, end: end)
             }
 
@@ -487,14 +496,14 @@ extension DocumentBuilder {
 
         case .source:
             expect(.object, shape, at: offset, end: end, "an error's `source` must be an object") {
-                $0.stack.append(Frame(.errorSource, at: offset))
+                $0.push(Frame(.errorSource, at: offset))
             }
 
         case .ext, .profile:
             expect(
                 .array, shape, at: offset, end: end, "`\(memberName(top.member))` must be an array of URI strings"
             ) {
-                $0.stack.append(Frame(.stringArray, at: offset, context: StringArrayContext.uris.rawValue))
+                $0.push(Frame(.stringArray, at: offset, context: StringArrayContext.uris.rawValue))
             }
         }
     }
@@ -515,7 +524,7 @@ extension DocumentBuilder {
                 try beginIdentifier(shape, at: offset, end: end, context: .primary)
             case .array:
                 arena.topLevel.data = .many
-                stack.append(Frame(.dataArray, at: offset))
+                push(Frame(.dataArray, at: offset))
             default:
                 problem(
                     offset, .specViolation,
@@ -545,7 +554,7 @@ extension DocumentBuilder {
             case .array:
                 arena.topLevel.data = .many
                 arena.topLevel.primaryStart = UInt32(arena.resources.count)
-                stack.append(Frame(.dataArray, at: offset))
+                push(Frame(.dataArray, at: offset))
             default:
                 problem(
                     offset, .specViolation,
@@ -583,7 +592,8 @@ extension DocumentBuilder {
             arena.topLevel.includedCount &+= 1
         }
         fieldNames.removeAll(keepingCapacity: true)
-        stack.append(Frame(.resource, at: offset, context: section.rawValue, record: r))
+        fieldNamesEscaped = false
+        push(Frame(.resource, at: offset, context: section.rawValue, record: r))
     }
 
     private mutating func beginIdentifier(
@@ -603,14 +613,15 @@ extension DocumentBuilder {
         case .relationship:
             if let relationship = currentRelationship { arena.relationships[relationship].linkageCount &+= 1 }
         }
-        stack.append(Frame(.identifier, at: offset, context: context.rawValue, record: arena.linkages.count &- 1))
+        push(Frame(.identifier, at: offset, context: context.rawValue, record: arena.linkages.count &- 1))
     }
 
     /// The relationship record being filled, found from the innermost relationship frame.
     private var currentRelationship: Int? {
-        var i = stack.count &- 1
+        if hasTop && top.kind == .relationship { return Int(top.record) }
+        var i = below.count &- 1
         while i >= 0 {
-            if stack[i].kind == .relationship { return Int(stack[i].record) }
+            if below[i].kind == .relationship { return Int(below[i].record) }
             i &-= 1
         }
         return nil
@@ -632,7 +643,12 @@ extension DocumentBuilder {
     }
 
     private mutating func checkLink(_ token: JSONStringToken, what: String) {
-        let why = withUnescaped(token) { _, value in MemberNameRules.linkProblem(value) }
+        let why: String?
+        if token.hasEscapes {
+            why = withUnescaped(token) { _, value in MemberNameRules.linkProblem(value) }
+        } else {
+            why = MemberNameRules.linkProblem(input.slice(ByteRange(token.start, token.end)))
+        }
         if let why { problem(token.start &- 1, .specViolation, "\(what) is not a valid URI: \(why)") }
     }
 
@@ -640,15 +656,14 @@ extension DocumentBuilder {
 
     /// A member value or array element has ended: record its range where the parent wants it.
     mutating func completeValue(start: Int, end: Int) {
-        guard !stack.isEmpty else {
+        guard hasTop else {
             arena.topLevel.object.end = UInt32(truncatingIfNeeded: end)
             return
         }
-        let i = stack.count &- 1
-        let frame = stack[i]
+        let frame = top
         switch frame.kind {
         case .dataArray, .includedArray, .linkageArray, .errorsArray, .stringArray:
-            stack[i].count &+= 1
+            top.count &+= 1
             return
         default:
             break
@@ -671,7 +686,7 @@ extension DocumentBuilder {
         case (.identifier, .meta): arena.linkages[r].meta = range
         default: break
         }
-        stack[i].member = .none
+        top.member = .none
     }
 
     /// An object or array frame has ended: check its required members and finish its record.
@@ -693,7 +708,8 @@ extension DocumentBuilder {
         case .relationship:
             arena.relationships[r].object.end = UInt32(truncatingIfNeeded: end)
             if !frame.has(.data) && !frame.has(.links) && !frame.has(.meta) {
-                problem(start, .specViolation, "a relationship object must contain at least one of `data`, `links`, `meta`")
+                problem(
+                    start, .specViolation, "a relationship object must contain at least one of `data`, `links`, `meta`")
             } else if !frame.has(.data) && (options.kind == .createRequest || options.kind == .updateRequest) {
                 problem(start, .specViolation, "a relationship in a request must contain `data`")
             }
@@ -729,38 +745,74 @@ extension DocumentBuilder {
             }
         }
         // Attribute and relationship names share one namespace ("fields"): no repeats, no clashes.
+        // Written as plain loops over a local copy of the input pointer: a closure here would
+        // capture (and so copy) the whole builder.
         let record = arena.resources[r]
-        guard !fieldNames.isEmpty || record.relationshipCount > 1 else { return }
         let first = Int(record.firstRelationship)
         let last = first + Int(record.relationshipCount)
-        if fieldNames.count <= 16 && record.relationshipCount <= 16 {
-            // Small resources, the common case: compare pairs in place, allocating nothing.
-            for a in fieldNames.indices {
-                for b in fieldNames.indices where b > a && sameName(fieldNames[a], fieldNames[b]) {
-                    problem(Int(fieldNames[b].start) &- 1, .specViolation, "duplicate attribute `\(text(fieldNames[b]))`")
+        guard !fieldNames.isEmpty || last - first > 1 else { return }
+        let input = self.input
+        if fieldNames.count <= 64 && last - first <= 64 {
+            // The common case: a 64-bit filter over a cheap fingerprint of each name (length,
+            // first and last byte) finds candidate repeats in one pass; only a candidate is
+            // compared byte for byte. Nothing is allocated.
+            var filter: UInt64 = 0
+            var a = 0
+            while a < fieldNames.count {
+                let bit = fieldNamesEscaped ? ~0 : Self.fingerprintBit(fieldNames[a], input)
+                if filter & bit != 0 {
+                    var b = 0
+                    while b < a {
+                        if Self.sameName(fieldNames[b], fieldNames[a], input, escapes: fieldNamesEscaped) {
+                            problem(
+                                Int(fieldNames[a].start) &- 1, .specViolation,
+                                "duplicate attribute `\(text(fieldNames[a]))`")
+                            break
+                        }
+                        b += 1
+                    }
                 }
+                filter |= bit
+                a += 1
             }
-            for x in first..<last {
+            var relationshipFilter: UInt64 = 0
+            var x = first
+            while x < last {
                 let name = arena.relationships[x].name
-                if fieldNames.contains(where: { sameName($0, name) }) {
-                    problem(
-                        Int(name.start) &- 1, .specViolation,
-                        "`\(text(name))` is both an attribute and a relationship; fields share one namespace")
+                let escaped = arena.relationships[x].flags.contains(.nameHasEscapes)
+                let bit = escaped || fieldNamesEscaped ? ~0 : Self.fingerprintBit(name, input)
+                if filter & bit != 0 {
+                    let escapes = fieldNamesEscaped || escaped
+                    for field in fieldNames where Self.sameName(field, name, input, escapes: escapes) {
+                        problem(
+                            Int(name.start) &- 1, .specViolation,
+                            "`\(text(name))` is both an attribute and a relationship; fields share one namespace")
+                        break
+                    }
                 }
-                for y in first..<x where sameName(arena.relationships[y].name, name) {
-                    problem(Int(name.start) &- 1, .specViolation, "duplicate relationship `\(text(name))`")
+                if relationshipFilter & bit != 0 {
+                    var y = first
+                    while y < x {
+                        if Self.sameName(arena.relationships[y].name, name, input, escapes: true) {
+                            problem(Int(name.start) &- 1, .specViolation, "duplicate relationship `\(text(name))`")
+                            break
+                        }
+                        y += 1
+                    }
                 }
+                relationshipFilter |= bit
+                x += 1
             }
             return
         }
         var seen = Set<[UInt8]>()
-        for name in fieldNames where !seen.insert(unescaped(name)).inserted {
+        for name in fieldNames where !seen.insert(Self.unescaped(name, input)).inserted {
             problem(Int(name.start) &- 1, .specViolation, "duplicate attribute `\(text(name))`")
         }
         var relationshipSeen = Set<[UInt8]>()
         for x in first..<last {
             let name = arena.relationships[x].name
-            let key = unescaped(name)
+            let key = Self.unescaped(name, input)
             if seen.contains(key) {
                 problem(
                     Int(name.start) &- 1, .specViolation,
@@ -771,17 +823,31 @@ extension DocumentBuilder {
         }
     }
 
+    /// One of 64 bits chosen by a name's length and its first and last bytes.
+    @inline(__always)
+    private static func fingerprintBit(_ name: ByteRange, _ input: UnsafeRawBufferPointer) -> UInt64 {
+        let raw = input.slice(name)
+        guard let first = raw.first, let last = raw.last else { return 1 }
+        let mix = UInt64(raw.count) &* 7 &+ UInt64(first) &* 3 &+ UInt64(last)
+        return 1 << (mix & 63)
+    }
+
     /// Whether two member names (raw contents) are the same once unescaped.
-    private func sameName(_ a: ByteRange, _ b: ByteRange) -> Bool {
+    /// With `escapes` false neither name has a backslash, so raw bytes decide.
+    @inline(__always)
+    private static func sameName(_ a: ByteRange, _ b: ByteRange, _ input: UnsafeRawBufferPointer, escapes: Bool)
+        -> Bool
+    {
+        if !escapes && a.end &- a.start != b.end &- b.start { return false }
         let x = input.slice(a)
         let y = input.slice(b)
         let backslash = UInt8(ascii: "\\")
-        if !x.contains(backslash) && !y.contains(backslash) {
+        if !escapes || (!x.contains(backslash) && !y.contains(backslash)) {
             guard x.count == y.count else { return false }
             guard let p = x.baseAddress, let q = y.baseAddress else { return x.count == 0 }
             return memcmpBytes(p, q, x.count)
         }
-        return unescaped(a) == unescaped(b)
+        return unescaped(a, input) == unescaped(b, input)
     }
 
     private mutating func closeTopLevel(_ frame: Frame, start: Int) {
@@ -802,7 +868,7 @@ extension DocumentBuilder {
     }
 
     /// The unescaped bytes of a name's raw contents.
-    private func unescaped(_ range: ByteRange) -> [UInt8] {
+    private static func unescaped(_ range: ByteRange, _ input: UnsafeRawBufferPointer) -> [UInt8] {
         let raw = input.slice(range)
         guard raw.contains(UInt8(ascii: "\\")) else { return [UInt8](raw) }
         var out: [UInt8] = []

@@ -18,7 +18,12 @@ public struct DocumentBuilder: JSONEventHandler {
 
     let options: ParsingOptions
     var arena = ResourceArena()
-    var stack: [Frame] = []
+    /// The innermost frame, kept out of the array so the per-event work touches a plain field.
+    var top = Frame(.topLevel, at: 0)
+    /// Whether `top` is a live frame (false before the root object and after it closes).
+    var hasTop = false
+    /// The frames beneath `top`, outermost first.
+    var below: [Frame] = []
     var opaqueDepth = 0
     var opaqueStart = 0
     var opaqueIsAttributeValue = false
@@ -29,12 +34,25 @@ public struct DocumentBuilder: JSONEventHandler {
     var uncountedDiagnostics = 0
     /// Attribute names of the resource being built, for the attribute/relationship clash rule.
     var fieldNames: [ByteRange] = []
+    var fieldNamesEscaped = false
     var scratch: [UInt8] = []
 
     /// Creates a builder for one document.
     public init(options: ParsingOptions) {
         self.options = options
-        stack.reserveCapacity(16)
+        below.reserveCapacity(16)
+    }
+
+    /// Sizes the record arrays for a document of about `byteCount` bytes, so a large document
+    /// does not re-copy its records a dozen times as they grow. The guess (a resource and a
+    /// relationship per 512 bytes, an identifier per 256) is generous for typical documents;
+    /// capacity that is never written is address space only, and the arrays still grow past it.
+    public mutating func reserveCapacity(forDocumentBytes byteCount: Int) {
+        guard byteCount > 1 << 16 else { return }
+        let resources = min(byteCount / 512, options.maximumResourceCount)
+        arena.resources.reserveCapacity(resources)
+        arena.relationships.reserveCapacity(byteCount / 512)
+        arena.linkages.reserveCapacity(byteCount / 256)
     }
 
     // MARK: Frames
@@ -110,9 +128,19 @@ public struct DocumentBuilder: JSONEventHandler {
 
     // MARK: Events
 
+    /// Whether the next value is an attribute's or a `meta` member's: opaque, recorded by nobody.
+    @inline(__always)
+    var nextValueIsOpaqueField: Bool { top.member == .attributeValue || top.member == .metaValue }
+
     public mutating func beginObject(at offset: Int) throws(JSONAPIError) {
         if opaqueDepth > 0 {
             opaqueDepth &+= 1
+            return
+        }
+        if nextValueIsOpaqueField {
+            opaqueDepth = 1
+            opaqueStart = offset
+            opaqueIsAttributeValue = top.member == .attributeValue
             return
         }
         try begin(.object, at: offset, end: offset, token: nil)
@@ -121,6 +149,12 @@ public struct DocumentBuilder: JSONEventHandler {
     public mutating func beginArray(at offset: Int) throws(JSONAPIError) {
         if opaqueDepth > 0 {
             opaqueDepth &+= 1
+            return
+        }
+        if nextValueIsOpaqueField {
+            opaqueDepth = 1
+            opaqueStart = offset
+            opaqueIsAttributeValue = top.member == .attributeValue
             return
         }
         try begin(.array, at: offset, end: offset, token: nil)
@@ -139,37 +173,72 @@ public struct DocumentBuilder: JSONEventHandler {
             opaqueKey(token)
             return
         }
-        guard !stack.isEmpty else { return }
+        guard hasTop else { return }
+        // Fast path for the most common key of all: a plain attribute or meta name.
+        if (top.kind == .attributes || top.kind == .meta) && !token.hasEscapes {
+            let name = input.slice(ByteRange(token.start, token.end))
+            if MemberNameRules.isPlainFast(name) && (top.kind == .meta || !(name.equals("id") || name.equals("type"))) {
+                top.key = ByteRange(token.start, token.end)
+                top.keyEscaped = false
+                if top.kind == .attributes {
+                    fieldNames.append(top.key)
+                    top.member = .attributeValue
+                } else {
+                    top.member = .metaValue
+                }
+                return
+            }
+        }
         memberKey(token)
     }
 
     public mutating func string(_ token: JSONStringToken) throws(JSONAPIError) {
-        if opaqueDepth > 0 { return }
+        if opaqueDepth > 0 || nextValueIsOpaqueField { return }
         try begin(.string, at: token.start &- 1, end: token.end &+ 1, token: token)
     }
 
     public mutating func number(_ token: JSONNumberToken) throws(JSONAPIError) {
-        if opaqueDepth > 0 { return }
+        if opaqueDepth > 0 || nextValueIsOpaqueField { return }
         try begin(
             .number, at: token.start, end: token.end,
             token: JSONStringToken(start: token.start, end: token.end, hasEscapes: false))
     }
 
     public mutating func literal(_ value: JSONLiteral, at offset: Int) throws(JSONAPIError) {
-        if opaqueDepth > 0 { return }
+        if opaqueDepth > 0 || nextValueIsOpaqueField { return }
         try begin(.literal(value), at: offset, end: offset &+ value.length, token: nil)
     }
 
     // MARK: Containers and opaque values
 
     @inline(__always)
+    mutating func push(_ frame: Frame) {
+        if hasTop { below.append(top) }
+        top = frame
+        hasTop = true
+    }
+
+    @inline(__always)
+    mutating func pop() -> Frame? {
+        guard hasTop else { return nil }
+        let frame = top
+        if let next = below.popLast() {
+            top = next
+        } else {
+            hasTop = false
+        }
+        return frame
+    }
+
+    @inline(__always)
     mutating func endContainer(at offset: Int) throws(JSONAPIError) {
         if opaqueDepth > 0 {
             opaqueDepth &-= 1
-            if opaqueDepth == 0 { completeValue(start: opaqueStart, end: offset &+ 1) }
+            if opaqueDepth == 0 && !nextValueIsOpaqueField { completeValue(start: opaqueStart, end: offset &+ 1) }
             return
         }
-        guard let frame = stack.popLast() else { return }
+        guard let frame = pop() else { return }
+        if !hasTop { top.member = .none }
         try close(frame, end: offset &+ 1)
         completeValue(start: Int(frame.start), end: offset &+ 1)
     }
@@ -190,6 +259,14 @@ public struct DocumentBuilder: JSONEventHandler {
     /// A key inside an opaque value: member-name rules, and for objects inside attribute
     /// values, the rule that `relationships` and `links` are reserved there.
     mutating func opaqueKey(_ token: JSONStringToken) {
+        if !token.hasEscapes {
+            let name = input.slice(ByteRange(token.start, token.end))
+            if MemberNameRules.isPlainFast(name)
+                && !(opaqueIsAttributeValue && (name.equals("links") || name.equals("relationships")))
+            {
+                return
+            }
+        }
         withUnescaped(token) { builder, name in
             if case .invalid(let why) = MemberNameRules.classify(name) {
                 builder.problem(token.start &- 1, .specViolation, "invalid member name: \(why)")

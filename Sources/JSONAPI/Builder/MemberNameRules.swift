@@ -17,7 +17,24 @@ enum MemberNameRules {
     }
 
     /// Classifies unescaped member-name bytes.
+    @inline(__always)
     static func classify(_ name: UnsafeRawBufferPointer) -> Verdict {
+        // Nearly every real name is letters and digits only: one pass decides it.
+        if isPlainFast(name) { return .plain }
+        return classifySlow(name)
+    }
+
+    /// True when `name` is non-empty and made of ASCII letters and digits only (so certainly a
+    /// valid plain member name); false means "look closer", not "invalid".
+    @inline(__always)
+    static func isPlainFast(_ name: UnsafeRawBufferPointer) -> Bool {
+        guard !name.isEmpty else { return false }
+        for byte in name where !isASCIIAlphanumeric(byte) { return false }
+        return true
+    }
+
+    @inline(never)
+    private static func classifySlow(_ name: UnsafeRawBufferPointer) -> Verdict {
         guard let first = name.first else { return .invalid("a member name must not be empty") }
         if first == UInt8(ascii: "@") {
             let rest = UnsafeRawBufferPointer(rebasing: name[1...])
@@ -96,6 +113,54 @@ enum MemberNameRules {
     /// `[` and `]` in queries (`page[number]=2`) are accepted, as every JSON:API server emits them.
     static func linkProblem(_ link: UnsafeRawBufferPointer) -> String? {
         guard let first = link.first else { return "a link must not be an empty string" }
+        // Fast path: every byte is one RFC 3986 allows unencoded (or non-ASCII), none is '%',
+        // and the link starts with '/' or a scheme: decided with two 64-bit masks per byte.
+        var clean = true
+        let low: UInt64 = 0xAFFF_FFDA_0000_0000  // lowURIBytes, as a local the loop keeps in a register
+        let high: UInt64 = 0x47FF_FFFE_AFFF_FFFF  // highURIBytes
+        if let base = link.baseAddress {
+            var i = 0
+            // SAFETY: `i` stays below `link.count`.
+            while i < link.count {
+                let byte = base.load(fromByteOffset: i, as: UInt8.self)
+                let mask = byte < 64 ? low : high
+                // Bytes >= 128 (non-ASCII) are allowed: shift by their low 6 bits of a mask of ones.
+                let bits = byte >= 128 ? ~0 : mask
+                if (bits >> UInt64(byte & 63)) & 1 == 0 {
+                    clean = false
+                    break
+                }
+                i &+= 1
+            }
+        }
+        if clean && (first == UInt8(ascii: "/") || hasScheme(link)) { return nil }
+        return linkProblemSlow(link, first: first)
+    }
+
+    /// Bytes 0-63 a URI may contain unencoded: `!#$&'()*+,-./0-9:;=?` (not space, `"`, `%`, `<`, `>`).
+    /// A literal, not a computed `static let`, so reading it costs no lazy-initialisation check;
+    /// `MemberNameRulesTests` rebuilds both masks from the character lists.
+    static let lowURIBytes: UInt64 = 0xAFFF_FFDA_0000_0000
+
+    /// Bytes 64-127 a URI may contain unencoded: `@A-Z[]_a-z~` (not `\\ ^ ` { | }` or DEL).
+    static let highURIBytes: UInt64 = 0x47FF_FFFE_AFFF_FFFF
+
+    /// Whether `link` starts with `scheme:`.
+    private static func hasScheme(_ link: UnsafeRawBufferPointer) -> Bool {
+        guard let first = link.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else {
+            return false
+        }
+        for i in 1..<link.count {
+            let b = link[i]
+            if b == UInt8(ascii: ":") { return true }
+            guard isASCIIAlphanumeric(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+            else { return false }
+        }
+        return false
+    }
+
+    @inline(never)
+    private static func linkProblemSlow(_ link: UnsafeRawBufferPointer, first: UInt8) -> String? {
         var i = 0
         while i < link.count {
             let byte = link[i]
@@ -123,7 +188,8 @@ enum MemberNameRules {
             while j < link.count {
                 let b = link[j]
                 if b == UInt8(ascii: ":") { return nil }
-                guard isASCIIAlphanumeric(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+                guard
+                    isASCIIAlphanumeric(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
                 else { break }
                 j += 1
             }
@@ -148,6 +214,7 @@ enum MemberNameRules {
 
     @inline(__always)
     static func isHexDigit(_ b: UInt8) -> Bool {
-        (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || ((b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "f"))
+        (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+            || ((b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "f"))
     }
 }

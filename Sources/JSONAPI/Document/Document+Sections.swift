@@ -24,9 +24,11 @@ extension Document {
         case .one:
             if top.primaryIsLinkage {
                 return top.primaryCount > 0
-                    ? .identifier(ResourceIdentifierObject(storage: storage, recordIndex: Int(top.primaryStart))) : .null
+                    ? .identifier(ResourceIdentifierObject(storage: storage, recordIndex: Int(top.primaryStart)))
+                    : .null
             }
-            return top.primaryCount > 0 ? .one(ResourceObject(storage: storage, recordIndex: Int(top.primaryStart))) : .null
+            return top.primaryCount > 0
+                ? .one(ResourceObject(storage: storage, recordIndex: Int(top.primaryStart))) : .null
         case .many:
             if top.primaryIsLinkage { return .identifiers(primaryIdentifiers) }
             return .many(primaryResources)
@@ -45,7 +47,9 @@ extension Document {
         let top = storage.arena.topLevel
         guard top.primaryIsLinkage else { return [] }
         let first = Int(top.primaryStart)
-        return (first..<(first + Int(top.primaryCount))).map { ResourceIdentifierObject(storage: storage, recordIndex: $0) }
+        return (first..<(first + Int(top.primaryCount))).map {
+            ResourceIdentifierObject(storage: storage, recordIndex: $0)
+        }
     }
 
     /// The `included` resources, in document order.
@@ -123,7 +127,10 @@ extension Document {
     /// `atomic:operations`, @-members, and (lenient mode) unknown members, in document order.
     public var extensionMembers: [(name: String, value: JSONValue)] {
         storage.arena.foreignMembers.map { member in
-            (storage.string(member.name, escaped: member.nameHasEscapes), JSONValue(storage: storage, range: member.value))
+            (
+                storage.string(member.name, escaped: member.nameHasEscapes),
+                JSONValue(storage: storage, range: member.value)
+            )
         }
     }
 

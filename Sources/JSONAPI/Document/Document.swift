@@ -38,7 +38,8 @@ public struct Document: Sendable {
     /// Parses a complete document from any collection of bytes, such as Foundation's `Data`
     /// (copied once into an array the document keeps).
     public init<Bytes: Collection>(parsing bytes: Bytes, options: ParsingOptions = ParsingOptions())
-    throws(JSONAPIError) where Bytes.Element == UInt8 {
+        throws(JSONAPIError) where Bytes.Element == UInt8
+    {
         try self.init(parsing: [UInt8](bytes), options: options)
     }
 
@@ -88,10 +89,15 @@ public struct Document: Sendable {
                 throw ParseDriver.located(
                     JSONAPIError.at(
                         options.maximumDocumentBytes, .documentTooLarge,
-                        "the document is \(buffer.count) bytes; the limit is \(options.maximumDocumentBytes) (ParsingOptions.maximumDocumentBytes)"
+                        "the document is longer than \(options.maximumDocumentBytes) bytes (ParsingOptions.maximumDocumentBytes)"
                     ), in: buffer)
             }
-            try driver.feed(all: buffer, from: 0, isFinal: true)
+            driver.builder.reserveCapacity(forDocumentBytes: buffer.count)
+            do throws(JSONAPIError) {
+                try driver.feed(all: buffer, from: 0, isFinal: true)
+            } catch {
+                throw ParseDriver.located(error, in: buffer)
+            }
             return driver.builder.finish()
         }
         return try Document(bytes: bytes, output: output, options: options)
@@ -108,7 +114,8 @@ public struct Document: Sendable {
                 first.code, first.message, offset: first.offset, line: first.line, column: first.column,
                 pointer: first.pointer, diagnostics: diagnostics)
         }
-        self.init(storage: DocumentStorage(bytes: bytes, arena: output.arena, diagnostics: diagnostics, options: options))
+        self.init(
+            storage: DocumentStorage(bytes: bytes, arena: output.arena, diagnostics: diagnostics, options: options))
     }
 
     /// Warnings (and, in lenient mode, the errors it let through), in document order.

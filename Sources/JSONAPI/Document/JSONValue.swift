@@ -158,7 +158,11 @@ public struct JSONValue: Sendable, CustomStringConvertible {
         var result: [(key: String, value: JSONValue)] = []
         storage.withBytes { b in
             ValueReader.forEachMember(b, object: Int(range.start)) { key, escaped, value in
-                result.append((JSONStringDecoding.decode(b.slice(key), hasEscapes: escaped), JSONValue(storage: storage, range: value)))
+                result.append(
+                    (
+                        JSONStringDecoding.decode(b.slice(key), hasEscapes: escaped),
+                        JSONValue(storage: storage, range: value)
+                    ))
                 return true
             }
         }
@@ -173,8 +177,14 @@ public struct JSONValue: Sendable, CustomStringConvertible {
         var n = 0
         storage.withBytes { b in
             switch kind {
-            case .array: ValueReader.forEachElement(b, array: Int(range.start)) { _ in n += 1; return true }
-            case .object: ValueReader.forEachMember(b, object: Int(range.start)) { _, _, _ in n += 1; return true }
+            case .array:
+                ValueReader.forEachElement(b, array: Int(range.start)) { _ in
+                    n += 1; return true
+                }
+            case .object:
+                ValueReader.forEachMember(b, object: Int(range.start)) { _, _, _ in
+                    n += 1; return true
+                }
             default: break
             }
         }

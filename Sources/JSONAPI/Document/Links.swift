@@ -77,7 +77,9 @@ public struct Link: Sendable {
             let describedby = value["describedby"].flatMap { $0.kind == .object ? $0["href"] : $0 }?.stringValue
             var languages: [String] = []
             if let lang = value["hreflang"] {
-                languages = lang.kind == .array ? lang.elements.compactMap(\.stringValue) : (lang.stringValue.map { [$0] } ?? [])
+                languages =
+                    lang.kind == .array
+                    ? lang.elements.compactMap(\.stringValue) : (lang.stringValue.map { [$0] } ?? [])
             }
             self.init(
                 href: value["href"]?.stringValue ?? "", rel: value["rel"]?.stringValue, describedby: describedby,

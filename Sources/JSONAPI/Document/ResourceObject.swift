@@ -159,7 +159,9 @@ public struct Relationship: Sendable, CustomStringConvertible {
     public var identifiers: [ResourceIdentifierObject] {
         let r = record
         let first = Int(r.firstLinkage)
-        return (first..<(first + Int(r.linkageCount))).map { ResourceIdentifierObject(storage: storage, recordIndex: $0) }
+        return (first..<(first + Int(r.linkageCount))).map {
+            ResourceIdentifierObject(storage: storage, recordIndex: $0)
+        }
     }
 
     /// The related resources found in the document (primary or included), in linkage order;

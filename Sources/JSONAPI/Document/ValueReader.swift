@@ -160,7 +160,9 @@ enum ValueReader {
 
     /// Whether the raw key contents at `key` equal the unescaped bytes `wanted`.
     @inline(__always)
-    static func keyEquals(_ b: UnsafeRawBufferPointer, _ key: ByteRange, _ escaped: Bool, _ wanted: UnsafeRawBufferPointer)
+    static func keyEquals(
+        _ b: UnsafeRawBufferPointer, _ key: ByteRange, _ escaped: Bool, _ wanted: UnsafeRawBufferPointer
+    )
         -> Bool
     {
         let raw = b.slice(key)

@@ -92,6 +92,10 @@ extension JSONScanner {
             } else if c >= 0x80 {
                 guard let next = fastUTF8(c, p, at: i, count: n) else { return i }
                 i = next
+                // Non-ASCII text comes in runs (CJK, Cyrillic, ...): a second character right
+                // after the first takes a loop of its own, kept out of line so that the odd
+                // accented letter in ASCII text costs one comparison.
+                if i < n && byte(p, i) >= 0x80 { i = utf8Run(p, from: i, count: n) }  // SAFETY: i < n.
             } else {
                 return i  // The closing quote or a control byte.
             }
@@ -163,6 +167,7 @@ extension JSONScanner {
     static func hex4(_ p: UnsafeRawPointer, at i: Int) -> UInt32? {
         var value: UInt32 = 0
         for k in 0..<4 {
+            // SAFETY: the callers check i + 4 <= n before calling.
             guard let digit = hexValue(byte(p, i &+ k)) else { return nil }
             value = value &<< 4 | digit
         }
@@ -193,6 +198,19 @@ extension JSONScanner {
         if needed == 2 { return i &+ 3 }
         guard byte(p, i &+ 3) & 0xC0 == 0x80 else { return nil }
         return i &+ 4
+    }
+
+    /// The index after the run of valid, complete UTF-8 sequences starting at `i`: the first
+    /// byte that is ASCII, invalid, or part of a sequence cut by the chunk end.
+    @inline(never)
+    static func utf8Run(_ p: UnsafeRawPointer, from i: Int, count n: Int) -> Int {
+        var i = i
+        while i < n {
+            let lead = byte(p, i)  // SAFETY: i < n.
+            guard lead >= 0x80, let next = fastUTF8(lead, p, at: i, count: n) else { return i }
+            i = next
+        }
+        return i
     }
 
     /// For a UTF-8 lead byte: how many continuation bytes follow, and the range the first must be

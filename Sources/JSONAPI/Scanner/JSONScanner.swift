@@ -66,7 +66,7 @@
 /// Feed chunks in order with `baseOffset` equal to ``bytesConsumed``; pass `isFinal: true` with
 /// the last one (which may be empty). Events fire as soon as a token is complete, with absolute
 /// offsets. After an error (the scanner's own or one thrown by the handler) every later call
-/// throws that same error.
+/// throws that same error, and ``bytesConsumed`` stays at the start of the chunk that failed.
 @_spi(Backend)
 public struct JSONScanner: Sendable {
     /// What the grammar allows next, between tokens.
@@ -97,6 +97,11 @@ public struct JSONScanner: Sendable {
         case string(StringProgress)
         case number(start: Int, phase: NumberPhase)
         case literal(JSONLiteral, start: Int, matched: Int)
+
+        var isNone: Bool {
+            if case .none = self { return true }
+            return false
+        }
     }
 
     /// The most containers that may be open at once.
@@ -154,11 +159,10 @@ public struct JSONScanner: Sendable {
             throw error
         }
         do {
-            // SAFETY: a buffer without a base address is empty; any non-nil pointer will do for
-            // zero bytes, and nothing below reads at or past `count`.
-            let p = chunk.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
-            guard let p else { return }
-            try run(p, count: chunk.count, base: baseOffset, into: &handler)
+            // An empty chunk changes nothing but, when final, ends the input.
+            if let p = chunk.baseAddress, !chunk.isEmpty {
+                try run(p, count: chunk.count, base: baseOffset, into: &handler)
+            }
             if isFinal {
                 try finish(into: &handler)
                 isFinished = true
@@ -178,17 +182,14 @@ public struct JSONScanner: Sendable {
         _ p: UnsafeRawPointer, count n: Int, base: Int, into handler: inout H
     ) throws(JSONAPIError) {
         var i = 0
-        if case .none = pending {
-        } else {
-            i = try resume(p, count: n, base: base, into: &handler)
-        }
+        if !pending.isNone { i = try resume(p, count: n, base: base, into: &handler) }
         let limit = maximumStringBytes
         var expect = self.expect
         var inObject = self.inObject
+        // Written back on errors too: `SourceLocator` reads where the scan stopped.
         defer {
             self.expect = expect
             self.inObject = inObject
-            self.offset = base &+ n
         }
 
         tokens: while true {
@@ -328,6 +329,7 @@ public struct JSONScanner: Sendable {
                 }
             }
         }
+        offset = base &+ n
     }
 
     // MARK: Containers
@@ -389,7 +391,9 @@ public struct JSONScanner: Sendable {
                 return n
             }
             pending = .none
-            try checkLength(start: progress.start, close: base &+ close)
+            if base &+ close &- progress.start > maximumStringBytes {
+                throw Self.stringTooLong(start: progress.start, limit: maximumStringBytes)
+            }
             let token = JSONStringToken(start: progress.start, end: base &+ close, hasEscapes: progress.hasEscapes)
             if progress.isKey {
                 try handler.key(token)
@@ -460,18 +464,10 @@ public struct JSONScanner: Sendable {
 
     // MARK: Checks
 
-    /// Throws when a string whose closing quote is at `close` is longer than the limit.
-    @inline(__always)
-    func checkLength(start: Int, close: Int) throws(JSONAPIError) {
-        if close &- start > maximumStringBytes {
-            throw Self.stringTooLong(start: start, limit: maximumStringBytes)
-        }
-    }
-
     /// Whether the scanner, stopped by an error or between chunks, was about to read a value (or
     /// was inside one): the path tracker of ``SourceLocator`` uses it to attribute an error.
     var isAtValue: Bool {
-        if case .none = pending {
+        if pending.isNone {
             switch expect {
             case .topValue, .firstElementOrEnd, .element, .memberValue: return true
             default: return false

@@ -165,15 +165,8 @@ public enum JSONStringDecoding {
         guard i >= 0, i &+ 4 <= raw.count else { return nil }
         var value: UInt32 = 0
         for k in i..<(i &+ 4) {
-            let c = raw[k]
-            let digit: UInt8
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c &- UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c &- UInt8(ascii: "a") &+ 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c &- UInt8(ascii: "A") &+ 10
-            default: return nil
-            }
-            value = value &<< 4 | UInt32(digit)
+            guard let digit = JSONScanner.hexValue(raw[k]) else { return nil }
+            value = value &<< 4 | digit
         }
         return value
     }

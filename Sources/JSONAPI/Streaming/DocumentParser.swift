@@ -26,6 +26,7 @@ public struct DocumentParser {
     ///     input buffer is allocated once instead of growing.
     public init(options: ParsingOptions = ParsingOptions(), expectedByteCount: Int = 0) {
         driver = ParseDriver(options: options)
+        driver.builder.reserveCapacity(forDocumentBytes: expectedByteCount)
         if expectedByteCount > 0 { bytes.reserveCapacity(min(expectedByteCount, options.maximumDocumentBytes)) }
     }
 
@@ -48,6 +49,12 @@ public struct DocumentParser {
             }
             failed = error
             throw error
+        }
+        if bytes.capacity - base < chunk.count {
+            // Grow by 4x, not the usual 2x: each regrowth copies everything so far, and large
+            // untouched capacity is only address space (the pages are committed when written).
+            let wanted = max(base + chunk.count, bytes.capacity * 4, 1 << 20)
+            bytes.reserveCapacity(min(wanted, max(limit, base + chunk.count)))
         }
         bytes.append(contentsOf: chunk)
         try run(from: base, isFinal: false)
@@ -182,7 +189,8 @@ struct ParseDriver {
             result.append(
                 Diagnostic(
                     severity: .warning, code: .specViolation,
-                    message: "\(uncounted) more problems were found but not recorded (ParsingOptions.maximumDiagnostics)",
+                    message:
+                        "\(uncounted) more problems were found but not recorded (ParsingOptions.maximumDiagnostics)",
                     offset: -1))
         }
         return result

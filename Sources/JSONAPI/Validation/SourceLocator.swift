@@ -112,56 +112,59 @@ struct LineCounter: Sendable {
     /// Moves past `bytes`, which start at `position`.
     mutating func advance(over bytes: UnsafeRawBufferPointer) {
         position &+= bytes.count
-        guard let base = bytes.baseAddress else { return }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         let n = bytes.count
-        // The last line feed decides the column: scalars after it, plus one.
-        var lastFeed = n
-        var feeds = 0
-        var i = 0
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        while i &+ 8 <= n {
-            // SAFETY: the eight bytes at i end at i + 8 <= n.
-            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            let x = word ^ (ones &* 0x0A)
-            // Exact zero-byte test: no borrows, so every flag is real.
-            let isFeed = ~(((x & (ones &* 0x7F)) &+ (ones &* 0x7F)) | x) & (ones &* 0x80)
-            if isFeed != 0 {
-                feeds &+= isFeed.nonzeroBitCount
-                lastFeed = i &+ (63 &- isFeed.leadingZeroBitCount) &>> 3
-            }
-            i &+= 8
+        let (feeds, continuations) = Self.count(base, from: 0, to: n)
+        if feeds == 0 {
+            column &+= n &- continuations
+            return
         }
-        while i < n {
-            if base.load(fromByteOffset: i, as: UInt8.self) == 0x0A {  // SAFETY: i < n.
-                feeds &+= 1
-                lastFeed = i
-            }
-            i &+= 1
-        }
-        if feeds > 0 {
-            line &+= feeds
-            column = 1 &+ Self.scalars(base + (lastFeed &+ 1), count: n &- lastFeed &- 1)
-        } else {
-            column &+= Self.scalars(base, count: n)
-        }
+        line &+= feeds
+        // The column restarts after the last line feed: find it from the end (it is near the
+        // end of any text that has lines), and count the scalars after it.
+        var lastFeed = n &- 1
+        while base.load(fromByteOffset: lastFeed, as: UInt8.self) != 0x0A { lastFeed &-= 1 }  // SAFETY: one exists.
+        column = 1 &+ (n &- lastFeed &- 1) &- Self.count(base, from: lastFeed &+ 1, to: n).continuations
     }
 
-    /// The number of bytes in `p[0 ..< n]` that are not UTF-8 continuation bytes.
-    static func scalars(_ p: UnsafeRawPointer, count n: Int) -> Int {
+    /// The line feeds and UTF-8 continuation bytes in `p[start ..< end]`, eight bytes at a time.
+    static func count(_ p: UnsafeRawPointer, from start: Int, to end: Int) -> (feeds: Int, continuations: Int) {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high = ones &* 0x80
+        var feeds = 0
         var continuations = 0
-        var i = 0
-        while i &+ 8 <= n {
-            // SAFETY: the eight bytes at i end at i + 8 <= n.
-            let word = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            // 0b10xxxxxx: bit 7 set and bit 6 (moved up to bit 7 by the shift) clear.
-            continuations &+= (word & ~(word &<< 1) & 0x8080_8080_8080_8080).nonzeroBitCount
-            i &+= 8
+        var i = start
+        while i &+ 8 <= end {
+            // Per-byte counters: each lane counts to at most 255 before it is added up.
+            var feedLanes: UInt64 = 0
+            var continuationLanes: UInt64 = 0
+            let stop = min(end, i &+ 8 &* 255)
+            while i &+ 8 <= stop {
+                // SAFETY: the eight bytes at i end at i + 8 <= end.
+                let word = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                // 0b10xxxxxx: bit 7 set and bit 6 (moved up to bit 7 by the shift) clear.
+                continuationLanes &+= (word & ~(word &<< 1) & high) &>> 7
+                // Exact zero-byte test of word ^ '\n' (no borrows, so every flag is real).
+                let x = word ^ (ones &* 0x0A)
+                feedLanes &+= (~(((x & (ones &* 0x7F)) &+ (ones &* 0x7F)) | x) & high) &>> 7
+                i &+= 8
+            }
+            feeds &+= sumLanes(feedLanes)
+            continuations &+= sumLanes(continuationLanes)
         }
-        while i < n {
-            if p.load(fromByteOffset: i, as: UInt8.self) & 0xC0 == 0x80 { continuations &+= 1 }  // SAFETY: i < n.
+        while i < end {
+            let c = p.load(fromByteOffset: i, as: UInt8.self)  // SAFETY: i < end.
+            if c == 0x0A { feeds &+= 1 } else if c & 0xC0 == 0x80 { continuations &+= 1 }
             i &+= 1
         }
-        return n &- continuations
+        return (feeds, continuations)
+    }
+
+    /// The sum of the eight byte lanes of `lanes`.
+    @inline(__always)
+    static func sumLanes(_ lanes: UInt64) -> Int {
+        let pairs = (lanes & 0x00FF_00FF_00FF_00FF) &+ ((lanes &>> 8) & 0x00FF_00FF_00FF_00FF)
+        return Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) &>> 48)
     }
 }
 

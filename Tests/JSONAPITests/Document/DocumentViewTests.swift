@@ -63,7 +63,7 @@ struct DocumentViewTests {
         #expect(attributes["tags"]?.elements.compactMap(\.stringValue) == ["a", "b"])
         #expect(attributes["nested"]?["deep"]?["deeper"]?[1]?["x"]?.stringValue == "y")
         #expect(attributes["nested"]?["deep"]?["deeper"]?[5] == nil)
-        #expect(attributes.keys.count == 11)
+        #expect(attributes.keys.count == 10)
         #expect(attributes["tags"]?.rawJSON == #"["a", "b"]"#)
 
         let meta = try #require(document.meta)

@@ -184,7 +184,7 @@ struct CompoundDocumentGeneratorTests {
         #expect(attributes.contains { $0["subtitle"] is NSNull })
         #expect(attributes.contains { $0["subtitle"] is String })
         #expect(attributes.allSatisfy { $0["title"] is String && $0["body"] is String && $0["slug"] is String })
-        #expect(attributes.allSatisfy { $0["tags"] is [Any] && $0["metrics"] is [String: Any] })
+        #expect(attributes.allSatisfy { $0["keywords"] is [Any] && $0["metrics"] is [String: Any] })
         #expect(attributes.allSatisfy { $0["wordCount"] is Int })
         #expect(attributes.allSatisfy { $0["rating"] is NSNumber && $0["createdAt"] is String })
         #expect(attributes.allSatisfy { $0["published"] is Bool })

@@ -23,7 +23,7 @@ enum ParseOutcome: Equatable {
 @discardableResult
 func parseEverywhere(
     _ bytes: [UInt8], options: ParsingOptions = ParsingOptions(), everySplit: Bool = true,
-    sourceLocation: SourceLocation = #_sourceLocation
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) -> Result<Document, JSONAPIError> {
     let whole: Result<Document, JSONAPIError>
     do { whole = .success(try Document(parsing: bytes, options: options)) } catch { whole = .failure(error) }
@@ -61,7 +61,7 @@ func parseEverywhere(
 }
 
 func parseEverywhere(
-    _ text: String, options: ParsingOptions = ParsingOptions(), sourceLocation: SourceLocation = #_sourceLocation
+    _ text: String, options: ParsingOptions = ParsingOptions(), sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) -> Result<Document, JSONAPIError> {
     parseEverywhere(Array(text.utf8), options: options, sourceLocation: sourceLocation)
 }

@@ -1,0 +1,109 @@
+import Foundation
+
+/// How a ``JSONAPIDecoder`` (and the typed views of a ``Document``) project resources onto
+/// Swift types.
+///
+/// ```swift
+/// var options = DecodingOptions()
+/// options.keyDecodingStrategy = .convertFromKebabCase   // "first-name" -> firstName
+/// options.dateDecodingStrategy = .iso8601
+/// options.ignoresMissingResources = true
+/// let articles = try document.primary(as: Article.self, options: options).decodeAll()
+/// ```
+public struct DecodingOptions: Sendable {
+    /// How JSON member names are matched against `CodingKey`s.
+    ///
+    /// The decoder never builds converted strings on the hot path: it compares each
+    /// `CodingKey.stringValue` with the raw member name as the strategy would convert it.
+    public enum KeyDecodingStrategy: Sendable {
+        /// Member names must equal `CodingKey.stringValue` (the default, and JSON:API's
+        /// recommended camelCase).
+        case useDefaultKeys
+        /// `first_name` matches `firstName`, exactly as `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase`:
+        /// leading and trailing underscores are kept, the first word is lowercased, later words
+        /// capitalized, and a name without inner underscores is compared as is.
+        case convertFromSnakeCase
+        /// `first-name` matches `firstName` (the convention of many Rails and Ember servers), with
+        /// the same rules as ``convertFromSnakeCase`` using `-`.
+        case convertFromKebabCase
+        /// Your function converts each member name, given the coding path with the name as
+        /// the last key, into the key to compare. Slower: it runs for every comparison.
+        case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
+    }
+
+    /// How `Date` values are read.
+    public enum DateDecodingStrategy: Sendable {
+        /// `Date`'s own `Decodable` implementation (a number of seconds since 2001-01-01).
+        case deferredToDate
+        /// An RFC 3339 / ISO 8601 date-time string, with or without fractional seconds, with `Z`
+        /// or a numeric offset: `2015-05-22T14:56:29Z`, `2015-05-22T14:56:29.123+02:00`.
+        /// The default, because JSON:API servers almost always send this.
+        case iso8601
+        /// A number of seconds since 1970-01-01T00:00:00Z.
+        case secondsSince1970
+        /// A number of milliseconds since 1970-01-01T00:00:00Z.
+        case millisecondsSince1970
+        /// Your function reads the value from a decoder (use `singleValueContainer()`).
+        case custom(@Sendable (_ decoder: any Decoder) throws -> Date)
+    }
+
+    /// How `Data` values are read.
+    public enum DataDecodingStrategy: Sendable {
+        /// A base64 string (the default, as in `JSONDecoder`).
+        case base64
+        /// `Data`'s own `Decodable` implementation (an array of byte values).
+        case deferredToData
+        /// Your function reads the value from a decoder.
+        case custom(@Sendable (_ decoder: any Decoder) throws -> Data)
+    }
+
+    /// How member names match `CodingKey`s. Default ``KeyDecodingStrategy/useDefaultKeys``.
+    public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
+
+    /// How dates are read. Default ``DateDecodingStrategy/iso8601`` (unlike `JSONDecoder`,
+    /// whose default `deferredToDate` no JSON:API server produces).
+    public var dateDecodingStrategy: DateDecodingStrategy = .iso8601
+
+    /// How `Data` is read. Default ``DataDecodingStrategy/base64``.
+    public var dataDecodingStrategy: DataDecodingStrategy = .base64
+
+    /// When `true`, an element of a to-many relationship (or of primary data) whose resource is
+    /// not in the document is left out of the array instead of failing the decode, and is
+    /// listed in the skipped resources. Default `false`.
+    ///
+    /// An optional to-one relationship (`var author: Person?`) whose resource is missing is
+    /// always `nil` (and listed as skipped); a non-optional one always fails, naming the type,
+    /// the id and the JSON Pointer of the linkage. Properties typed as identifiers
+    /// (``Identifier``, ``ResourceIdentifier``) never need the resource.
+    public var ignoresMissingResources: Bool = false
+
+    /// When `true`, a resource whose type is not a member of a ``ResourceUnion`` is left out of
+    /// an array, or makes an optional to-one relationship `nil`, and is listed in the skipped
+    /// resources, instead of failing the decode. Default `false`.
+    public var ignoresUnhandledResourceTypes: Bool = false
+
+    /// How many resources may be decoded inside one another through relationships (article →
+    /// author → articles → …) before decoding fails. A repeated resource in that chain is a
+    /// cycle and fails at once whatever this limit; ``Lazy`` and ``Identifier`` properties end
+    /// the chain. Default 32.
+    public var maximumRelationshipDepth: Int = 32
+
+    /// How deeply values may nest while decoding (structs in structs, arrays in arrays, resources
+    /// through relationships), so that input can never exhaust the stack. Default 256.
+    public var maximumDepth: Int = 256
+
+    /// Values your `init(from:)` implementations can read from `decoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    /// How the bytes are parsed when the decoder is given bytes rather than a ``Document``.
+    public var parsing: ParsingOptions = ParsingOptions()
+
+    /// The tokenizer used to parse bytes: shorthand for `parsing.backend`.
+    public var backend: ParsingOptions.Backend {
+        get { parsing.backend }
+        set { parsing.backend = newValue }
+    }
+
+    /// Creates the default options.
+    public init() {}
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Synchronization
+
+/// Decodes JSON:API documents into plain `Decodable` Swift types.
+///
+/// Declare models as ordinary structs with a ``JSONAPIResource`` conformance, then decode a
+/// model, an array, an optional, or a whole ``CompoundDocument``:
+///
+/// ```swift
+/// struct Person: Decodable, JSONAPIResource {
+///     static let resourceType = "people"
+///     var id: String
+///     var firstName: String
+///     var twitter: String?
+/// }
+///
+/// struct Article: Decodable, JSONAPIResource {
+///     static let resourceType = "articles"
+///     var id: String
+///     var title: String
+///     var author: Person                     // resolved through `included`
+///     var comments: [Identifier<Comment>]    // linkage only
+/// }
+///
+/// let decoder = JSONAPIDecoder()
+/// decoder.keyDecodingStrategy = .convertFromKebabCase
+/// let articles = try decoder.decode([Article].self, from: data)
+/// ```
+///
+/// What `decode` reads depends on the type:
+/// - a ``JSONAPIResource`` or ``ResourceUnion`` (or ``Identifier``, ``Lazy``, `ResourceIdentifier`):
+///   the single resource of the primary data;
+/// - an array of those: the primary data array; an optional: `nil` for `"data": null`;
+/// - ``CompoundDocument`` or any other type: the whole document, whose `data` key is the
+///   primary data, `included` the included resources, and other keys the top-level members.
+///
+/// The decoder parses bytes once into a ``Document`` and projects resources from it directly:
+/// no dictionaries, no re-serialisation. It is a class (as `JSONDecoder` is) whose settings are
+/// guarded by a lock, so one instance can be configured once and shared between tasks.
+///
+/// Errors are `DecodingError`s whose ``Swift/DecodingError/jsonapiError`` gives the JSON
+/// Pointer, line and column; an error document throws ``DocumentErrors``.
+public final class JSONAPIDecoder: Sendable {
+    private let state: Mutex<DecodingOptions>
+
+    /// Creates a decoder.
+    public init(options: DecodingOptions = DecodingOptions()) {
+        state = Mutex(options)
+    }
+
+    /// All the settings at once.
+    public var options: DecodingOptions {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+
+    /// See ``DecodingOptions/keyDecodingStrategy``.
+    public var keyDecodingStrategy: DecodingOptions.KeyDecodingStrategy {
+        get { options.keyDecodingStrategy }
+        set { state.withLock { $0.keyDecodingStrategy = newValue } }
+    }
+
+    /// See ``DecodingOptions/dateDecodingStrategy``.
+    public var dateDecodingStrategy: DecodingOptions.DateDecodingStrategy {
+        get { options.dateDecodingStrategy }
+        set { state.withLock { $0.dateDecodingStrategy = newValue } }
+    }
+
+    /// See ``DecodingOptions/dataDecodingStrategy``.
+    public var dataDecodingStrategy: DecodingOptions.DataDecodingStrategy {
+        get { options.dataDecodingStrategy }
+        set { state.withLock { $0.dataDecodingStrategy = newValue } }
+    }
+
+    /// See ``DecodingOptions/ignoresMissingResources``.
+    public var ignoresMissingResources: Bool {
+        get { options.ignoresMissingResources }
+        set { state.withLock { $0.ignoresMissingResources = newValue } }
+    }
+
+    /// See ``DecodingOptions/ignoresUnhandledResourceTypes``.
+    public var ignoresUnhandledResourceTypes: Bool {
+        get { options.ignoresUnhandledResourceTypes }
+        set { state.withLock { $0.ignoresUnhandledResourceTypes = newValue } }
+    }
+
+    /// See ``DecodingOptions/maximumRelationshipDepth``.
+    public var maximumRelationshipDepth: Int {
+        get { options.maximumRelationshipDepth }
+        set { state.withLock { $0.maximumRelationshipDepth = newValue } }
+    }
+
+    /// See ``DecodingOptions/userInfo``.
+    public var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { options.userInfo }
+        set { state.withLock { $0.userInfo = newValue } }
+    }
+
+    /// How bytes are parsed (document kind, strictness, limits, backend).
+    public var parsingOptions: ParsingOptions {
+        get { options.parsing }
+        set { state.withLock { $0.parsing = newValue } }
+    }
+
+    /// The tokenizer used to parse bytes; see ``ParsingOptions/Backend``.
+    public var backend: ParsingOptions.Backend {
+        get { options.parsing.backend }
+        set { state.withLock { $0.parsing.backend = newValue } }
+    }
+
+    // MARK: Decoding
+
+    /// Decodes `T` from a document's bytes.
+    ///
+    /// - Throws: `DecodingError` (with the parse error as `underlyingError` when the bytes are
+    ///   not a valid JSON:API document), or ``DocumentErrors`` for an error document.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decodeReporting(T.self, from: data).value
+    }
+
+    /// Decodes `T` from a document's bytes.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        try decodeReporting(T.self, from: bytes).value
+    }
+
+    /// Decodes `T` from a parsed document (which can be decoded any number of times, from any
+    /// number of tasks at once).
+    public func decode<T: Decodable>(_ type: T.Type, from document: Document) throws -> T {
+        try decodeReporting(T.self, from: document).value
+    }
+
+    /// Decodes `T` and reports the resources that were skipped.
+    ///
+    /// ```swift
+    /// decoder.ignoresMissingResources = true
+    /// let report = try decoder.decodeReporting([Article].self, from: data)
+    /// report.value          // the articles
+    /// report.skipped        // what was left out, with pointers
+    /// ```
+    public func decodeReporting<T: Decodable>(_ type: T.Type, from data: Data) throws -> DecodingReport<T> {
+        try decodeReporting(T.self, from: [UInt8](data))
+    }
+
+    /// Decodes `T` and reports the resources that were skipped.
+    public func decodeReporting<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> DecodingReport<T> {
+        let options = self.options
+        let document: Document
+        do {
+            document = try Document(parsing: bytes, options: options.parsing)
+        } catch {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: [], debugDescription: "The data is not a valid JSON:API document: \(error)",
+                    underlyingError: error))
+        }
+        return try Self.decode(T.self, from: document, options: options)
+    }
+
+    /// Decodes `T` and reports the resources that were skipped.
+    public func decodeReporting<T: Decodable>(_ type: T.Type, from document: Document) throws -> DecodingReport<T> {
+        try Self.decode(T.self, from: document, options: options)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from document: Document, options: DecodingOptions) throws
+        -> DecodingReport<T>
+    {
+        if document.hasErrors { throw DocumentErrors(document: document) }
+        let session = DecodingSession(storage: document.storage, options: options)
+        return try session.run { decoder in
+            let value = try decoder.unbox(T.self, rootNode(for: T.self), key: nil)
+            return DecodingReport(value: value, skipped: decoder.skippedResources(), document: document)
+        }
+    }
+
+    /// Models, unions, identifiers, arrays and optionals read the primary data; everything else
+    /// reads the whole document.
+    static func rootNode<T>(for type: T.Type) -> Node {
+        if T.self is any DocumentDecodable.Type { return .document }
+        if T.self is any JSONAPIResource.Type || T.self is any ResourceUnion.Type || T.self is any LinkageDecodable.Type
+            || T.self is any LazyMarker.Type || T.self is any DecodableArrayMarker.Type
+            || T.self is any DecodableOptionalMarker.Type
+        {
+            return .primary
+        }
+        return .document
+    }
+}

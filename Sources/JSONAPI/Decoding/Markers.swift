@@ -1,0 +1,90 @@
+import Foundation
+
+// Types the decoder treats specially, recognised by conformance to these internal protocols so
+// that the element or wrapped type is known statically where it matters: arrays are walked with
+// their element type in hand (to skip missing or unhandled resources, and to read `[String]`
+// without a container per element), optionals decide between `nil` and an error, and
+// `[String: V]` keeps member names as they are (no key strategy), as `JSONDecoder` does.
+
+// Each marker method is generic in its result `R`, which the caller passes as the very type it
+// found the marker on (`T.self as? any DecodableArrayMarker.Type` gives the marker of `T`), so the
+// result converts with ``sameType(_:as:)``: no boxing in `Any`, no dynamic cast, no `Optional<T>`.
+
+/// Converts a value to the type it already has, where the compiler cannot see that.
+///
+/// SAFETY: every caller has established that `T` and `U` are the same type (by comparing
+/// metatypes, or by receiving `T` as the type a marker protocol was found on), so the bits are
+/// a valid `T`. `unsafeBitCast` checks that the sizes match.
+@inline(__always)
+func sameType<T, U>(_ value: U, as type: T.Type) -> T {
+    unsafeBitCast(value, to: T.self)
+}
+
+/// `Array` of any `Decodable`.
+protocol DecodableArrayMarker {
+    static func decodeArray<R>(from decoder: ResourceDecoder, _ node: Node, as type: R.Type) throws -> R
+}
+
+extension Array: DecodableArrayMarker where Element: Decodable {
+    static func decodeArray<R>(from decoder: ResourceDecoder, _ node: Node, as type: R.Type) throws -> R {
+        sameType(try decoder.decodeElements(Element.self, node), as: R.self)
+    }
+}
+
+/// `Optional` of any `Decodable`.
+protocol DecodableOptionalMarker {
+    static func decodeOptional<R>(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?, as type: R.Type)
+        throws -> R
+}
+
+extension Optional: DecodableOptionalMarker where Wrapped: Decodable {
+    static func decodeOptional<R>(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?, as type: R.Type)
+        throws -> R
+    {
+        sameType(try decoder.decodeOptional(Wrapped.self, node, key: key), as: R.self)
+    }
+}
+
+/// `[String: V]`.
+protocol DecodableDictionaryMarker {
+    static func decodeDictionary<R>(from decoder: ResourceDecoder, _ node: Node, as type: R.Type) throws -> R
+}
+
+extension Dictionary: DecodableDictionaryMarker where Key == String, Value: Decodable {
+    static func decodeDictionary<R>(from decoder: ResourceDecoder, _ node: Node, as type: R.Type) throws -> R {
+        sameType(try decoder.decodeStringDictionary(Value.self, node), as: R.self)
+    }
+}
+
+/// Types that decode from a resource identifier alone, so a linkage to a resource the document
+/// does not contain is no reason to skip or fail.
+protocol LinkageDecodable {}
+
+/// Types that decode a relationship object itself (its linkage, meta and links), so an optional
+/// of one is `nil` only when the relationship is absent, not when its linkage is `null`.
+protocol RelationshipObjectDecodable {}
+
+/// Types with a value for a member that is absent (``Field``).
+protocol AbsentRepresentable {
+    static var absentValue: Any { get }
+}
+
+/// ``Lazy`` references, so unions inside them are recognised.
+protocol LazyMarker {
+    static var model: Any.Type { get }
+}
+
+/// The library's own view-like types (identifiers, lazy references, document views), which
+/// read what they need from the node directly: no `Decoder` round trip, no frame, no cast.
+/// They decode nothing nested, so errors they throw carry `key` in their coding path.
+protocol DirectDecodable {
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws -> Self
+}
+
+extension DirectDecodable {
+    static func decodeDirect<R>(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?, as type: R.Type)
+        throws -> R
+    {
+        sameType(try decodeDirect(from: decoder, node, key: key), as: R.self)
+    }
+}

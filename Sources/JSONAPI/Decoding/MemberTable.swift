@@ -1,0 +1,196 @@
+/// The members of the objects being decoded, scanned once per object into one reused buffer.
+///
+/// A keyed container needs to find members by name many times (once per property). Instead of
+/// walking the object's bytes for each property, the container scans the object once when it is
+/// created and records every member as a fixed-size entry: raw key range, value range, flags.
+/// Entries of all live containers share one growing buffer used as a stack: a container's
+/// entries are a *segment*, pushed when the container is made and dropped when the value that
+/// made it has been decoded (the decoder resets the top after each nested `init(from:)`).
+///
+/// ```
+/// entries:  [hdr A][title][body][metrics] [hdr B][views][shares]   <- top
+///            segment A: the article's attributes      segment B: the nested `metrics` object
+/// hdr:      keyStart = stamp, keyEnd = member count, valueStart = lookup hint
+/// ```
+///
+/// Each segment starts with a header entry holding a stamp. A container remembers its
+/// segment's base and stamp; if a container outlives its value (a pathological `init(from:)`
+/// that stores a container and uses it later) its stamp no longer matches and it scans its
+/// object again, so a stale container reads correct members, never another object's.
+///
+/// The hint is where the last lookup succeeded: properties are usually declared in the order
+/// the server writes them, so the next lookup usually matches at the first comparison.
+struct MemberEntry {
+    var keyStart: UInt32
+    var keyEnd: UInt32
+    var valueStart: UInt32
+    var valueEnd: UInt32
+    var flags: UInt32
+
+    /// The member name contains backslash escapes.
+    static let keyEscaped: UInt32 = 1
+    /// The value is a string that contains backslash escapes.
+    static let valueEscaped: UInt32 = 2
+
+    @inline(__always) var key: ByteRange { ByteRange(start: keyStart, end: keyEnd) }
+    @inline(__always) var value: ByteRange { ByteRange(start: valueStart, end: valueEnd) }
+}
+
+/// Where a container's members are in the ``MemberTable``.
+struct MemberSegment {
+    /// Index of the header entry; members follow it.
+    var base: Int
+    var count: Int
+    var stamp: UInt32
+
+    static let empty = MemberSegment(base: -1, count: 0, stamp: 0)
+}
+
+/// The shared entry buffer. Owned by one ``ResourceDecoder``; never shared across threads.
+final class MemberTable {
+    // SAFETY: `entries` points at `capacity` initialized-on-write entries; every index used is
+    // below `top`, which never exceeds `capacity` (checked in `reserve`). `MemberEntry` is
+    // trivial, so memory is moved with plain copies and freed without deinitialization.
+    // Only the owning decoder's thread touches these, never through overlapping accesses.
+    @exclusivity(unchecked) private(set) var entries: UnsafeMutablePointer<MemberEntry>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) var top = 0
+    @exclusivity(unchecked) private var nextStamp: UInt32 = 1
+
+    init() {
+        capacity = 256
+        entries = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        entries.deallocate()
+    }
+
+    @inline(__always)
+    private func reserve(_ extra: Int) {
+        if top &+ extra > capacity { grow(top &+ extra) }
+    }
+
+    @inline(never)
+    private func grow(_ needed: Int) {
+        var newCapacity = capacity &* 2
+        while newCapacity < needed { newCapacity &*= 2 }
+        let fresh = UnsafeMutablePointer<MemberEntry>.allocate(capacity: newCapacity)
+        fresh.update(from: entries, count: top)
+        entries.deallocate()
+        entries = fresh
+        capacity = newCapacity
+    }
+
+    /// Whether `segment` still holds the members it was made with.
+    @inline(__always)
+    func isValid(_ segment: MemberSegment) -> Bool {
+        segment.base >= 0 && segment.base < top && entries[segment.base].keyStart == segment.stamp
+    }
+
+    /// The lookup hint of a segment (a member position).
+    @inline(__always)
+    func hint(_ segment: MemberSegment) -> Int { Int(entries[segment.base].valueStart) }
+
+    @inline(__always)
+    func setHint(_ segment: MemberSegment, _ position: Int) {
+        entries[segment.base].valueStart = UInt32(truncatingIfNeeded: position)
+    }
+
+    /// The entry of member `position` of `segment`.
+    @inline(__always)
+    func member(_ segment: MemberSegment, _ position: Int) -> MemberEntry {
+        entries[segment.base &+ 1 &+ position]
+    }
+
+    /// Scans the object at `range` (which the parser validated) and pushes its members.
+    ///
+    /// Returns an empty segment when `range` is absent or not an object.
+    func scan(_ b: UnsafeRawBufferPointer, object range: ByteRange) -> MemberSegment {
+        guard range.isPresent, Int(range.start) < b.count, b[Int(range.start)] == UInt8(ascii: "{") else {
+            return .empty
+        }
+        let base = top
+        reserve(17)
+        let stamp = nextStamp
+        nextStamp &+= 1
+        entries[base] = MemberEntry(keyStart: stamp, keyEnd: 0, valueStart: 0, valueEnd: 0, flags: 0)
+        top = base &+ 1
+        let end = min(Int(range.end), b.count)
+        var i = ValueReader.skipWhitespace(b, Int(range.start) &+ 1)
+        while i < end, b[i] == UInt8(ascii: "\"") {
+            let (keyEnd, keyEscaped) = Self.stringEnd(b, i, end)
+            let keyStart = i &+ 1
+            i = keyEnd
+            if i < end, b[i] != UInt8(ascii: ":") { i = ValueReader.skipWhitespace(b, i) }
+            guard i < end, b[i] == UInt8(ascii: ":") else { break }
+            i &+= 1
+            if i < end, b[i] <= 0x20 { i = ValueReader.skipWhitespace(b, i) }
+            guard i < end else { break }
+            let valueStart = i
+            var flags: UInt32 = keyEscaped ? MemberEntry.keyEscaped : 0
+            if b[i] == UInt8(ascii: "\"") {
+                let (valueEnd, valueEscaped) = Self.stringEnd(b, i, end)
+                if valueEscaped { flags |= MemberEntry.valueEscaped }
+                i = valueEnd
+            } else {
+                i = ValueReader.valueEnd(b, i)
+            }
+            reserve(1)
+            entries[top] = MemberEntry(
+                keyStart: UInt32(truncatingIfNeeded: keyStart),
+                keyEnd: UInt32(truncatingIfNeeded: max(keyStart, keyEnd &- 1)),
+                valueStart: UInt32(truncatingIfNeeded: valueStart), valueEnd: UInt32(truncatingIfNeeded: i),
+                flags: flags)
+            top &+= 1
+            if i < end, b[i] != UInt8(ascii: ",") { i = ValueReader.skipWhitespace(b, i) }
+            guard i < end, b[i] == UInt8(ascii: ",") else { break }
+            i &+= 1
+            if i < end, b[i] <= 0x20 { i = ValueReader.skipWhitespace(b, i) }
+        }
+        let count = top &- base &- 1
+        entries[base].keyEnd = UInt32(truncatingIfNeeded: count)
+        return MemberSegment(base: base, count: count, stamp: stamp)
+    }
+
+    /// The end (one past the closing quote) of the string whose opening quote is at `start`,
+    /// and whether it has escapes; `limit` if it does not end before `limit`.
+    ///
+    /// Attribute objects are mostly string bytes, so this is the scan's inner loop: it looks at
+    /// 16 bytes per step for a quote or a backslash and jumps straight to the first one found
+    /// (lane order is byte order on the little-endian machines Swift runs on).
+    @inline(__always)
+    static func stringEnd(_ b: UnsafeRawBufferPointer, _ start: Int, _ limit: Int) -> (end: Int, escaped: Bool) {
+        let limit = min(limit, b.count)
+        guard let base = b.baseAddress else { return (limit, false) }
+        var i = start &+ 1
+        var escaped = false
+        let quote = SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
+        let backslash = SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
+        while true {
+            // SAFETY: each 16-byte load starts at `i` with `i + 16 <= limit <= b.count`.
+            while i &+ 16 <= limit {
+                let chunk = base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                let hits = unsafeBitCast((chunk .== quote) .| (chunk .== backslash), to: SIMD2<UInt64>.self)
+                if hits[0] != 0 {
+                    i &+= hits[0].trailingZeroBitCount &>> 3
+                    break
+                }
+                if hits[1] != 0 {
+                    i &+= 8 &+ (hits[1].trailingZeroBitCount &>> 3)
+                    break
+                }
+                i &+= 16
+            }
+            guard i < limit else { return (limit, escaped) }
+            let c = b[i]
+            if c == UInt8(ascii: "\"") { return (i &+ 1, escaped) }
+            if c == UInt8(ascii: "\\") {
+                escaped = true
+                i &+= 2
+            } else {
+                i &+= 1
+            }
+        }
+    }
+}

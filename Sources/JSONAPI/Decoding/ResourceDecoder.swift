@@ -1,0 +1,938 @@
+import Foundation
+
+// The projection: a `Decoder` that reads a parsed document's arena and input bytes directly.
+//
+// One `ResourceDecoder` serves a whole top-level decode. It is the `Decoder` handed to every
+// `init(from:)`; what it currently looks at is `node`, which `descend` sets before calling a
+// nested `init(from:)` and restores afterwards (the stack of nodes lives on the call stack).
+// Containers are small structs that capture what they need when they are made: a keyed
+// container over a resource holds the record index and a segment of the shared
+// ``MemberTable`` with the resource's attribute members, scanned once.
+//
+// Nodes
+// -----
+// resource(r)       a resource record: `id`/`type`/`lid` from the record, other keys from
+//                   `attributes`, then `relationships`, then the resource's `meta`/`links`.
+// value(range)      any JSON value in the input (attribute values, `meta`, nested objects).
+// relationship(i)   a relationship record: decodes as the related resource (to-one), an array
+//                   of them (to-many), nil (null), or linkage-only types.
+// linkage(l)        one resource identifier: resolves to its resource through the index.
+// primary           the document's `data` (one, null or many resources or identifiers).
+// included          the document's `included` array.
+// text(range)       the raw contents of an `id` or `lid` string (numbers parse from it).
+// typeName(t)       a resource's `type`, from the type table.
+// document          the top-level object (for `CompoundDocument` and wrapper types).
+
+/// What a decoder frame is looking at.
+enum Node {
+    case resource(UInt32)
+    case value(ByteRange)
+    case relationship(UInt32)
+    case linkage(UInt32)
+    case primary
+    case included
+    case text(ByteRange, escaped: Bool)
+    case typeName(UInt32, offset: UInt32)
+    case document
+}
+
+/// What stays the same for every decode of one document with one set of options; shared by
+/// every ``Lazy`` reference made during a decode, so resolving one later decodes alike.
+final class DecodingSession: Sendable {
+    let storage: DocumentStorage
+    let options: DecodingOptions
+
+    init(storage: DocumentStorage, options: DecodingOptions) {
+        self.storage = storage
+        self.options = options
+    }
+
+    /// Runs `body` with a fresh decoder over the document's bytes.
+    func run<R>(_ body: (ResourceDecoder) throws -> R) throws -> R {
+        try storage.withBytes { bytes in
+            let decoder = ResourceDecoder(session: self, bytes: bytes)
+            return try body(decoder)
+        }
+    }
+}
+
+/// A decoded related resource: its Swift type and record.
+struct MemoKey: Hashable {
+    var type: ObjectIdentifier
+    var record: UInt32
+}
+
+/// A resource being decoded through relationships, for cycle detection.
+struct ChainEntry {
+    var record: UInt32
+    /// The `depth` of the frame that entered it.
+    var frame: Int
+}
+
+/// A resource left out of a result, before its JSON Pointer is computed.
+struct PendingSkip {
+    var linkage: UInt32
+    var record: UInt32
+    var reason: SkippedResource.Reason
+    var path: [any CodingKey]
+    var offset: Int
+}
+
+/// The projection decoder. Not thread-safe: one instance per top-level decode.
+final class ResourceDecoder: Decoder {
+    let session: DecodingSession
+    let storage: DocumentStorage
+    let options: DecodingOptions
+    // SAFETY: valid for the whole life of the decoder, which `DecodingSession.run` confines to
+    // the `withBytes` scope of the document's storage.
+    let bytes: UnsafeRawBufferPointer
+    let resources: [ResourceRecord]
+    let relationships: [RelationshipRecord]
+    let linkages: [LinkageRecord]
+    let topLevel: TopLevelRecord
+    let types: TypeTable
+    let matcher: KeyMatcher
+    let table = MemberTable()
+
+    // The mutable state is only touched by this decoder's own thread, and never through
+    // overlapping accesses; the dynamic exclusivity checks would only cost time.
+    @exclusivity(unchecked) var node: Node
+    @exclusivity(unchecked) var path: [any CodingKey] = []
+    @exclusivity(unchecked) var chain: [ChainEntry] = []
+    @exclusivity(unchecked) var depth = 0
+    /// The type index the resource entered by the current frame must have (`UInt32.max`: any).
+    @exclusivity(unchecked) var expectedType: UInt32 = .max
+    /// The model type the current frame decodes, for messages.
+    @exclusivity(unchecked) var expectedModel: (any JSONAPIResource.Type)?
+    @exclusivity(unchecked) var skips: [PendingSkip] = []
+    @exclusivity(unchecked) var typeInfos: [TypeInfo] = []
+    /// Related resources already decoded in this decode, by Swift type and record.
+    @exclusivity(unchecked) var memo: [MemoKey: Any] = [:]
+    @exclusivity(unchecked) var unions: [TypeInfo.Union] = []
+    @exclusivity(unchecked) var typeCache = [Int](repeating: -1, count: ResourceDecoder.typeCacheSize)
+    /// Set when a foreign error has been given a location, so outer frames pass it through.
+    @exclusivity(unchecked) var foreignErrorLocated = false
+    @exclusivity(unchecked) var scratch: [UInt8] = []
+    @exclusivity(unchecked) var localResources: [LocalKey: UInt32]?
+    private var cachedUserInfo: [CodingUserInfoKey: Any]?
+
+    init(session: DecodingSession, bytes: UnsafeRawBufferPointer, node: Node = .primary) {
+        self.session = session
+        self.storage = session.storage
+        self.options = session.options
+        self.bytes = bytes
+        let arena = session.storage.arena
+        self.resources = arena.resources
+        self.relationships = arena.relationships
+        self.linkages = arena.linkages
+        self.topLevel = arena.topLevel
+        self.types = arena.types
+        self.matcher = KeyMatcher(session.options.keyDecodingStrategy)
+        self.node = node
+        path.reserveCapacity(16)
+    }
+
+    /// A decoder for the same document positioned at `node` with `path`, for `superDecoder`
+    /// and nested containers, which must outlive the current frame.
+    func fork(node: Node, path: [any CodingKey]) -> ResourceDecoder {
+        let decoder = ResourceDecoder(session: session, bytes: bytes, node: node)
+        decoder.path = path
+        decoder.chain = chain
+        decoder.depth = depth
+        return decoder
+    }
+
+    // MARK: Decoder
+
+    var codingPath: [any CodingKey] { path }
+
+    var userInfo: [CodingUserInfoKey: Any] {
+        if let cachedUserInfo { return cachedUserInfo }
+        var info: [CodingUserInfoKey: Any] = [:]
+        for (key, value) in options.userInfo { info[key] = value }
+        cachedUserInfo = info
+        return info
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        switch node {
+        case .value(let range):
+            guard firstByte(range) == UInt8(ascii: "{") else {
+                throw typeMismatch(Key.self, expected: "an object", found: range, path: path)
+            }
+            let segment = table.scan(bytes, object: range)
+            return KeyedDecodingContainer(
+                ObjectContainer<Key>(
+                    unmanaged: .passUnretained(self), object: range, segment: segment, depth: path.count))
+        case .document:
+            return KeyedDecodingContainer(DocumentContainer<Key>(unmanaged: .passUnretained(self), depth: path.count))
+        case .resource, .relationship, .linkage, .primary:
+            let record = try singleResource(of: node, for: Key.self)
+            try enter(record)
+            let segment = table.scan(bytes, object: resources[Int(record)].attributes)
+            return KeyedDecodingContainer(
+                ResourceContainer<Key>(
+                    unmanaged: .passUnretained(self), record: record, segment: segment, depth: path.count))
+        case .included:
+            throw typeMismatch(
+                Key.self, at: offset(of: node), expected: "an object", found: "the `included` array", path: path)
+        case .text, .typeName:
+            throw typeMismatch(Key.self, at: offset(of: node), expected: "an object", found: "a string", path: path)
+        }
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        switch node {
+        case .value(let range):
+            guard firstByte(range) == UInt8(ascii: "[") else {
+                throw typeMismatch([Any].self, expected: "an array", found: range, path: path)
+            }
+            return ArrayContainer(decoder: self, array: range, depth: path.count)
+        default:
+            let list = try elements(of: node, for: [Any].self)
+            return ListContainer(decoder: self, list: list, depth: path.count)
+        }
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleValueContainer(unmanaged: .passUnretained(self), depth: path.count)
+    }
+
+    // MARK: Frames
+
+    /// What a frame changes, to be put back when it ends.
+    struct Frame {
+        var node: Node
+        var top: Int
+        var chain: Int
+        var expected: UInt32
+        var model: (any JSONAPIResource.Type)?
+        var pushedKey: Bool
+    }
+
+    /// Makes `node` current (and `key` the last coding key) for a nested `init(from:)`.
+    ///
+    /// No closure and nothing generic: the hot path (`unboxComposite`) calls this and ``pop(_:)``
+    /// around `T(from:)` directly, so no metadata has to be instantiated per call.
+    @inline(__always)
+    func push(_ node: Node, key: (any CodingKey)?, expected: UInt32, model: (any JSONAPIResource.Type)?) throws
+        -> Frame
+    {
+        let frame = Frame(
+            node: self.node, top: table.top, chain: chain.count, expected: expectedType, model: expectedModel,
+            pushedKey: key != nil)
+        if depth >= options.maximumDepth {
+            throw failure(
+                .dataCorrupted, at: offset(of: node), code: .decodingFailed, path: self.path(key),
+                "values are nested deeper than DecodingOptions.maximumDepth (\(options.maximumDepth))")
+        }
+        depth &+= 1
+        if let key { path.append(key) }
+        self.node = node
+        expectedType = expected
+        expectedModel = model
+        foreignErrorLocated = false
+        return frame
+    }
+
+    /// Ends a frame begun by ``push(_:key:expected:model:)``.
+    @inline(__always)
+    func pop(_ frame: Frame) {
+        node = frame.node
+        table.top = frame.top
+        if chain.count > frame.chain { chain.removeLast(chain.count &- frame.chain) }
+        expectedType = frame.expected
+        expectedModel = frame.model
+        depth &-= 1
+        if frame.pushedKey { path.removeLast() }
+    }
+
+    /// Decodes a nested value: ``push(_:key:expected:model:)``, `body`, ``pop(_:)``, locating
+    /// any error that escapes without a location. For the paths that are not hot.
+    func descend<T>(
+        into node: Node, key: (any CodingKey)?, expected: UInt32 = .max, model: (any JSONAPIResource.Type)? = nil,
+        _ body: () throws -> T
+    ) throws -> T {
+        let frame = try push(node, key: key, expected: expected, model: model)
+        defer { pop(frame) }
+        do {
+            return try body()
+        } catch {
+            throw locate(error, node: node)
+        }
+    }
+
+    /// Starts decoding resource `record` in the current frame: checks its type against what the
+    /// frame expects, and the chain of resources being decoded for cycles and depth.
+    @inline(__always)
+    func enter(_ record: UInt32) throws {
+        if let last = chain.last, last.frame == depth, last.record == record { return }
+        if expectedType != .max && resources[Int(record)].type != expectedType {
+            throw wrongType(record: record)
+        }
+        if !chain.isEmpty {
+            for entry in chain where entry.record == record {
+                throw cycle(at: record)
+            }
+            if chain.count >= options.maximumRelationshipDepth {
+                throw failure(
+                    .dataCorrupted, at: Int(resources[Int(record)].object.start), code: .decodingFailed, path: path,
+                    "relationships are nested deeper than DecodingOptions.maximumRelationshipDepth (\(options.maximumRelationshipDepth)): \(chainDescription(appending: record)); use Lazy<Model> or Identifier<Model> to stop eager decoding"
+                )
+            }
+        }
+        chain.append(ChainEntry(record: record, frame: depth))
+    }
+
+    // MARK: Unboxing
+
+    /// Decodes a `T` from `node`, with `key` as the last coding key.
+    @inline(__always)
+    func unbox<T: Decodable>(_ type: T.Type, _ node: Node, key: (any CodingKey)?) throws -> T {
+        if T.self == String.self { return sameType(try String.read(self, node: node, key: key), as: T.self) }
+        return try unboxComposite(type, node, key: key)
+    }
+
+    /// Everything but strings.
+    func unboxComposite<T: Decodable>(_ type: T.Type, _ node: Node, key: (any CodingKey)?) throws -> T {
+        let info = typeInfo(T.self)
+        switch info.kind {
+        case .plain:
+            break
+        case .scalar(let scalar):
+            return try scalar.read(self, node: node, key: key, as: T.self)
+        case .direct(let direct):
+            return try direct.decodeDirect(from: self, node, key: key, as: T.self)
+        case .date:
+            return sameType(try decodeDate(node, key: key), as: T.self)
+        case .data:
+            return sameType(try decodeData(node, key: key), as: T.self)
+        case .url:
+            return sameType(try decodeURL(node, key: key), as: T.self)
+        case .decimal:
+            return sameType(try decodeDecimal(node, key: key), as: T.self)
+        case .uuid:
+            return sameType(try decodeUUID(node, key: key), as: T.self)
+        case .array(let marker):
+            let frame = try push(node, key: key, expected: .max, model: nil)
+            defer { pop(frame) }
+            do {
+                return try marker.decodeArray(from: self, node, as: T.self)
+            } catch {
+                throw locate(error, node: node)
+            }
+        case .optional(let marker):
+            return try marker.decodeOptional(from: self, node, key: key, as: T.self)
+        case .dictionary(let marker):
+            if case .value = node {
+                let frame = try push(node, key: key, expected: .max, model: nil)
+                defer { pop(frame) }
+                do {
+                    return try marker.decodeDictionary(from: self, node, as: T.self)
+                } catch {
+                    throw locate(error, node: node)
+                }
+            }
+        }
+        if case .text(let range, let escaped) = node, let lossless = info.lossless {
+            return try decodeLossless(lossless, range, escaped: escaped, key: key, as: T.self)
+        }
+        if info.resourceType != .max || info.unionIndex >= 0, let record = relatedRecord(node) {
+            return try decodeRelated(T.self, node, record: record, key: key, info: info)
+        }
+        let frame = try push(node, key: key, expected: info.resourceType, model: info.model)
+        defer { pop(frame) }
+        do {
+            return try T(from: self)
+        } catch {
+            throw locate(error, node: node)
+        }
+    }
+
+    /// The resource a relationship or linkage node resolves to, if it resolves.
+    @inline(__always)
+    func relatedRecord(_ node: Node) -> UInt32? {
+        switch node {
+        case .linkage(let index):
+            return target(of: index)
+        case .relationship(let index):
+            let relationship = relationships[Int(index)]
+            guard relationship.data == .one, relationship.linkageCount > 0 else { return nil }
+            return target(of: relationship.firstLinkage)
+        default:
+            return nil
+        }
+    }
+
+    /// Decodes a related resource once per decode and type: in a compound document the same
+    /// resource (an author, a tag) is usually reached through many relationships, and every
+    /// decode of it as the same type gives the same value.
+    func decodeRelated<T: Decodable>(
+        _ type: T.Type, _ node: Node, record: UInt32, key: (any CodingKey)?, info: TypeInfo
+    ) throws -> T {
+        let memoKey = MemoKey(type: info.id, record: record)
+        if let cached = memo[memoKey], let value = cached as? T { return value }
+        let frame = try push(node, key: key, expected: info.resourceType, model: info.model)
+        defer { pop(frame) }
+        let value: T
+        do {
+            value = try T(from: self)
+        } catch {
+            throw locate(error, node: node)
+        }
+        memo[memoKey] = value
+        return value
+    }
+
+    @inline(never)
+    func decodeLossless<T>(
+        _ lossless: any LosslessStringConvertible.Type, _ range: ByteRange, escaped: Bool, key: (any CodingKey)?,
+        as type: T.Type
+    ) throws -> T {
+        let text = string(range, escaped: escaped)
+        guard let value = lossless.init(text), let typed = value as? T else {
+            throw failure(
+                .dataCorrupted, at: Int(range.start) &- 1, code: .typeMismatch, path: path(key),
+                "\"\(text)\" is not a valid \(T.self)")
+        }
+        return typed
+    }
+
+    /// Decodes an optional `W`: nil for null, absent linkage, a missing related resource
+    /// (recorded as skipped), or (when allowed) a resource type a union does not handle.
+    func decodeOptional<W: Decodable>(_ type: W.Type, _ node: Node, key: (any CodingKey)?) throws -> W? {
+        switch node {
+        case .value(let range):
+            if firstByte(range) == UInt8(ascii: "n") { return nil }
+        case .relationship(let index):
+            if typeInfo(W.self).readsRelationshipObject { break }
+            let relationship = relationships[Int(index)]
+            switch relationship.data {
+            case .absent, .null: return nil
+            case .one:
+                guard relationship.linkageCount > 0 else { return nil }
+                if try !linkageUsable(relationship.firstLinkage, for: W.self, key: key) { return nil }
+            case .many: break
+            }
+        case .linkage(let index):
+            if try !linkageUsable(index, for: W.self, key: key) { return nil }
+        case .primary:
+            switch topLevel.data {
+            case .absent, .null: return nil
+            case .one:
+                guard topLevel.primaryCount > 0 else { return nil }
+                if topLevel.primaryIsLinkage {
+                    if try !linkageUsable(topLevel.primaryStart, for: W.self, key: key) { return nil }
+                } else if try !resourceUsable(topLevel.primaryStart, for: W.self, key: key) {
+                    return nil
+                }
+            case .many: break
+            }
+        case .resource(let record):
+            if try !resourceUsable(record, for: W.self, key: key) { return nil }
+        default:
+            break
+        }
+        return try unbox(W.self, node, key: key)
+    }
+
+    /// Whether linkage `index` can be decoded as a `W`; records a skip and returns false when it
+    /// names a missing resource (and `W` needs it) or, if allowed, a type a union does not handle.
+    func linkageUsable<W>(_ index: UInt32, for type: W.Type, key: (any CodingKey)?) throws -> Bool {
+        let info = typeInfo(W.self)
+        if let union = union(info), !union.handles(linkages[Int(index)].type) {
+            // A type the union does not know: skip it if allowed, else let decoding report it.
+            guard options.ignoresUnhandledResourceTypes else { return true }
+            skip(linkage: index, record: .max, .unhandledType(union: union.name), key: key)
+            return false
+        }
+        if info.needsTarget && target(of: index) == nil {
+            skip(linkage: index, record: .max, .missing, key: key)
+            return false
+        }
+        return true
+    }
+
+    func resourceUsable<W>(_ record: UInt32, for type: W.Type, key: (any CodingKey)?) throws -> Bool {
+        guard options.ignoresUnhandledResourceTypes, let union = union(typeInfo(W.self)) else { return true }
+        if union.handles(resources[Int(record)].type) { return true }
+        skip(linkage: .max, record: record, .unhandledType(union: union.name), key: key)
+        return false
+    }
+
+    func skip(linkage: UInt32, record: UInt32, _ reason: SkippedResource.Reason, key: (any CodingKey)?) {
+        var fullPath = path
+        if let key { fullPath.append(key) }
+        let offset =
+            linkage != .max ? Int(linkages[Int(linkage)].object.start) : Int(resources[Int(record)].object.start)
+        skips.append(PendingSkip(linkage: linkage, record: record, reason: reason, path: fullPath, offset: offset))
+    }
+
+    // MARK: Resolution
+
+    /// The resource a node stands for when a single resource is wanted.
+    func singleResource(of node: Node, for type: Any.Type) throws -> UInt32 {
+        switch node {
+        case .resource(let record):
+            return record
+        case .linkage(let index):
+            guard let record = target(of: index) else { throw missingResource(index) }
+            return record
+        case .relationship(let index):
+            let relationship = relationships[Int(index)]
+            switch relationship.data {
+            case .one where relationship.linkageCount > 0:
+                let link = relationship.firstLinkage
+                guard let record = target(of: link) else { throw missingResource(link) }
+                return record
+            case .one, .null:
+                throw failure(
+                    .valueNotFound(type), at: relationshipOffset(index), code: .decodingFailed, path: path,
+                    "relationship `\(relationshipName(index))` is null; declare the property optional to accept an empty to-one relationship"
+                )
+            case .absent:
+                throw failure(
+                    .valueNotFound(type), at: relationshipOffset(index), code: .decodingFailed, path: path,
+                    "relationship `\(relationshipName(index))` has no `data` (only links or meta); declare the property optional, or read it as Related<…>"
+                )
+            case .many:
+                throw typeMismatch(
+                    type, at: relationshipOffset(index), expected: "a to-one relationship",
+                    found: "a to-many relationship (an array)", path: path)
+            }
+        case .primary:
+            let top = topLevel
+            switch top.data {
+            case .one where top.primaryCount > 0:
+                if top.primaryIsLinkage {
+                    guard let record = target(of: top.primaryStart) else { throw missingResource(top.primaryStart) }
+                    return record
+                }
+                return top.primaryStart
+            case .one, .null:
+                throw failure(
+                    .valueNotFound(type), at: Int(top.dataRange.start), code: .decodingFailed, path: path,
+                    "primary data is null; decode an optional to accept an empty document")
+            case .absent:
+                throw failure(
+                    .valueNotFound(type), at: max(0, Int(top.object.start)), code: .decodingFailed, path: path,
+                    "the document has no primary data (`data` member)")
+            case .many:
+                throw typeMismatch(
+                    type, at: Int(top.dataRange.start), expected: "a single resource", found: "an array of resources",
+                    path: path)
+            }
+        default:
+            throw typeMismatch(type, at: offset(of: node), expected: "a resource", found: describe(node), path: path)
+        }
+    }
+
+    /// The resource linkage `index` names, or nil when the document does not contain it.
+    /// Identifiers with only a 1.1 `lid` are matched against resources with the same type and `lid`.
+    func target(of index: UInt32) -> UInt32? {
+        let link = linkages[Int(index)]
+        if link.target != .max { return link.target }
+        guard link.id.isAbsent, link.lid.isPresent, link.type != .max else { return nil }
+        let key = LocalKey(type: link.type, lid: string(link.lid, escaped: link.flags.contains(.lidHasEscapes)))
+        return localIndex()[key]
+    }
+
+    /// (type, `lid`) → resource, built the first time a linkage has only a `lid`.
+    func localIndex() -> [LocalKey: UInt32] {
+        if let localResources { return localResources }
+        var index: [LocalKey: UInt32] = [:]
+        for position in resources.indices {
+            let record = resources[position]
+            guard record.lid.isPresent, record.type != .max else { continue }
+            let key = LocalKey(
+                type: record.type, lid: string(record.lid, escaped: record.flags.contains(.lidHasEscapes)))
+            if index[key] == nil { index[key] = UInt32(position) }
+        }
+        localResources = index
+        return index
+    }
+
+    struct LocalKey: Hashable {
+        var type: UInt32
+        var lid: String
+    }
+
+    /// The elements of a resource list or to-many relationship.
+    enum ElementList {
+        case resources(first: UInt32, count: UInt32)
+        case linkages(first: UInt32, count: UInt32)
+
+        var count: Int {
+            switch self {
+            case .resources(_, let count), .linkages(_, let count): Int(count)
+            }
+        }
+
+        func node(_ position: Int) -> Node {
+            switch self {
+            case .resources(let first, _): .resource(first &+ UInt32(position))
+            case .linkages(let first, _): .linkage(first &+ UInt32(position))
+            }
+        }
+    }
+
+    func elements(of node: Node, for type: Any.Type) throws -> ElementList {
+        switch node {
+        case .relationship(let index):
+            let relationship = relationships[Int(index)]
+            switch relationship.data {
+            case .many:
+                return .linkages(first: relationship.firstLinkage, count: relationship.linkageCount)
+            case .absent:
+                throw failure(
+                    .valueNotFound(type), at: relationshipOffset(index), code: .decodingFailed, path: path,
+                    "relationship `\(relationshipName(index))` has no `data` (only links or meta); declare the property optional"
+                )
+            case .one, .null:
+                throw typeMismatch(
+                    type, at: relationshipOffset(index), expected: "a to-many relationship (an array)",
+                    found: relationship.data == .null ? "a null to-one relationship" : "a to-one relationship",
+                    path: path)
+            }
+        case .primary:
+            let top = topLevel
+            switch top.data {
+            case .many:
+                return top.primaryIsLinkage
+                    ? .linkages(first: top.primaryStart, count: top.primaryCount)
+                    : .resources(first: top.primaryStart, count: top.primaryCount)
+            case .absent:
+                throw failure(
+                    .valueNotFound(type), at: max(0, Int(top.object.start)), code: .decodingFailed, path: path,
+                    "the document has no primary data (`data` member)")
+            case .one, .null:
+                throw typeMismatch(
+                    type, at: Int(top.dataRange.start), expected: "an array of resources",
+                    found: top.data == .null ? "null" : "a single resource", path: path)
+            }
+        case .included:
+            return .resources(first: topLevel.includedStart, count: topLevel.includedCount)
+        default:
+            throw typeMismatch(type, at: offset(of: node), expected: "an array", found: describe(node), path: path)
+        }
+    }
+
+    /// Decodes every element of an array-like node (JSON array, to-many relationship, primary
+    /// data, `included`), leaving out (and recording) what the options say to skip.
+    func decodeElements<E: Decodable>(_ type: E.Type, _ node: Node) throws -> [E] {
+        if case .value(let range) = node {
+            return try decodeJSONArray(E.self, range)
+        }
+        let list = try elements(of: node, for: [E].self)
+        var result: [E] = []
+        result.reserveCapacity(list.count)
+        let info = typeInfo(E.self)
+        switch list {
+        case .linkages(let first, let count):
+            for position in 0..<Int(count) {
+                let index = first &+ UInt32(position)
+                let link = linkages[Int(index)]
+                if let union = union(info), !union.handles(link.type) {
+                    // Skipped if allowed; otherwise decoding it reports the unhandled type.
+                    if options.ignoresUnhandledResourceTypes {
+                        skip(linkage: index, record: .max, .unhandledType(union: union.name), key: IndexKey(position))
+                        continue
+                    }
+                } else if info.needsTarget && target(of: index) == nil {
+                    if options.ignoresMissingResources {
+                        skip(linkage: index, record: .max, .missing, key: IndexKey(position))
+                        continue
+                    }
+                    throw adding(IndexKey(position), to: missingResource(index))
+                }
+                if case .direct(let direct) = info.kind {
+                    result.append(
+                        try direct.decodeDirect(from: self, .linkage(index), key: IndexKey(position), as: E.self))
+                } else {
+                    result.append(try unbox(E.self, .linkage(index), key: IndexKey(position)))
+                }
+            }
+        case .resources(let first, let count):
+            for position in 0..<Int(count) {
+                let record = first &+ UInt32(position)
+                if options.ignoresUnhandledResourceTypes, let union = union(info),
+                    !union.handles(resources[Int(record)].type)
+                {
+                    skip(linkage: .max, record: record, .unhandledType(union: union.name), key: IndexKey(position))
+                    continue
+                }
+                result.append(try unbox(E.self, .resource(record), key: IndexKey(position)))
+            }
+        }
+        return result
+    }
+
+    func decodeJSONArray<E: Decodable>(_ type: E.Type, _ range: ByteRange) throws -> [E] {
+        guard firstByte(range) == UInt8(ascii: "[") else {
+            throw typeMismatch([E].self, expected: "an array", found: range, path: path)
+        }
+        var result: [E] = []
+        var position = 0
+        var cursor = ArrayCursor(range)
+        if E.self == String.self {
+            while let element = cursor.next(bytes) {
+                result.append(sameType(try readString(element, escaped: nil, key: IndexKey(position)), as: E.self))
+                position &+= 1
+            }
+            return result
+        }
+        while let element = cursor.next(bytes) {
+            result.append(try unbox(E.self, .value(element), key: IndexKey(position)))
+            position &+= 1
+        }
+        return result
+    }
+
+    func decodeStringDictionary<V: Decodable>(_ type: V.Type, _ node: Node) throws -> [String: V] {
+        guard case .value(let range) = node, firstByte(range) == UInt8(ascii: "{") else {
+            throw typeMismatch(
+                [String: V].self, at: offset(of: node), expected: "an object", found: describe(node), path: path)
+        }
+        let segment = table.scan(bytes, object: range)
+        var result: [String: V] = [:]
+        result.reserveCapacity(segment.count)
+        for position in 0..<segment.count {
+            let member = table.member(segment, position)
+            let name = string(member.key, escaped: member.flags & MemberEntry.keyEscaped != 0)
+            result[name] = try unbox(V.self, .value(member.value), key: AnyCodingKey(stringValue: name))
+        }
+        return result
+    }
+
+    // MARK: Type information
+
+    /// What the decoder needs to know about a Swift type, worked out once per decoder.
+    struct TypeInfo {
+        enum Kind {
+            case plain, date, data, url, decimal, uuid
+            case scalar(any ScalarDecodable.Type)
+            case direct(any DirectDecodable.Type)
+            case array(any DecodableArrayMarker.Type)
+            case optional(any DecodableOptionalMarker.Type)
+            case dictionary(any DecodableDictionaryMarker.Type)
+        }
+
+        struct Union {
+            var name: String
+            /// The type index of each member, in declaration order (`UInt32.max` when the
+            /// document has no resource of that type).
+            var members: [UInt32]
+            var memberNames: [String]
+
+            func handles(_ type: UInt32) -> Bool { members.contains(type) }
+        }
+
+        var id: ObjectIdentifier
+        var kind: Kind
+        var model: (any JSONAPIResource.Type)?
+        var lossless: (any LosslessStringConvertible.Type)?
+        /// The document's type index a `JSONAPIResource` must have (`UInt32.max` for others;
+        /// `UInt32.max - 1` when the document has no resource of that type).
+        var resourceType: UInt32
+        /// False for types that decode from linkage alone (identifiers).
+        var needsTarget: Bool
+        /// True for types that decode a whole relationship object (``Related``, views).
+        var readsRelationshipObject: Bool
+        /// Index into `unions`, or -1.
+        var unionIndex: Int
+    }
+
+    /// The type information of `T`. `TypeInfo` holds no references, so finding and returning it
+    /// copies a few words and retains nothing.
+    @inline(__always)
+    func typeInfo<T>(_ type: T.Type) -> TypeInfo {
+        let id = ObjectIdentifier(T.self)
+        // A direct-mapped cache in front of the list: metadata addresses are 16-byte aligned.
+        let slot =
+            Int(truncatingIfNeeded: UInt(bitPattern: id) &>> 4)
+            & (Self.typeCacheSize &- 1)
+        let cached = typeCache[slot]
+        if cached >= 0 && typeInfos[cached].id == id { return typeInfos[cached] }
+        var index = 0
+        let count = typeInfos.count
+        while index < count {
+            if typeInfos[index].id == id {
+                typeCache[slot] = index
+                return typeInfos[index]
+            }
+            index &+= 1
+        }
+        return makeTypeInfo(T.self)
+    }
+
+    static let typeCacheSize = 64
+
+    /// The union information of a type, if it is a ``ResourceUnion`` (or a ``Lazy`` of one).
+    @inline(__always)
+    func union(_ info: TypeInfo) -> TypeInfo.Union? {
+        info.unionIndex >= 0 ? unions[info.unionIndex] : nil
+    }
+
+    @inline(never)
+    func makeTypeInfo<T>(_ type: T.Type) -> TypeInfo {
+        let kind: TypeInfo.Kind
+        if T.self == Date.self {
+            kind = .date
+        } else if T.self == Data.self {
+            kind = .data
+        } else if T.self == URL.self {
+            kind = .url
+        } else if T.self == Decimal.self {
+            kind = .decimal
+        } else if T.self == UUID.self {
+            kind = .uuid
+        } else if let scalar = T.self as? any ScalarDecodable.Type {
+            kind = .scalar(scalar)
+        } else if let direct = T.self as? any DirectDecodable.Type {
+            kind = .direct(direct)
+        } else if let marker = T.self as? any DecodableArrayMarker.Type {
+            kind = .array(marker)
+        } else if let marker = T.self as? any DecodableOptionalMarker.Type {
+            kind = .optional(marker)
+        } else if let marker = T.self as? any DecodableDictionaryMarker.Type {
+            kind = .dictionary(marker)
+        } else {
+            kind = .plain
+        }
+        var resourceType = UInt32.max
+        let model = T.self as? any JSONAPIResource.Type
+        if let model {
+            resourceType = types.index(of: model.resourceType) ?? (.max - 1)
+        }
+        var unionIndex = -1
+        let unionType =
+            (T.self as? any ResourceUnion.Type) ?? ((T.self as? any LazyMarker.Type)?.model as? any ResourceUnion.Type)
+        if let unionType {
+            let names = unionType.memberResourceTypes
+            unionIndex = unions.count
+            unions.append(
+                TypeInfo.Union(
+                    name: String(describing: unionType), members: names.map { types.index(of: $0) ?? .max },
+                    memberNames: names))
+        }
+        let info = TypeInfo(
+            id: ObjectIdentifier(T.self), kind: kind, model: model,
+            lossless: T.self as? any LosslessStringConvertible.Type, resourceType: resourceType,
+            needsTarget: !(T.self is any LinkageDecodable.Type),
+            readsRelationshipObject: T.self is any RelationshipObjectDecodable.Type, unionIndex: unionIndex)
+        if typeInfos.count < 256 { typeInfos.append(info) }
+        return info
+    }
+
+    // MARK: Small readers
+
+    @inline(__always)
+    func firstByte(_ range: ByteRange) -> UInt8 {
+        let start = Int(range.start)
+        return range.isPresent && start < bytes.count ? bytes[start] : 0
+    }
+
+    func string(_ range: ByteRange, escaped: Bool) -> String {
+        JSONStringDecoding.decode(bytes.slice(range), hasEscapes: escaped)
+    }
+
+    func relationshipName(_ index: UInt32) -> String {
+        let relationship = relationships[Int(index)]
+        return string(relationship.name, escaped: relationship.flags.contains(.nameHasEscapes))
+    }
+
+    /// `type/id` of a resource, for messages.
+    func identity(record: UInt32) -> String {
+        let r = resources[Int(record)]
+        let id =
+            r.id.isPresent
+            ? string(r.id, escaped: r.flags.contains(.idHasEscapes))
+            : (r.lid.isPresent ? "lid:" + string(r.lid, escaped: r.flags.contains(.lidHasEscapes)) : "?")
+        return "\(types.name(r.type))/\(id)"
+    }
+
+    /// `type/id` of a linkage, for messages.
+    func identity(linkage: UInt32) -> String {
+        let l = linkages[Int(linkage)]
+        let id =
+            l.id.isPresent
+            ? string(l.id, escaped: l.flags.contains(.idHasEscapes))
+            : (l.lid.isPresent ? "lid:" + string(l.lid, escaped: l.flags.contains(.lidHasEscapes)) : "?")
+        return "\(types.name(l.type))/\(id)"
+    }
+
+    func resourceIdentifier(record: UInt32) -> ResourceIdentifier {
+        let r = resources[Int(record)]
+        return ResourceIdentifier(
+            type: types.name(r.type), id: r.id.isPresent ? string(r.id, escaped: r.flags.contains(.idHasEscapes)) : nil,
+            lid: r.lid.isPresent ? string(r.lid, escaped: r.flags.contains(.lidHasEscapes)) : nil)
+    }
+
+    func resourceIdentifier(linkage: UInt32) -> ResourceIdentifier {
+        let l = linkages[Int(linkage)]
+        return ResourceIdentifier(
+            type: types.name(l.type), id: l.id.isPresent ? string(l.id, escaped: l.flags.contains(.idHasEscapes)) : nil,
+            lid: l.lid.isPresent ? string(l.lid, escaped: l.flags.contains(.lidHasEscapes)) : nil)
+    }
+
+    /// Turns the pending skips into public values, locating them all in one pass.
+    func skippedResources() -> [SkippedResource] {
+        guard !skips.isEmpty else { return [] }
+        let locations = SourceLocator.locate(offsets: skips.map { min(max(0, $0.offset), bytes.count) }, in: bytes)
+        var result: [SkippedResource] = []
+        result.reserveCapacity(skips.count)
+        for (position, skip) in skips.enumerated() {
+            let identifier =
+                skip.linkage != .max
+                ? resourceIdentifier(linkage: skip.linkage) : resourceIdentifier(record: skip.record)
+            let location = position < locations.count ? locations[position] : nil
+            result.append(
+                SkippedResource(
+                    identifier: identifier, reason: skip.reason, codingPath: renderPath(skip.path),
+                    pointer: location?.pointer ?? "", line: location?.line ?? 0, column: location?.column ?? 0))
+        }
+        return result
+    }
+}
+
+/// Walks the elements of a JSON array in the validated input.
+struct ArrayCursor {
+    var position: Int
+    let end: Int
+    var started = false
+
+    init(_ range: ByteRange) {
+        position = Int(range.start) &+ 1
+        end = Int(range.end)
+    }
+
+    /// The next element's range, or nil after the last.
+    @inline(__always)
+    mutating func next(_ b: UnsafeRawBufferPointer) -> ByteRange? {
+        let limit = min(end, b.count)
+        var i = position
+        if i < limit, b[i] <= 0x20 { i = ValueReader.skipWhitespace(b, i) }
+        if started {
+            guard i < limit, b[i] == UInt8(ascii: ",") else {
+                position = limit
+                return nil
+            }
+            i &+= 1
+            if i < limit, b[i] <= 0x20 { i = ValueReader.skipWhitespace(b, i) }
+        }
+        guard i < limit, b[i] != UInt8(ascii: "]") else {
+            position = limit
+            return nil
+        }
+        started = true
+        let valueEnd = ValueReader.valueEnd(b, i)
+        position = valueEnd
+        return ByteRange(i, valueEnd)
+    }
+
+    /// Whether another element follows, without consuming it.
+    func isAtEnd(_ b: UnsafeRawBufferPointer) -> Bool {
+        var copy = self
+        return copy.next(b) == nil
+    }
+}

@@ -1,0 +1,234 @@
+/// Resources of a parsed document seen as Swift models, decoded one at a time when read.
+///
+/// Making the collection costs nothing per resource (at most a scan of the type of each record
+/// when filtering by type); element `i` is decoded when it is read, and again every time.
+/// A collection of 100,000 resources from which you read three decodes three.
+///
+/// Subscripts cannot throw, so the collection's elements are `Result`s; the throwing accessors
+/// are usually nicer:
+///
+/// ```swift
+/// let articles = document.primary(as: Article.self)
+/// articles.count                               // no decoding
+/// let first = try articles.element(at: 0)      // decodes one
+/// try articles.forEachDecoded { article in print(article.title) }
+/// let all = try articles.decodeAll()           // [Article]
+/// for case .success(let article) in articles { … }   // Results, never throws
+/// ```
+public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection, Sendable {
+    enum Records: Sendable {
+        case resources(first: UInt32, count: Int)
+        case linkages(first: UInt32, count: Int)
+        case list([UInt32])
+    }
+
+    let session: DecodingSession
+    let records: Records
+
+    init(session: DecodingSession, records: Records) {
+        self.session = session
+        self.records = records
+    }
+
+    /// Always 0.
+    public var startIndex: Int { 0 }
+
+    /// The number of resources.
+    public var endIndex: Int {
+        switch records {
+        case .resources(_, let count), .linkages(_, let count): count
+        case .list(let list): list.count
+        }
+    }
+
+    func node(_ position: Int) -> Node {
+        switch records {
+        case .resources(let first, _): .resource(first &+ UInt32(position))
+        case .linkages(let first, _): .linkage(first &+ UInt32(position))
+        case .list(let list): .resource(list[position])
+        }
+    }
+
+    /// Decodes the element at `position`, as a `Result` (subscripts cannot throw).
+    ///
+    /// - Complexity: One resource's decode.
+    public subscript(position: Int) -> Result<Model, any Error> {
+        Result { try element(at: position) }
+    }
+
+    /// Decodes the element at `position`.
+    ///
+    /// - Throws: `DecodingError` (located in the document) when the resource does not fit `Model`.
+    /// - Precondition: `position` is a valid index (as for `Array`).
+    public func element(at position: Int) throws -> Model {
+        precondition(position >= 0 && position < endIndex, "TypedResourceCollection index out of range")
+        return try session.run { decoder in try decoder.unbox(Model.self, node(position), key: IndexKey(position)) }
+    }
+
+    /// The resource at `position` as a document view, without decoding it.
+    public func resource(at position: Int) -> ResourceObject? {
+        precondition(position >= 0 && position < endIndex, "TypedResourceCollection index out of range")
+        switch node(position) {
+        case .resource(let record): return ResourceObject(storage: session.storage, recordIndex: Int(record))
+        case .linkage(let index):
+            return ResourceIdentifierObject(storage: session.storage, recordIndex: Int(index)).resource
+        default: return nil
+        }
+    }
+
+    /// Decodes every element in order, calling `body` with each; stops at the first error.
+    /// One decoder serves the whole walk, so this is the fastest way through a collection.
+    public func forEachDecoded(_ body: (Model) throws -> Void) throws {
+        try session.run { decoder in
+            for position in 0..<endIndex {
+                try body(try decoder.unbox(Model.self, node(position), key: IndexKey(position)))
+            }
+        }
+    }
+
+    /// Decodes every element.
+    ///
+    /// With ``DecodingOptions/ignoresUnhandledResourceTypes``, resources a ``ResourceUnion``
+    /// `Model` does not handle are left out.
+    public func decodeAll() throws -> [Model] {
+        try decodeAllReporting().value
+    }
+
+    /// Decodes every element and reports what was skipped.
+    public func decodeAllReporting() throws -> DecodingReport<[Model]> {
+        try session.run { decoder in
+            var result: [Model] = []
+            result.reserveCapacity(endIndex)
+            let union = decoder.union(decoder.typeInfo(Model.self))
+            for position in 0..<endIndex {
+                let node = node(position)
+                if decoder.options.ignoresUnhandledResourceTypes, let union, case .resource(let record) = node,
+                    !union.handles(decoder.resources[Int(record)].type)
+                {
+                    decoder.skip(
+                        linkage: .max, record: record, .unhandledType(union: union.name), key: IndexKey(position))
+                    continue
+                }
+                result.append(try decoder.unbox(Model.self, node, key: IndexKey(position)))
+            }
+            return DecodingReport(
+                value: result, skipped: decoder.skippedResources(), document: Document(storage: session.storage))
+        }
+    }
+
+    /// An iterator whose `next()` decodes and can throw.
+    public func makeDecodingIterator() -> DecodingIterator { DecodingIterator(collection: self) }
+
+    /// Decodes the elements of a ``TypedResourceCollection`` one by one.
+    ///
+    /// ```swift
+    /// var iterator = articles.makeDecodingIterator()
+    /// while let article = try iterator.next() { … }
+    /// ```
+    public struct DecodingIterator {
+        let collection: TypedResourceCollection
+        var position = 0
+
+        /// The next decoded element, or nil after the last.
+        public mutating func next() throws -> Model? {
+            guard position < collection.endIndex else { return nil }
+            defer { position += 1 }
+            return try collection.element(at: position)
+        }
+    }
+}
+
+/// A decoded value with the resources that were left out of it.
+public struct DecodingReport<Value> {
+    /// The decoded value.
+    public var value: Value
+    /// Resources left out because they were missing or of an unhandled type, in decode order.
+    public var skipped: [SkippedResource]
+    /// The parsed document the value came from.
+    public var document: Document
+}
+
+extension DecodingReport: Sendable where Value: Sendable {}
+
+extension Document {
+    /// The primary data as `Model`s, decoded lazily.
+    ///
+    /// ```swift
+    /// let articles = document.primary(as: Article.self)
+    /// let article = try articles.element(at: 3)
+    /// ```
+    ///
+    /// A single resource gives a collection of one; `null` or no `data`, an empty one. For a
+    /// relationship document, the elements are the identifiers (decode them as ``Identifier``,
+    /// ``ResourceIdentifier``, or as models if the document includes the resources).
+    public func primary<Model: Decodable>(as type: Model.Type, options: DecodingOptions = DecodingOptions())
+        -> TypedResourceCollection<Model>
+    {
+        let top = storage.arena.topLevel
+        let count = top.data == .one || top.data == .many ? Int(top.primaryCount) : 0
+        let records: TypedResourceCollection<Model>.Records =
+            top.primaryIsLinkage
+            ? .linkages(first: top.primaryStart, count: count) : .resources(first: top.primaryStart, count: count)
+        return TypedResourceCollection(session: DecodingSession(storage: storage, options: options), records: records)
+    }
+
+    /// The `included` resources of `Model`'s type, decoded lazily.
+    ///
+    /// ```swift
+    /// for case .success(let person) in document.included(of: Person.self) { print(person.name) }
+    /// ```
+    ///
+    /// - Complexity: O(n) in the number of included resources to find those of the type.
+    public func included<Model: JSONAPIResource & Decodable>(
+        of type: Model.Type, options: DecodingOptions = DecodingOptions()
+    ) -> TypedResourceCollection<Model> {
+        let top = storage.arena.topLevel
+        return typed(Model.self, first: Int(top.includedStart), count: Int(top.includedCount), options: options)
+    }
+
+    /// Every resource of `Model`'s type, primary and included, decoded lazily.
+    public func resources<Model: JSONAPIResource & Decodable>(
+        of type: Model.Type, options: DecodingOptions = DecodingOptions()
+    ) -> TypedResourceCollection<Model> {
+        typed(Model.self, first: 0, count: storage.arena.resources.count, options: options)
+    }
+
+    private func typed<Model: JSONAPIResource & Decodable>(
+        _ type: Model.Type, first: Int, count: Int, options: DecodingOptions
+    ) -> TypedResourceCollection<Model> {
+        let session = DecodingSession(storage: storage, options: options)
+        let resources = storage.arena.resources
+        guard let typeIndex = storage.arena.types.index(of: Model.resourceType) else {
+            return TypedResourceCollection(session: session, records: .list([]))
+        }
+        var list: [UInt32] = []
+        for record in first..<min(first + count, resources.count) where resources[record].type == typeIndex {
+            list.append(UInt32(record))
+        }
+        if list.count == count {
+            return TypedResourceCollection(session: session, records: .resources(first: UInt32(first), count: count))
+        }
+        return TypedResourceCollection(session: session, records: .list(list))
+    }
+
+    /// The resource of `Model`'s type with this id, decoded; nil when the document has none.
+    ///
+    /// ```swift
+    /// let author = try document.resource(Person.self, id: "9")
+    /// ```
+    ///
+    /// - Complexity: O(1) to find it, then one resource's decode.
+    public func resource<Model: JSONAPIResource & Decodable>(
+        _ type: Model.Type, id: String, options: DecodingOptions = DecodingOptions()
+    ) throws -> Model? {
+        guard let object = resource(type: Model.resourceType, id: id) else { return nil }
+        let session = DecodingSession(storage: storage, options: options)
+        let record = UInt32(object.recordIndex)
+        return try session.run { decoder in try decoder.unbox(Model.self, .resource(record), key: nil) }
+    }
+
+    /// Decodes the document as `T`, as ``JSONAPIDecoder/decode(_:from:)-(_,Document)`` does.
+    public func decode<T: Decodable>(_ type: T.Type, options: DecodingOptions = DecodingOptions()) throws -> T {
+        try JSONAPIDecoder(options: options).decode(T.self, from: self)
+    }
+}

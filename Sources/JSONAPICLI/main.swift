@@ -1,1 +1,0 @@
-// Placeholder until the command-line tool lands in this session; replaced, never shipped.

@@ -1,0 +1,66 @@
+# Shared by scripts/test, scripts/demo and scripts/conformance: logging, installing what a
+# fresh Debian machine with the Swift toolchain lacks, and building the release `jsonapi`.
+# Source it after `cd`-ing to the repository root.
+#
+# Environment:
+#   JSONAPI_SCRATCH_PATH  SwiftPM build directory (default: .build)
+#   JSONAPI_BIN           use this jsonapi binary instead of building one (conformance, demo)
+
+# Prints a step heading to standard error.
+log() {
+    printf '\n==> %s\n' "$*" >&2
+}
+
+die() {
+    printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+    exit 1
+}
+
+scratch_path=${JSONAPI_SCRATCH_PATH:-.build}
+
+apt_updated=false
+apt_install() {
+    if [[ $(id -u) -ne 0 ]]; then
+        if command -v sudo >/dev/null; then
+            sudo_cmd=(sudo)
+        else
+            die "need root (or sudo) to install: $*"
+        fi
+    else
+        sudo_cmd=()
+    fi
+    if [[ $apt_updated == false ]]; then
+        log "apt-get update"
+        "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2
+        apt_updated=true
+    fi
+    log "apt-get install $*"
+    "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >&2
+}
+
+# Installs what the build and the scripts need: pkg-config and libyajl-dev (the yajl backend)
+# and python3 (conformance). The Swift toolchain itself must already be there.
+ensure_prerequisites() {
+    command -v swift >/dev/null || die "the Swift toolchain (swift) is not on PATH"
+    local missing=()
+    command -v pkg-config >/dev/null || missing+=(pkg-config)
+    if ! pkg-config --exists yajl 2>/dev/null || [[ ! -f /usr/include/yajl/yajl_parse.h ]]; then
+        missing+=(libyajl-dev)
+    fi
+    command -v python3 >/dev/null || missing+=(python3)
+    if ((${#missing[@]} > 0)); then
+        apt_install "${missing[@]}"
+    fi
+}
+
+# Builds the release `jsonapi` and sets JSONAPI_BIN to it (unless JSONAPI_BIN is already set).
+build_release_cli() {
+    if [[ -n ${JSONAPI_BIN:-} ]]; then
+        [[ -x $JSONAPI_BIN ]] || die "JSONAPI_BIN=$JSONAPI_BIN is not an executable"
+        return
+    fi
+    log "swift build -c release --product jsonapi"
+    swift build -c release --product jsonapi --scratch-path "$scratch_path" >&2
+    JSONAPI_BIN="$(swift build -c release --scratch-path "$scratch_path" --show-bin-path)/jsonapi"
+    [[ -x $JSONAPI_BIN ]] || die "the release build did not produce $JSONAPI_BIN"
+}
