@@ -76,23 +76,7 @@ extension ResourceObject: ParsedJSONWritable {
 extension Relationship: ParsedJSONWritable {
     /// Writes the relationship object (`data`, `links`, `meta`, ...).
     public func write(to writer: inout JSONWriter, sortingKeys: Bool) {
-        storage.write(objectRange, to: &writer, sortingKeys: sortingKeys)
-    }
-
-    /// The relationship object's range. The builder records where a relationship object ends
-    /// but (as of this writing) not where it starts; the start is found again after the name.
-    var objectRange: ByteRange {
-        let r = record
-        if r.object.isPresent { return r.object }
-        return storage.withBytes { bytes in
-            // Past the name's closing quote, the colon, and whitespace on either side.
-            var index = ValueReader.skipWhitespace(bytes, Int(r.name.end) + 1)
-            if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
-                index = ValueReader.skipWhitespace(bytes, index + 1)
-            }
-            let end = r.object.end != .max ? Int(r.object.end) : ValueReader.valueEnd(bytes, index)
-            return ByteRange(index, end)
-        }
+        storage.write(record.object, to: &writer, sortingKeys: sortingKeys)
     }
 }
 
