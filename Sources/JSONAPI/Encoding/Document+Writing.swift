@@ -9,6 +9,18 @@ extension DocumentStorage {
     }
 }
 
+extension Document: InputSized {
+    var inputByteCount: Int { jsonValue.range.count }
+}
+
+extension JSONValue: InputSized {
+    var inputByteCount: Int { range.count }
+}
+
+extension ResourceObject: InputSized {
+    var inputByteCount: Int { record.object.count }
+}
+
 extension Document: ParsedJSONWritable {
     /// Writes the whole document: every member, in input order (or sorted), whitespace normalised.
     ///

@@ -126,7 +126,11 @@ extension ParsedJSONWritable {
     /// - Complexity: O(n) in the size of the value: one scan and a copy when compact, plus a sort
     ///   of each object's members when keys are sorted.
     public func jsonBytes(options: JSONWritingOptions = JSONWritingOptions()) -> [UInt8] {
-        var writer = JSONWriter(options: options.writerOptions)
+        // Reserve about what the output takes, so a large document is not copied as it grows.
+        let inputBytes = (self as? any InputSized)?.inputByteCount ?? 0
+        var writer = JSONWriter(
+            options: options.writerOptions,
+            reservingCapacity: options.prettyPrinted ? inputBytes + inputBytes / 2 : inputBytes)
         write(to: &writer, sortingKeys: options.sortsKeys)
         // The bytes of a parsed view are one complete valid value: the writer is complete.
         return writer.bytes
@@ -138,6 +142,11 @@ extension ParsedJSONWritable {
     }
 }
 
+/// A view that knows how many input bytes it covers, to size the output buffer.
+protocol InputSized {
+    var inputByteCount: Int { get }
+}
+
 // MARK: - Copying valid JSON
 
 extension JSONWriter {
@@ -146,7 +155,7 @@ extension JSONWriter {
     ///
     /// The bytes must be one valid JSON value, as every byte range of a parsed document is.
     mutating func copyJSON(_ json: UnsafeRawBufferPointer, sortingKeys: Bool) {
-        if sortingKeys, json.contains(where: { $0 == UInt8(ascii: "{") }) {
+        if sortingKeys {
             copySorted(json)
         } else if pretty {
             rawValue(json)
@@ -188,86 +197,113 @@ extension JSONWriter {
         if runStart < count { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: json[runStart..<count])) }
     }
 
-    /// One open container of the sorted walk: its members (or elements) in writing order.
+    /// A member (or element) waiting to be written by the sorted walk.
+    private struct SortItem {
+        /// Raw key contents; `.absent` for array elements.
+        var key: ByteRange
+        var value: ByteRange
+        /// The value's container position, or -1 for a scalar.
+        var position: Int
+        var keyHasEscapes: Bool
+    }
+
+    /// One open container of the sorted walk: its items are `items[next..<end]`.
     private struct SortFrame {
-        /// Key contents (for objects) and value range of each item, already in writing order.
-        var items: [(key: ByteRange, value: ByteRange)]
-        var next = 0
+        let begin: Int
+        var next: Int
+        let end: Int
         let isObject: Bool
     }
 
     /// Writes `json` with every object's members ordered by key, depth first, with an explicit
-    /// stack (so nesting depth costs heap, not call stack).
+    /// stack (so nesting depth costs heap, not call stack). The items of every open container
+    /// share one array, each container's members sorted in place.
     private mutating func copySorted(_ json: UnsafeRawBufferPointer) {
-        var stack: [SortFrame] = []
-        var scratch: [UInt8] = []
         let start = ValueReader.skipWhitespace(json, 0)
         let ends = ContainerEnds(json, from: start, to: json.count)
-
-        func open(_ range: ByteRange, into writer: inout JSONWriter) {
-            let start = Int(range.start)
-            guard start < json.count else { return }
-            switch json[start] {
-            case UInt8(ascii: "{"):
-                var members: [(key: ByteRange, value: ByteRange)] = []
-                var escapedKeys: [Int: [UInt8]] = [:]
-                ends.forEachMember(json, object: start) { key, escaped, value in
-                    if escaped {
-                        scratch.removeAll(keepingCapacity: true)
-                        JSONStringDecoding.unescape(json.slice(key), into: &scratch)
-                        escapedKeys[members.count] = scratch
-                    }
-                    members.append((key, value))
-                    return true
+        var items: [SortItem] = []
+        var frames: [SortFrame] = []
+        let rootPosition = ends.position(of: start) ?? -1
+        var next = SortItem(
+            key: .absent,
+            value: rootPosition >= 0
+                ? ends.range(at: rootPosition) : ByteRange(start, ValueReader.valueEnd(json, start)),
+            position: rootPosition, keyHasEscapes: false)
+        while true {
+            // Open `next`: write a scalar, copy an array without objects, or push a container.
+            let range = next.value
+            if next.position < 0 {
+                if beforeValue() { storage.append(contentsOf: json.slice(range)) }
+            } else if json[Int(range.start)] == UInt8(ascii: "{") {
+                let begin = items.count
+                var cursor = ends.cursor(json, at: next.position)
+                while let member = ends.nextMember(json, &cursor) {
+                    items.append(
+                        SortItem(
+                            key: member.key, value: member.value, position: member.position,
+                            keyHasEscapes: member.keyHasEscapes))
                 }
-                let order = members.indices.sorted { lhs, rhs in
-                    let less = Self.keyPrecedes(
-                        json, members[lhs].key, escapedKeys[lhs], members[rhs].key, escapedKeys[rhs])
-                    if less { return true }
-                    let greater = Self.keyPrecedes(
-                        json, members[rhs].key, escapedKeys[rhs], members[lhs].key, escapedKeys[lhs])
-                    return !greater && lhs < rhs
+                if items.count - begin > 1 { items[begin...].sort { Self.keyPrecedes($0, $1, in: json) } }
+                beginObject()
+                frames.append(SortFrame(begin: begin, next: begin, end: items.count, isObject: true))
+            } else if !ends.holdsObject(at: next.position) {
+                // Nothing to sort inside: copy the whole array in the writer's format.
+                if pretty {
+                    rawValue(json.slice(range))
+                } else if beforeValue() {
+                    Self.appendMinified(json.slice(range), to: &storage)
                 }
-                writer.beginObject()
-                stack.append(SortFrame(items: order.map { members[$0] }, isObject: true))
-            case UInt8(ascii: "["):
-                var elements: [(key: ByteRange, value: ByteRange)] = []
-                ends.forEachElement(json, array: start) { element in
-                    elements.append((.absent, element))
-                    return true
+            } else {
+                let begin = items.count
+                var cursor = ends.cursor(json, at: next.position)
+                while let element = ends.nextElement(json, &cursor) {
+                    items.append(
+                        SortItem(key: .absent, value: element.value, position: element.position, keyHasEscapes: false))
                 }
-                writer.beginArray()
-                stack.append(SortFrame(items: elements, isObject: false))
-            default:
-                guard writer.beforeValue() else { return }
-                writer.storage.append(contentsOf: json.slice(range))
+                beginArray()
+                frames.append(SortFrame(begin: begin, next: begin, end: items.count, isObject: false))
             }
-        }
-
-        open(ByteRange(start, ends.valueEnd(json, start)), into: &self)
-        while let top = stack.last {
-            guard top.next < top.items.count else {
+            // Close finished containers, then take the next item of the innermost open one.
+            while let top = frames.last, top.next == top.end {
                 if top.isObject { endObject() } else { endArray() }
-                stack.removeLast()
-                continue
+                frames.removeLast()
+                // A closed container's items are the last ones: its children closed before it.
+                items.removeLast(items.count - top.begin)
             }
-            let item = top.items[top.next]
-            stack[stack.count - 1].next += 1
-            if top.isObject { key(rawEscaped: json.slice(item.key)) }
-            open(item.value, into: &self)
+            guard let top = frames.last else { return }
+            next = items[top.next]
+            frames[frames.count - 1].next += 1
+            if top.isObject { key(rawEscaped: json.slice(next.key)) }
         }
     }
 
-    /// Whether key `a` sorts before key `b`, comparing unescaped UTF-8 bytes.
-    private static func keyPrecedes(
-        _ json: UnsafeRawBufferPointer, _ a: ByteRange, _ aUnescaped: [UInt8]?, _ b: ByteRange, _ bUnescaped: [UInt8]?
-    ) -> Bool {
-        switch (aUnescaped, bUnescaped) {
-        case (nil, nil): return json.slice(a).lexicographicallyPrecedes(json.slice(b))
-        case (let x?, nil): return x.lexicographicallyPrecedes(json.slice(b))
-        case (nil, let y?): return json.slice(a).lexicographicallyPrecedes(y)
-        case (let x?, let y?): return x.lexicographicallyPrecedes(y)
+    /// Whether member `a` goes before member `b`: by the bytes of the unescaped keys, and for
+    /// equal keys by position, so the order of repeated keys is kept.
+    private static func keyPrecedes(_ a: SortItem, _ b: SortItem, in json: UnsafeRawBufferPointer) -> Bool {
+        let order: Int
+        if !a.keyHasEscapes && !b.keyHasEscapes {
+            order = compareBytes(json.slice(a.key), json.slice(b.key))
+        } else {
+            var x: [UInt8] = []
+            var y: [UInt8] = []
+            JSONStringDecoding.unescape(json.slice(a.key), into: &x)
+            JSONStringDecoding.unescape(json.slice(b.key), into: &y)
+            order = x.withUnsafeBytes { x in y.withUnsafeBytes { y in compareBytes(x, y) } }
         }
+        return order != 0 ? order < 0 : a.value.start < b.value.start
+    }
+
+    /// Lexicographic comparison of two byte strings: negative, zero or positive.
+    private static func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let count = min(a.count, b.count)
+        var index = 0
+        while index < count {
+            let x = a[index]
+            let y = b[index]
+            if x != y { return x < y ? -1 : 1 }
+            index &+= 1
+        }
+        return a.count - b.count
     }
 }
 
@@ -275,87 +311,181 @@ extension JSONWriter {
 ///
 /// `ValueReader` finds the end of a value by scanning it, so a walk that visits every nested
 /// value through it rescans each level once per enclosing level: O(size × depth). Walks that
-/// visit every value (sorting keys, comparing, copying into ``JSON``) index the container ends
-/// first, then find any value's end in O(log n).
+/// visit every value (sorting keys, comparing, copying into ``JSON``) index the containers
+/// first. Containers are numbered in document order (their *position*); the first container
+/// inside the one at position `p` is at `p + 1`, and the next sibling of the one at `c` is at
+/// `c` plus the number of containers in its subtree, so a walk finds the end of every nested value in O(1).
 struct ContainerEnds {
-    /// Offsets of `{` and `[`, in document order (so ascending), and of the byte after the match.
-    private var starts: [UInt32] = []
-    private var ends: [UInt32] = []
+    /// One object or array.
+    private struct Container {
+        /// The offset of its `{` or `[`.
+        var start: UInt32
+        /// The offset after its `}` or `]`.
+        var end: UInt32
+        /// The number of containers in its subtree, itself included.
+        var subtreeCount: UInt32
+        /// Whether it holds an object at any depth below it.
+        var holdsObject: Bool
+    }
+
+    /// Every container, in document order (so by ascending start).
+    private var containers: [Container] = []
 
     /// Indexes the containers of the valid JSON between `start` and `end`.
     init(_ json: UnsafeRawBufferPointer, from start: Int, to end: Int) {
         var open: [Int] = []
         var index = start
         let end = min(end, json.count)
+        // About one container per 40 bytes in JSON:API documents; growth handles the rest.
+        containers.reserveCapacity((end &- start) / 40)
         while index < end {
             switch json[index] {
             case UInt8(ascii: "\""):
                 index = ValueReader.stringEnd(json, index).end
                 continue
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                open.append(starts.count)
-                starts.append(UInt32(truncatingIfNeeded: index))
-                ends.append(UInt32(truncatingIfNeeded: end))
+                if json[index] == UInt8(ascii: "{"), let parent = open.last { containers[parent].holdsObject = true }
+                open.append(containers.count)
+                containers.append(
+                    Container(
+                        start: UInt32(truncatingIfNeeded: index), end: UInt32(truncatingIfNeeded: end), subtreeCount: 1,
+                        holdsObject: false))
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                if let opened = open.popLast() { ends[opened] = UInt32(truncatingIfNeeded: index &+ 1) }
+                if let opened = open.popLast() {
+                    containers[opened].end = UInt32(truncatingIfNeeded: index &+ 1)
+                    containers[opened].subtreeCount = UInt32(truncatingIfNeeded: containers.count &- opened)
+                    if containers[opened].holdsObject, let parent = open.last { containers[parent].holdsObject = true }
+                }
             default:
                 break
             }
             index &+= 1
         }
+        // Containers left open (input cut short) end where the indexed range ends.
+        for opened in open { containers[opened].subtreeCount = UInt32(truncatingIfNeeded: containers.count &- opened) }
     }
+
+    /// The position of the container starting at `start`, or nil when no container starts there.
+    func position(of start: Int) -> Int? {
+        let target = UInt32(truncatingIfNeeded: start)
+        var low = 0
+        var high = containers.count
+        while low < high {
+            let middle = (low &+ high) / 2
+            if containers[middle].start < target { low = middle &+ 1 } else { high = middle }
+        }
+        return low < containers.count && containers[low].start == target ? low : nil
+    }
+
+    /// The range of the container at `position`.
+    func range(at position: Int) -> ByteRange {
+        ByteRange(start: containers[position].start, end: containers[position].end)
+    }
+
+    /// Whether the container at `position` holds an object at any depth.
+    func holdsObject(at position: Int) -> Bool { containers[position].holdsObject }
 
     /// The end (exclusive) of the value starting at `start`.
     func valueEnd(_ json: UnsafeRawBufferPointer, _ start: Int) -> Int {
-        guard start < json.count else { return json.count }
-        switch json[start] {
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            let target = UInt32(truncatingIfNeeded: start)
-            var low = 0
-            var high = starts.count
-            while low < high {
-                let middle = (low &+ high) / 2
-                if starts[middle] < target { low = middle &+ 1 } else { high = middle }
-            }
-            if low < starts.count, starts[low] == target { return Int(ends[low]) }
-            return ValueReader.valueEnd(json, start)
-        default:
-            return ValueReader.valueEnd(json, start)
+        if start < json.count, json[start] == UInt8(ascii: "{") || json[start] == UInt8(ascii: "["),
+            let position = position(of: start)
+        {
+            return Int(containers[position].end)
+        }
+        return ValueReader.valueEnd(json, start)
+    }
+
+    /// A place inside an object or array, for reading its members or elements one by one.
+    struct Cursor {
+        /// The offset of the next member's key or the next element.
+        fileprivate var index: Int
+        /// The position of the next container among the remaining members or elements.
+        fileprivate var child: Int
+        fileprivate var finished: Bool
+    }
+
+    /// A cursor on the first member or element of the container at `position`.
+    func cursor(_ json: UnsafeRawBufferPointer, at position: Int) -> Cursor {
+        let start = Int(containers[position].start)
+        let index = ValueReader.skipWhitespace(json, start &+ 1)
+        let empty = index >= json.count || json[index] == UInt8(ascii: "}") || json[index] == UInt8(ascii: "]")
+        return Cursor(index: index, child: position &+ 1, finished: empty)
+    }
+
+    /// The next member of an object: key contents, whether the key has escapes, the value and its
+    /// position (-1 for a scalar); nil after the last.
+    func nextMember(_ json: UnsafeRawBufferPointer, _ cursor: inout Cursor) -> (
+        key: ByteRange, keyHasEscapes: Bool, value: ByteRange, position: Int
+    )? {
+        guard !cursor.finished, cursor.index < json.count, json[cursor.index] == UInt8(ascii: "\"") else {
+            return nil
+        }
+        let (keyEnd, escaped) = ValueReader.stringEnd(json, cursor.index)
+        let key = ByteRange(cursor.index &+ 1, max(cursor.index &+ 1, keyEnd &- 1))
+        var index = ValueReader.skipWhitespace(json, keyEnd)
+        guard index < json.count, json[index] == UInt8(ascii: ":") else {
+            cursor.finished = true
+            return nil
+        }
+        index = ValueReader.skipWhitespace(json, index &+ 1)
+        let (end, position) = valueEnd(json, index, child: &cursor.child)
+        advance(json, &cursor, past: end)
+        return (key, escaped, ByteRange(index, end), position)
+    }
+
+    /// The next element of an array and its position (-1 for a scalar); nil after the last.
+    func nextElement(_ json: UnsafeRawBufferPointer, _ cursor: inout Cursor) -> (value: ByteRange, position: Int)? {
+        guard !cursor.finished, cursor.index < json.count else { return nil }
+        let start = cursor.index
+        let (end, position) = valueEnd(json, start, child: &cursor.child)
+        advance(json, &cursor, past: end)
+        return (ByteRange(start, end), position)
+    }
+
+    /// Moves past the value ending at `end` and the comma after it; finishes at the closing bracket.
+    @inline(__always)
+    private func advance(_ json: UnsafeRawBufferPointer, _ cursor: inout Cursor, past end: Int) {
+        let index = ValueReader.skipWhitespace(json, end)
+        if index < json.count, json[index] == UInt8(ascii: ",") {
+            cursor.index = ValueReader.skipWhitespace(json, index &+ 1)
+        } else {
+            cursor.finished = true
         }
     }
 
-    /// Calls `body` with (key contents, key has escapes, value) for each member of the object at
-    /// `start`, until it returns false.
+    /// The end of the value at `start` and its position (-1 for a scalar); `child` is the
+    /// position of the next container among the siblings, moved past this one when it is one.
+    @inline(__always)
+    private func valueEnd(_ json: UnsafeRawBufferPointer, _ start: Int, child: inout Int) -> (Int, Int) {
+        let byte = json[start]
+        if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "["), child < containers.count,
+            Int(containers[child].start) == start
+        {
+            let position = child
+            child &+= Int(containers[position].subtreeCount)
+            return (Int(containers[position].end), position)
+        }
+        return (ValueReader.valueEnd(json, start), -1)
+    }
+
+    /// Calls `body` with (key contents, key has escapes, value) for each member of the object
+    /// starting at `start`, until it returns false.
     func forEachMember(
         _ json: UnsafeRawBufferPointer, object start: Int, _ body: (ByteRange, Bool, ByteRange) -> Bool
     ) {
-        guard start < json.count, json[start] == UInt8(ascii: "{") else { return }
-        var index = ValueReader.skipWhitespace(json, start &+ 1)
-        while index < json.count, json[index] == UInt8(ascii: "\"") {
-            let (keyEnd, escaped) = ValueReader.stringEnd(json, index)
-            let key = ByteRange(index &+ 1, max(index &+ 1, keyEnd &- 1))
-            index = ValueReader.skipWhitespace(json, keyEnd)
-            guard index < json.count, json[index] == UInt8(ascii: ":") else { return }
-            index = ValueReader.skipWhitespace(json, index &+ 1)
-            let end = valueEnd(json, index)
-            guard body(key, escaped, ByteRange(index, end)) else { return }
-            index = ValueReader.skipWhitespace(json, end)
-            guard index < json.count, json[index] == UInt8(ascii: ",") else { return }
-            index = ValueReader.skipWhitespace(json, index &+ 1)
+        guard let position = position(of: start), json[start] == UInt8(ascii: "{") else { return }
+        var cursor = cursor(json, at: position)
+        while let member = nextMember(json, &cursor) {
+            guard body(member.key, member.keyHasEscapes, member.value) else { return }
         }
     }
 
-    /// Calls `body` with each element of the array at `start`, until it returns false.
+    /// Calls `body` with each element of the array starting at `start`, until it returns false.
     func forEachElement(_ json: UnsafeRawBufferPointer, array start: Int, _ body: (ByteRange) -> Bool) {
-        guard start < json.count, json[start] == UInt8(ascii: "[") else { return }
-        var index = ValueReader.skipWhitespace(json, start &+ 1)
-        guard index < json.count, json[index] != UInt8(ascii: "]") else { return }
-        while index < json.count {
-            let end = valueEnd(json, index)
-            guard body(ByteRange(index, end)) else { return }
-            index = ValueReader.skipWhitespace(json, end)
-            guard index < json.count, json[index] == UInt8(ascii: ",") else { return }
-            index = ValueReader.skipWhitespace(json, index &+ 1)
+        guard let position = position(of: start), json[start] == UInt8(ascii: "[") else { return }
+        var cursor = cursor(json, at: position)
+        while let element = nextElement(json, &cursor) {
+            guard body(element.value) else { return }
         }
     }
 }
