@@ -219,4 +219,63 @@ struct ErrorDocumentTests {
         let reparsed = try Document(parsing: try copy.jsonBytes())
         #expect(reparsed.jsonValue.isEquivalent(to: parsed.jsonValue))
     }
+
+    // MARK: The negotiation DocC example
+
+    static let atomic = AtomicOperations.extensionURI
+
+    /// The handler of the "Serving a request" example in ``JSONAPINegotiation``, as written there.
+    static func handle(contentType: String?, accept: String?, body: [UInt8]) -> (
+        status: Int, type: String, body: [UInt8]
+    ) {
+        do {
+            _ = try JSONAPINegotiation.checkContentType(contentType, supportedExtensions: [atomic]).get()
+            let responseType = try JSONAPINegotiation.negotiateAccept(
+                accept, supportedExtensions: [atomic], supportedProfiles: []
+            ).get()
+            let request = try Document(parsing: body)
+            var response = AtomicResultsDocument()
+            for operation in try request.atomicOperations() {
+                guard case .resource(let resource) = operation.data else {
+                    response.appendEmpty()
+                    continue
+                }
+                var created = JSONAPIResourceObject(resource)
+                created.id = created.id ?? "42"  // stored by the application
+                response.append(created)
+            }
+            return (200, responseType.description, try response.jsonBytes())
+        } catch {
+            let errors = JSONAPIErrorDocument(describing: error)
+            return (errors.httpStatus, JSONAPIMediaType.base, (try? errors.jsonBytes()) ?? [])
+        }
+    }
+
+    @Test("the negotiation example serves a request and answers every failure with an error document")
+    func servingExample() throws {
+        let atomicType = #"application/vnd.api+json; ext="https://jsonapi.org/ext/atomic""#
+        let body =
+            Array(
+                #"{"atomic:operations":[{"op":"add","data":{"type":"articles","attributes":{"title":"Hi"}}},"#.utf8)
+            + Array(#"{"op":"remove","ref":{"type":"articles","id":"1"}}]}"#.utf8)
+        let ok = Self.handle(contentType: atomicType, accept: atomicType, body: body)
+        #expect(ok.status == 200)
+        #expect(ok.type == atomicType)
+        #expect(
+            String(decoding: ok.body, as: UTF8.self)
+                == #"{"atomic:results":[{"data":{"type":"articles","id":"42","attributes":{"title":"Hi"}}},{}]}"#)
+
+        let unsupported = Self.handle(
+            contentType: #"application/vnd.api+json; ext="https://example.com/x""#, accept: nil, body: body)
+        #expect(unsupported.status == 415)
+        let refused = Self.handle(
+            contentType: atomicType, accept: #"application/vnd.api+json; ext="https://example.com/x""#, body: body)
+        #expect(refused.status == 406)
+        let broken = Self.handle(
+            contentType: atomicType, accept: nil, body: Array(#"{"atomic:operations":[{"op":"x"}]}"#.utf8))
+        #expect(broken.status == 400)
+        let errors = try Document(parsing: broken.body)
+        #expect(errors.errors.first?.source?.pointer == "/atomic:operations/0/op")
+        #expect(Self.handle(contentType: nil, accept: nil, body: Array("{".utf8)).status == 400)
+    }
 }
