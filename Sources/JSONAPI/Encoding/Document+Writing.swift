@@ -136,22 +136,7 @@ extension Link: JSONWritable {
     /// print(try Link(href: "/articles/1", title: "First").jsonString())  // {"href":"/articles/1","title":"First"}
     /// ```
     public func write(to writer: inout JSONWriter, sortingKeys: Bool) {
-        let plain = rel == nil && describedby == nil && title == nil && type == nil && hreflang.isEmpty && meta == nil
-        if plain {
-            writer.string(href)
-            return
-        }
-        var members: [(String, (inout JSONWriter) -> Void)] = [("href", { $0.string(href) })]
-        if let rel { members.append(("rel", { $0.string(rel) })) }
-        if let describedby { members.append(("describedby", { $0.string(describedby) })) }
-        if let title { members.append(("title", { $0.string(title) })) }
-        if let type { members.append(("type", { $0.string(type) })) }
-        if !hreflang.isEmpty {
-            let languages = hreflang
-            members.append(("hreflang", { writer in writer.strings(languages, singleAsString: true) }))
-        }
-        if let meta { members.append(("meta", { meta.write(to: &$0, sortingKeys: sortingKeys) })) }
-        writer.writeObject(members, sortingKeys: sortingKeys)
+        JSONAPILink(self).write(to: &writer, sortingKeys: sortingKeys)
     }
 }
 

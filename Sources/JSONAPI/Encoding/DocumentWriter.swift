@@ -428,6 +428,10 @@ struct ContainerEnds {
             return nil
         }
         index = ValueReader.skipWhitespace(json, index &+ 1)
+        guard index < json.count else {
+            cursor.finished = true
+            return nil
+        }
         let (end, position) = valueEnd(json, index, child: &cursor.child)
         advance(json, &cursor, past: end)
         return (key, escaped, ByteRange(index, end), position)
