@@ -165,3 +165,22 @@ struct DocumentViewTests {
         #expect(titles.count == 32 && titles.allSatisfy { $0 == "JSON:API paints my bikeshed!" })
     }
 }
+
+@Suite("Local ids")
+struct LocalIdentifierTests {
+    @Test("an identifier with only a lid resolves to the resource with that lid (1.1)")
+    func localIdentifiers() throws {
+        let document = try parseEverywhere(
+            #"""
+            {"data": {"type": "articles", "lid": "a1", "attributes": {"title": "New"},
+                      "relationships": {"author": {"data": {"type": "people", "lid": "p1"}}}},
+             "included": [{"type": "people", "lid": "p1", "attributes": {"name": "Ann"},
+                           "relationships": {"articles": {"data": [{"type": "articles", "lid": "a1"}]}}}]}
+            """#, options: ParsingOptions(kind: .createRequest, lenient: true)
+        ).get()
+        let article = document.primaryResources[0]
+        #expect(article.relationship("author")?.resolvedResource?.attributes["name"]?.stringValue == "Ann")
+        let person = document.included[0]
+        #expect(person.relationship("articles")?.resolvedResources.first?.lid == "a1")
+    }
+}
