@@ -29,7 +29,8 @@ let package = Package(
             providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]
         ),
         .target(name: "JSONAPIYajl", dependencies: ["JSONAPI", "CYajl"], path: "Sources/JSONAPIYajl"),
-        .target(name: "JSONAPIGenerator", path: "Sources/JSONAPIGenerator"),
+        // Generated documents and models of them, for the demo, tests and benchmarks.
+        .target(name: "JSONAPIGenerator", dependencies: ["JSONAPI"], path: "Sources/JSONAPIGenerator"),
         .executableTarget(
             name: "JSONAPICLI",
             dependencies: [

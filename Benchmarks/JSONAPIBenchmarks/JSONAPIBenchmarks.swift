@@ -10,7 +10,13 @@ import JSONAPIYajl
 // - `JSONSerialization/<size>`: Foundation's untyped `JSONSerialization`,
 // - `Document/<size>`: this library's `Document(parsing:)` with the handwritten scanner,
 // - `DocumentChunked/<size>`: the same through `DocumentParser`, fed 64 KiB chunks,
-// - `DocumentYajl/<size>`: the same document built with the libyajl backend.
+// - `DocumentYajl/<size>`: the same document built with the libyajl backend,
+// - `TypedProjection/<size>`: build, then decode every primary and included resource into the
+//   typed models of `GeneratedModels` (the same members `JSONDecoder` decodes),
+// - `TypedPrimaryToOne/<size>`: build, then decode the primary articles with their to-one
+//   `author` resolved into a `Person` through the index,
+// - `SingleResource/<size>`: build, then decode one article found by (type, id); compare it
+//   with `Document/<size>`.
 //
 // Each benchmark runs in its own process and generates its document in `setup`, outside the
 // measurement, from a fixed seed (documents are never stored). The custom metric `documentBytes`
@@ -144,6 +150,43 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.measurement(.documentBytes, bytes.count)
         } setup: {
             size.generate()
+        }
+
+        Benchmark("TypedProjection/\(size.name)", configuration: size.configuration) { benchmark, bytes in
+            for _ in benchmark.scaledIterations {
+                let document = try Document(parsing: bytes)
+                blackHole(try document.primary(as: GeneratedModels.Article.self).decodeAll())
+                blackHole(try document.included(of: GeneratedModels.Person.self).decodeAll())
+                blackHole(try document.included(of: GeneratedModels.Comment.self).decodeAll())
+                blackHole(try document.included(of: GeneratedModels.Tag.self).decodeAll())
+            }
+            benchmark.measurement(.documentBytes, bytes.count)
+        } setup: {
+            size.generate()
+        }
+
+        Benchmark("TypedPrimaryToOne/\(size.name)", configuration: size.configuration) { benchmark, bytes in
+            for _ in benchmark.scaledIterations {
+                let document = try Document(parsing: bytes)
+                blackHole(try document.primary(as: GeneratedModels.ArticleWithAuthor.self).decodeAll())
+            }
+            benchmark.measurement(.documentBytes, bytes.count)
+        } setup: {
+            size.generate()
+        }
+
+        Benchmark("SingleResource/\(size.name)", configuration: size.configuration) {
+            (benchmark: Benchmark, input: (bytes: [UInt8], id: String)) in
+            for _ in benchmark.scaledIterations {
+                let document = try Document(parsing: input.bytes)
+                blackHole(try document.resource(GeneratedModels.Article.self, id: input.id))
+            }
+            benchmark.measurement(.documentBytes, input.bytes.count)
+        } setup: { () throws -> (bytes: [UInt8], id: String) in
+            let bytes = size.generate()
+            // The article in the middle of `data`, found by its id, as a user would.
+            let articles = try Document(parsing: bytes).primaryResources
+            return (bytes: bytes, id: articles[articles.count / 2].id ?? "")
         }
     }
 }

@@ -39,11 +39,44 @@ extension DocumentBuilder {
             if let target { arena.linkages[i].target = target }
         }
 
+        // 2b. Local ids (1.1): an identifier with a `lid` and no `id` names a resource of the
+        // same document by its `lid`. Rare, so a dictionary built only when needed.
+        if arena.linkages.contains(where: { $0.id.isAbsent && $0.lid.isPresent && $0.type != .max }) {
+            resolveLocalIdentifiers()
+        }
+
         // 3. Full linkage: every included resource reachable from primary data.
         if options.checksFullLinkage && arena.topLevel.includedCount > 0 {
             checkFullLinkage()
         }
         return Output(arena: arena, pending: pending, errorCount: errorCount, uncounted: uncountedDiagnostics)
+    }
+
+    /// Resolves identifiers that carry only a `lid` to the resource with that type and `lid`.
+    private mutating func resolveLocalIdentifiers() {
+        struct Key: Hashable {
+            var type: UInt32
+            var lid: [UInt8]
+        }
+        let input = self.input
+        func lid(_ range: ByteRange, escaped: Bool) -> [UInt8] {
+            let raw = input.slice(range)
+            guard escaped else { return [UInt8](raw) }
+            var out: [UInt8] = []
+            JSONStringDecoding.unescape(raw, into: &out)
+            return out
+        }
+        var byLocalID: [Key: UInt32] = [:]
+        for (position, record) in arena.resources.enumerated() where record.lid.isPresent && record.type != .max {
+            let key = Key(type: record.type, lid: lid(record.lid, escaped: record.flags.contains(.lidHasEscapes)))
+            if byLocalID[key] == nil { byLocalID[key] = UInt32(position) }
+        }
+        for i in arena.linkages.indices {
+            let link = arena.linkages[i]
+            guard link.id.isAbsent, link.lid.isPresent, link.type != .max else { continue }
+            let key = Key(type: link.type, lid: lid(link.lid, escaped: link.flags.contains(.lidHasEscapes)))
+            if let target = byLocalID[key] { arena.linkages[i].target = target }
+        }
     }
 
     /// Breadth-first walk from primary data along resolved linkage; warns for each included

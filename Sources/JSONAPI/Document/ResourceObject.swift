@@ -41,18 +41,10 @@ public struct ResourceObject: Sendable, CustomStringConvertible {
     public var type: String { storage.arena.types.name(record.type) }
 
     /// The id; nil only for a new resource in a create request.
-    public var id: String? {
-        let r = record
-        guard r.id.isPresent else { return nil }
-        return storage.string(r.id, escaped: r.flags.contains(.idHasEscapes))
-    }
+    public var id: String? { storage.optionalString(record.id, escaped: record.flags.contains(.idHasEscapes)) }
 
     /// The 1.1 local id, if present.
-    public var lid: String? {
-        let r = record
-        guard r.lid.isPresent else { return nil }
-        return storage.string(r.lid, escaped: r.flags.contains(.lidHasEscapes))
-    }
+    public var lid: String? { storage.optionalString(record.lid, escaped: record.flags.contains(.lidHasEscapes)) }
 
     /// `type`, `id` and `lid` together.
     public var identifier: ResourceIdentifier { ResourceIdentifier(type: type, id: id, lid: lid) }
@@ -203,18 +195,10 @@ public struct ResourceIdentifierObject: Sendable, CustomStringConvertible {
     public var type: String { storage.arena.types.name(record.type) }
 
     /// The id (nil when the identifier uses only a `lid`).
-    public var id: String? {
-        let r = record
-        guard r.id.isPresent else { return nil }
-        return storage.string(r.id, escaped: r.flags.contains(.idHasEscapes))
-    }
+    public var id: String? { storage.optionalString(record.id, escaped: record.flags.contains(.idHasEscapes)) }
 
     /// The 1.1 local id, if present.
-    public var lid: String? {
-        let r = record
-        guard r.lid.isPresent else { return nil }
-        return storage.string(r.lid, escaped: r.flags.contains(.lidHasEscapes))
-    }
+    public var lid: String? { storage.optionalString(record.lid, escaped: record.flags.contains(.lidHasEscapes)) }
 
     /// `type`, `id` and `lid` as a value.
     public var identifier: ResourceIdentifier { ResourceIdentifier(type: type, id: id, lid: lid) }
@@ -262,5 +246,10 @@ extension DocumentStorage {
     /// The decoded string whose raw contents are at `range`.
     func string(_ range: ByteRange, escaped: Bool) -> String {
         withBytes { JSONStringDecoding.decode($0.slice(range), hasEscapes: escaped) }
+    }
+
+    /// The decoded string at `range`, or nil when the member was absent.
+    func optionalString(_ range: ByteRange, escaped: Bool) -> String? {
+        range.isPresent ? string(range, escaped: escaped) : nil
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import JSONAPI
+import Testing
+
+/// The README's typed-views example, compiled and run against a real document, so the README
+/// cannot drift from the API.
+@Suite("README examples")
+struct ReadmeExampleTests {
+    struct Person: Decodable, JSONAPIResource {
+        static let resourceType = "people"
+        var id: String
+        var firstName: String
+        var twitter: String?
+    }
+
+    struct Tag: Decodable, JSONAPIResource {
+        static let resourceType = "tags"
+        var id: String
+    }
+
+    struct Comment: Decodable, JSONAPIResource {
+        static let resourceType = "comments"
+        var id: Int
+        var body: String
+        var author: Person?
+    }
+
+    struct Article: Decodable, JSONAPIResource {
+        static let resourceType = "articles"
+        var id: String
+        var title: String
+        var createdAt: Date
+        var author: Lazy<Person>
+        var comments: [Comment]
+        var tags: [Identifier<Tag>]
+        var subtitle: Field<String>
+    }
+
+    static let data = Data(
+        #"""
+        {"data": [{"type": "articles", "id": "1",
+                   "attributes": {"title": "JSON:API paints my bikeshed!", "created-at": "2026-11-21T06:00:00Z",
+                                  "subtitle": null},
+                   "relationships": {"author": {"data": {"type": "people", "id": "9"}},
+                                     "comments": {"data": [{"type": "comments", "id": "5"},
+                                                           {"type": "comments", "id": "404"}]},
+                                     "tags": {"data": [{"type": "tags", "id": "t1"}]}}}],
+         "included": [{"type": "people", "id": "9", "attributes": {"first-name": "Dan", "twitter": "dgeb"}},
+                      {"type": "comments", "id": "5", "attributes": {"body": "First!"},
+                       "relationships": {"author": {"data": {"type": "people", "id": "9"}}}}]}
+        """#.utf8)
+
+    @Test("typed views example")
+    func typedViews() throws {
+        let decoder = JSONAPIDecoder()
+        decoder.keyDecodingStrategy = .convertFromKebabCase
+        decoder.ignoresMissingResources = true
+        let report = try decoder.decodeReporting([Article].self, from: Self.data)
+        let article = try #require(report.value.first)
+        #expect(article.title == "JSON:API paints my bikeshed!")
+        #expect(article.createdAt == Date(timeIntervalSince1970: 1_795_240_800))
+        #expect(try article.author.resolve().firstName == "Dan")
+        #expect(article.comments.map(\.id) == [5])  // 404 is not included: skipped and reported
+        #expect(article.comments.first?.author?.twitter == "dgeb")
+        #expect(article.tags.map(\.id) == ["t1"])
+        guard case .null = article.subtitle else {
+            Issue.record("subtitle should be null")
+            return
+        }
+        #expect(report.skipped.count == 1)
+
+        let document = try Document(parsing: Self.data)
+        var options = DecodingOptions()
+        options.keyDecodingStrategy = .convertFromKebabCase
+        let dan = try document.resource(Person.self, id: "9", options: options)
+        #expect(dan?.firstName == "Dan")
+    }
+
+    @Test("document views example")
+    func documentViews() throws {
+        let document = try Document(
+            parsing: #"""
+                {"data": {"type": "articles", "id": "1",
+                          "attributes": {"title": "JSON:API paints my bikeshed!", "rating": 4.5},
+                          "relationships": {"author": {"data": {"type": "people", "id": "9"}},
+                                            "comments": {"data": [{"type": "comments", "id": "5"}]}}},
+                 "included": [{"type": "people", "id": "9", "attributes": {"name": "Dan"}},
+                              {"type": "comments", "id": "5", "attributes": {"body": "First!"}}]}
+                """#)
+        let article = document.primaryResources[0]
+        #expect(article.type == "articles" && article.id == "1")
+        #expect(article.attributes["title"]?.stringValue == "JSON:API paints my bikeshed!")
+        #expect(article.attributes["rating"]?.number == .double(4.5))
+        let author = article.relationship("author")?.resolvedResource
+        #expect(author?.attributes["name"]?.stringValue == "Dan")
+        #expect(article.relationship("comments")?.resolvedResources.map(\.id) == ["5"])
+        #expect(document.resource(type: "comments", id: "5") != nil)
+        #expect(document.included.count == 2)
+    }
+}
