@@ -167,33 +167,32 @@ struct DocumentEncoder {
         writer.beginObject()
         writer.key("data")
         try writePrimary(value)
-        var extra = LinkageBuilder(context: context, resolvesIdentity: false)
-        for element in included { try extra.addValue(element) }
         var records: [ResourceEncoder] = []
         var head = 0
-        for reference in extra.references {
-            if let model = reference.model { queue.append((model, "", true)) }
+        while head < queue.count {
+            let item = queue[head]
+            head += 1
+            let record = try encodeResource(item.model, path: item.path)
+            if item.emit { records.append(record) }
         }
-        let extraStart = queue.count - extra.references.count
-        var extraQueue = Array(queue[max(0, extraStart)...])
-        queue.removeSubrange(max(0, extraStart)...)
-        while true {
-            while head < queue.count {
-                let item = queue[head]
-                head += 1
-                let record = try encodeResource(item.model, path: item.path)
-                if item.emit { records.append(record) }
-            }
-            // Models given in `included` come after those found through relationships.
-            guard !extraQueue.isEmpty else { break }
-            for item in extraQueue {
-                let record = try encodeResource(item.model, path: "")
-                if emitted.insert(record.key).inserted {
-                    records.append(record)
-                    enqueueRelated(of: record, path: "")
+        // Models given in `included` come after those found through relationships, and bring
+        // what they relate to (their own relationships are their paths' roots).
+        if !included.isEmpty {
+            var extra = LinkageBuilder(context: context, resolvesIdentity: false)
+            for element in included { try extra.addValue(element) }
+            for reference in extra.references {
+                guard let model = reference.model else { continue }
+                let record = try makeRecord(model)
+                guard emitted.insert(record.key).inserted else { continue }
+                records.append(record)
+                enqueueRelated(of: record, path: "")
+                while head < queue.count {
+                    let item = queue[head]
+                    head += 1
+                    let related = try encodeResource(item.model, path: item.path)
+                    if item.emit { records.append(related) }
                 }
             }
-            extraQueue = []
         }
         if !records.isEmpty {
             writer.key("included")

@@ -26,7 +26,23 @@ func isRelationshipType(_ type: Any.Type) -> Bool {
 extension Identifier: LinkageEncodable, LinkageEncodableType {
     static var isLinkage: Bool { true }
     func collectLinkage(into linkage: inout LinkageBuilder) throws {
-        linkage.add(LinkageReference(type: Model.resourceType, id: id.isEmpty ? nil : id, lid: lid, model: nil))
+        linkage.add(reference)
+    }
+
+    var reference: LinkageReference {
+        LinkageReference(type: Model.resourceType, id: id.isEmpty ? nil : id, lid: lid, model: nil)
+    }
+}
+
+/// Array elements whose linkage is read without a dynamic cast per element (``Identifier``).
+protocol IdentifierArrayElement {
+    /// The references of `array`, which is `[Self]`.
+    static func references<A>(of array: A) -> [LinkageReference]
+}
+
+extension Identifier: IdentifierArrayElement {
+    static func references<A>(of array: A) -> [LinkageReference] {
+        sameType(array, as: [Identifier].self).map(\.reference)
     }
 }
 
@@ -53,6 +69,10 @@ extension Array: LinkageEncodable, LinkageEncodableType {
     static var isLinkage: Bool { isRelationshipType(Element.self) }
     func collectLinkage(into linkage: inout LinkageBuilder) throws {
         linkage.isToMany = true
+        if let identifiers = Element.self as? any IdentifierArrayElement.Type {
+            linkage.references += identifiers.references(of: self)
+            return
+        }
         for element in self { try linkage.addValue(element) }
     }
 }

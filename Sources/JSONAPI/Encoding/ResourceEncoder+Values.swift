@@ -11,6 +11,8 @@ enum EncodedValue {
     case string(String)
     case object(EncodedObject)
     case array(EncodedArray)
+    /// `[String]`, the commonest array, without a box per element.
+    case strings([String])
 
     /// Writes the value; nesting is bounded by the nesting of the Swift value that made it.
     func write(to writer: inout JSONWriter, sorted: Bool) throws {
@@ -43,6 +45,10 @@ enum EncodedValue {
             writer.beginArray()
             for element in array.values { try element.write(to: &writer, sorted: sorted) }
             writer.endArray()
+        case .strings(let strings):
+            writer.beginArray()
+            for element in strings { writer.string(element) }
+            writer.endArray()
         }
     }
 }
@@ -52,13 +58,10 @@ final class EncodedObject {
     var keys: [String] = []
     var values: [EncodedValue] = []
 
+    /// Adds a member. A key encoded twice is written twice (the encoder does not search for it).
     func set(_ key: String, _ value: EncodedValue) {
-        if let index = keys.lastIndex(of: key) {
-            values[index] = value
-        } else {
-            keys.append(key)
-            values.append(value)
-        }
+        keys.append(key)
+        values.append(value)
     }
 }
 
@@ -89,21 +92,48 @@ final class EncodingContext {
         }
     }
 
-    /// Boxes one value: fast paths for the common leaf types, an encoder for the rest.
-    func box<T: Encodable>(_ value: T, path: [any CodingKey]) throws -> EncodedValue {
-        switch value {
-        case let value as String: return .string(value)
-        case let value as Int: return .int(Int64(value))
-        case let value as Double: return .double(value)
-        case let value as Bool: return .bool(value)
-        case let value as Date: return try boxDate(value, path: path)
-        case let value as Data: return try boxData(value, path: path)
-        case let value as URL: return .string(value.absoluteString)
-        case let value as Decimal: return .double(NSDecimalNumber(decimal: value).doubleValue)
-        case let value as UUID: return .string(value.uuidString)
-        default: break
+    /// What the encoder needs to know about a type, found once per type and encode call.
+    enum TypeKind {
+        case plain
+        case relationship
+        case stringDictionary
+    }
+
+    private var kinds: [ObjectIdentifier: TypeKind] = [:]
+
+    /// The kind of `type`, cached: metatype casts to protocols are costly, and each type is
+    /// asked about once per member.
+    func kind(of type: Any.Type) -> TypeKind {
+        let key = ObjectIdentifier(type)
+        if let kind = kinds[key] { return kind }
+        let kind: TypeKind
+        if isRelationshipType(type) {
+            kind = .relationship
+        } else if type is any StringKeyedDictionary.Type {
+            kind = .stringDictionary
+        } else {
+            kind = .plain
         }
-        if let dictionary = value as? any StringKeyedDictionary {
+        kinds[key] = kind
+        return kind
+    }
+
+    /// Boxes one value: fast paths for the common leaf types (by metatype, no dynamic cast),
+    /// an encoder for the rest.
+    func box<T: Encodable>(_ value: T, path: [any CodingKey]) throws -> EncodedValue {
+        if T.self == String.self { return .string(sameType(value, as: String.self)) }
+        if T.self == Int.self { return .int(Int64(sameType(value, as: Int.self))) }
+        if T.self == Double.self { return .double(sameType(value, as: Double.self)) }
+        if T.self == Bool.self { return .bool(sameType(value, as: Bool.self)) }
+        if T.self == [String].self { return .strings(sameType(value, as: [String].self)) }
+        if T.self == Date.self { return try boxDate(sameType(value, as: Date.self), path: path) }
+        if T.self == Data.self { return try boxData(sameType(value, as: Data.self), path: path) }
+        if T.self == URL.self { return .string(sameType(value, as: URL.self).absoluteString) }
+        if T.self == UUID.self { return .string(sameType(value, as: UUID.self).uuidString) }
+        if T.self == Decimal.self {
+            return .double(NSDecimalNumber(decimal: sameType(value, as: Decimal.self)).doubleValue)
+        }
+        if kind(of: T.self) == .stringDictionary, let dictionary = value as? any StringKeyedDictionary {
             return try dictionary.boxMembers(self, path: path)
         }
         let encoder = ValueEncoder(context: self, codingPath: path)

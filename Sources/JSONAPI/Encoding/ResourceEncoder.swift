@@ -43,7 +43,9 @@ struct LinkageBuilder {
 
     /// Adds a model, a union of models, an identifier, or an array or optional of them.
     mutating func addValue(_ value: Any) throws {
-        if let model = value as? any JSONAPIResource & Encodable {
+        if let linkage = value as? any LinkageEncodable {
+            try linkage.collectLinkage(into: &self)
+        } else if let model = value as? any JSONAPIResource & Encodable {
             try addModel(model)
         } else if let union = value as? any ResourceUnion {
             guard let payload = Mirror(reflecting: union).children.first?.value,
@@ -56,8 +58,6 @@ struct LinkageBuilder {
                         debugDescription: "a ResourceUnion case must carry an Encodable JSONAPIResource model"))
             }
             try addModel(model)
-        } else if let linkage = value as? any LinkageEncodable {
-            try linkage.collectLinkage(into: &self)
         } else if let related = value as? any RelatedEncodable {
             try addValue(related.relatedValue)
         } else {
@@ -304,7 +304,7 @@ struct ResourceKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         case .relationship(let name):
             try encodeRelationship(value, name: name)
         case .attribute(let name):
-            if isRelationshipType(T.self) || value is any RelatedEncodable {
+            if context.kind(of: T.self) == .relationship {
                 try encodeRelationship(value, name: name)
             } else {
                 encoder.attributes.set(name, try context.box(value, path: [key]))
