@@ -178,10 +178,18 @@ struct DocumentEncoder {
         // Models given in `included` come after those found through relationships, and bring
         // what they relate to (their own relationships are their paths' roots).
         if !included.isEmpty {
-            var extra = LinkageBuilder(context: context, resolvesIdentity: false)
-            for element in included { try extra.addValue(element) }
-            for reference in extra.references {
-                guard let model = reference.model else { continue }
+            var models: [any JSONAPIResource & Encodable] = []
+            models.reserveCapacity(included.count)
+            for element in included {
+                if let model = element as? any JSONAPIResource & Encodable {
+                    models.append(model)
+                } else {
+                    var extra = LinkageBuilder(context: context, resolvesIdentity: false)
+                    try extra.addValue(element)
+                    models += extra.references.compactMap(\.model)
+                }
+            }
+            for model in models {
                 let record = try makeRecord(model)
                 guard emitted.insert(record.key).inserted else { continue }
                 records.append(record)
@@ -221,6 +229,25 @@ struct DocumentEncoder {
 
     /// Writes `data`: a resource, an array of them, null, or identifiers.
     private mutating func writePrimary<T: Encodable>(_ value: T) throws {
+        // Arrays of one model type, and single models: no linkage builder, no existential per model.
+        if let array = value as? any EncodableModelArray {
+            let records = try array.makeRecords(self)
+            writer.beginArray()
+            for record in records {
+                emitted.insert(record.key)
+                enqueueRelated(of: record, path: "")
+                try write(record)
+            }
+            writer.endArray()
+            return
+        }
+        if let model = value as? any JSONAPIResource & Encodable {
+            let record = try makeRecord(model)
+            emitted.insert(record.key)
+            enqueueRelated(of: record, path: "")
+            try write(record)
+            return
+        }
         var primary = LinkageBuilder(context: context, resolvesIdentity: false)
         try primary.addValue(value)
         let models = primary.references.compactMap(\.model)
@@ -249,8 +276,8 @@ struct DocumentEncoder {
         if primary.isToMany { writer.endArray() }
     }
 
-    private func makeRecord(_ model: any JSONAPIResource & Encodable) throws -> ResourceEncoder {
-        let record = ResourceEncoder(context: context, resourceType: type(of: model).resourceType)
+    func makeRecord<Model: JSONAPIResource & Encodable>(_ model: Model) throws -> ResourceEncoder {
+        let record = ResourceEncoder(context: context, resourceType: Model.resourceType)
         try model.encode(to: record)
         if let failure = record.failure { throw failure }
         if mode == .update && (record.id ?? "").isEmpty {
@@ -274,15 +301,18 @@ struct DocumentEncoder {
     private mutating func enqueueRelated(of record: ResourceEncoder, path: String) {
         guard includeSet?.isEmpty != true else { return }
         let fieldset = context.options.fields[record.resourceType]
-        for relationship in record.relationships {
-            guard let linkage = relationship.linkage else { continue }
-            if let fieldset, !fieldset.contains(relationship.name) { continue }
+        for index in record.relationships.indices {
+            guard record.relationships[index].hasModels,
+                let references = record.relationships[index].linkage?.references
+            else { continue }
+            let name = record.relationships[index].name
+            if let fieldset, !fieldset.contains(name) { continue }
             var childPath = ""
             if let includeSet {
-                childPath = path.isEmpty ? relationship.name : path + "." + relationship.name
+                childPath = path.isEmpty ? name : path + "." + name
                 guard includeSet.contains(childPath) else { continue }
             }
-            for reference in linkage.references {
+            for reference in references {
                 guard let model = reference.model else { continue }
                 let key = reference.key
                 if includeSet == nil {
@@ -318,19 +348,31 @@ struct DocumentEncoder {
             writer.string(lid)
         }
         let attributes = record.attributes
-        var attributeIndices = Array(attributes.keys.indices)
-        if let fieldset { attributeIndices.removeAll { !fieldset.contains(attributes.keys[$0]) } }
-        if sorted {
-            attributeIndices.sort { attributes.keys[$0].utf8.lexicographicallyPrecedes(attributes.keys[$1].utf8) }
-        }
-        if !attributeIndices.isEmpty {
-            writer.key("attributes")
-            writer.beginObject()
-            for index in attributeIndices {
-                writer.key(attributes.keys[index])
-                try attributes.values[index].write(to: &writer, sorted: sorted)
+        if fieldset == nil && !sorted {
+            if !attributes.keys.isEmpty {
+                writer.key("attributes")
+                writer.beginObject()
+                for index in attributes.keys.indices {
+                    writer.key(attributes.keys[index])
+                    try attributes.values[index].write(to: &writer, sorted: false)
+                }
+                writer.endObject()
             }
-            writer.endObject()
+        } else {
+            var attributeIndices = Array(attributes.keys.indices)
+            if let fieldset { attributeIndices.removeAll { !fieldset.contains(attributes.keys[$0]) } }
+            if sorted {
+                attributeIndices.sort { attributes.keys[$0].utf8.lexicographicallyPrecedes(attributes.keys[$1].utf8) }
+            }
+            if !attributeIndices.isEmpty {
+                writer.key("attributes")
+                writer.beginObject()
+                for index in attributeIndices {
+                    writer.key(attributes.keys[index])
+                    try attributes.values[index].write(to: &writer, sorted: sorted)
+                }
+                writer.endObject()
+            }
         }
         var relationships = record.relationships
         if let fieldset { relationships.removeAll { !fieldset.contains($0.name) } }
@@ -338,18 +380,18 @@ struct DocumentEncoder {
         if !relationships.isEmpty {
             writer.key("relationships")
             writer.beginObject()
-            for relationship in relationships {
-                writer.key(relationship.name)
+            for index in relationships.indices {
+                writer.key(relationships[index].name)
                 writer.beginObject()
-                if let linkage = relationship.linkage {
+                if relationships[index].linkage != nil {
                     writer.key("data")
-                    try writeLinkage(linkage)
+                    try writeLinkage(relationships[index].linkage)
                 }
-                if let links = relationship.links {
+                if let links = relationships[index].links {
                     writer.key("links")
                     try links.write(to: &writer, sorted: sorted)
                 }
-                if let meta = relationship.meta {
+                if let meta = relationships[index].meta {
                     writer.key("meta")
                     try meta.write(to: &writer, sorted: sorted)
                 }
@@ -369,7 +411,8 @@ struct DocumentEncoder {
     }
 
     /// Writes linkage: `null`, one resource identifier object, or an array of them.
-    private mutating func writeLinkage(_ linkage: LinkageBuilder) throws {
+    private mutating func writeLinkage(_ linkage: LinkageBuilder?) throws {
+        guard let linkage else { return }
         if linkage.isToMany {
             writer.beginArray()
             for reference in linkage.references { writeIdentifier(reference) }
@@ -399,4 +442,18 @@ struct DocumentEncoder {
 
 extension ResourceEncoder {
     var key: ResourceKey { ResourceKey(type: resourceType, id: id, lid: lid) }
+}
+
+/// Arrays of one model type, encoded as primary data without an existential per element.
+protocol EncodableModelArray {
+    func makeRecords(_ document: DocumentEncoder) throws -> [ResourceEncoder]
+}
+
+extension Array: EncodableModelArray where Element: JSONAPIResource & Encodable {
+    func makeRecords(_ document: DocumentEncoder) throws -> [ResourceEncoder] {
+        var records: [ResourceEncoder] = []
+        records.reserveCapacity(count)
+        for element in self { records.append(try document.makeRecord(element)) }
+        return records
+    }
 }

@@ -58,6 +58,13 @@ final class EncodedObject {
     var keys: [String] = []
     var values: [EncodedValue] = []
 
+    init() {}
+
+    init(capacity: Int) {
+        keys.reserveCapacity(capacity)
+        values.reserveCapacity(capacity)
+    }
+
     /// Adds a member. A key encoded twice is written twice (the encoder does not search for it).
     func set(_ key: String, _ value: EncodedValue) {
         keys.append(key)

@@ -31,6 +31,7 @@ struct LinkageBuilder {
     let resolvesIdentity: Bool
     var isToMany = false
     var references: [LinkageReference] = []
+    var hasModels = false
 
     init(context: EncodingContext, resolvesIdentity: Bool = true) {
         self.context = context
@@ -71,6 +72,7 @@ struct LinkageBuilder {
 
     private mutating func addModel(_ model: any JSONAPIResource & Encodable) throws {
         let type = Swift.type(of: model).resourceType
+        hasModels = true
         guard resolvesIdentity else {
             references.append(LinkageReference(type: type, id: nil, lid: nil, model: model))
             return
@@ -87,6 +89,8 @@ struct EncodedRelationship {
     var linkage: LinkageBuilder?
     var meta: EncodedValue?
     var links: EncodedValue?
+    /// Whether the linkage holds models (candidates for `included`), not only identifiers.
+    var hasModels: Bool { linkage?.hasModels ?? false }
 }
 
 /// The `Encoder` a model encodes itself to: sorts its keys into the resource object's `id`,
@@ -103,7 +107,7 @@ final class ResourceEncoder: Encoder {
 
     var id: String?
     var lid: String?
-    let attributes = EncodedObject()
+    let attributes = EncodedObject(capacity: 16)
     var relationships: [EncodedRelationship] = []
     var meta: EncodedValue?
     var links: EncodedValue?
