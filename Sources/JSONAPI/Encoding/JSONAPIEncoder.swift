@@ -178,19 +178,19 @@ struct DocumentEncoder {
         // Models given in `included` come after those found through relationships, and bring
         // what they relate to (their own relationships are their paths' roots).
         if !included.isEmpty {
-            var models: [any JSONAPIResource & Encodable] = []
-            models.reserveCapacity(included.count)
+            var extraRecords: [ResourceEncoder] = []
+            extraRecords.reserveCapacity(included.count)
             for element in included {
-                if let model = element as? any JSONAPIResource & Encodable {
-                    models.append(model)
+                // The model's type by a metatype cast: no copy of the value into a new box.
+                if let modelType = type(of: element) as? any JSONAPIResource.Type {
+                    extraRecords.append(try makeRecord(element, resourceType: modelType.resourceType))
                 } else {
                     var extra = LinkageBuilder(context: context, resolvesIdentity: false)
                     try extra.addValue(element)
-                    models += extra.references.compactMap(\.model)
+                    for model in extra.references.compactMap(\.model) { extraRecords.append(try makeRecord(model)) }
                 }
             }
-            for model in models {
-                let record = try makeRecord(model)
+            for record in extraRecords {
                 guard emitted.insert(record.key).inserted else { continue }
                 records.append(record)
                 enqueueRelated(of: record, path: "")
@@ -277,7 +277,11 @@ struct DocumentEncoder {
     }
 
     func makeRecord<Model: JSONAPIResource & Encodable>(_ model: Model) throws -> ResourceEncoder {
-        let record = ResourceEncoder(context: context, resourceType: Model.resourceType)
+        try makeRecord(model, resourceType: Model.resourceType)
+    }
+
+    func makeRecord<Model: Encodable>(_ model: Model, resourceType: String) throws -> ResourceEncoder {
+        let record = ResourceEncoder(context: context, resourceType: resourceType)
         try model.encode(to: record)
         if let failure = record.failure { throw failure }
         if mode == .update && (record.id ?? "").isEmpty {

@@ -42,7 +42,16 @@ protocol IdentifierArrayElement {
 
 extension Identifier: IdentifierArrayElement {
     static func references<A>(of array: A) -> [LinkageReference] {
-        sameType(array, as: [Identifier].self).map(\.reference)
+        let identifiers = sameType(array, as: [Identifier].self)
+        let type = Model.resourceType
+        var references: [LinkageReference] = []
+        references.reserveCapacity(identifiers.count)
+        for identifier in identifiers {
+            let id = identifier.id
+            references.append(
+                LinkageReference(type: type, id: id.isEmpty ? nil : id, lid: identifier.lid, model: nil))
+        }
+        return references
     }
 }
 
