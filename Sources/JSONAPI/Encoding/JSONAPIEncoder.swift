@@ -133,6 +133,10 @@ struct DocumentEncoder {
     var visited: Set<VisitKey> = []
     var queue: [(model: any JSONAPIResource & Encodable, path: String, emit: Bool)] = []
     var writer: JSONWriter
+    /// Whether the `included` array has been started.
+    var includedOpen = false
+    /// The resources written as primary data one by one (an array of models).
+    var primaryKeys: Set<ResourceKey> = []
 
     struct VisitKey: Hashable {
         var resource: ResourceKey
@@ -167,47 +171,39 @@ struct DocumentEncoder {
         writer.beginObject()
         writer.key("data")
         try writePrimary(value)
-        var records: [ResourceEncoder] = []
+        // Each related resource is written as soon as it is encoded, while its values are hot.
         var head = 0
         while head < queue.count {
             let item = queue[head]
             head += 1
             let record = try encodeResource(item.model, path: item.path)
-            if item.emit { records.append(record) }
+            if item.emit { try writeIncluded(record) }
         }
         // Models given in `included` come after those found through relationships, and bring
         // what they relate to (their own relationships are their paths' roots).
-        if !included.isEmpty {
-            var extraRecords: [ResourceEncoder] = []
-            extraRecords.reserveCapacity(included.count)
-            for element in included {
-                // The model's type by a metatype cast: no copy of the value into a new box.
-                if let modelType = type(of: element) as? any JSONAPIResource.Type {
-                    extraRecords.append(try makeRecord(element, resourceType: modelType.resourceType))
-                } else {
-                    var extra = LinkageBuilder(context: context, resolvesIdentity: false)
-                    try extra.addValue(element)
-                    for model in extra.references.compactMap(\.model) { extraRecords.append(try makeRecord(model)) }
-                }
+        for element in included {
+            var records: [ResourceEncoder] = []
+            // The model's type by a metatype cast: no copy of the value into a new box.
+            if let modelType = type(of: element) as? any JSONAPIResource.Type {
+                records.append(try makeRecord(element, resourceType: modelType.resourceType))
+            } else {
+                var extra = LinkageBuilder(context: context, resolvesIdentity: false)
+                try extra.addValue(element)
+                for model in extra.references.compactMap(\.model) { records.append(try makeRecord(model)) }
             }
-            for record in extraRecords {
+            for record in records {
                 guard emitted.insert(record.key).inserted else { continue }
-                records.append(record)
+                try writeIncluded(record)
                 enqueueRelated(of: record, path: "")
                 while head < queue.count {
                     let item = queue[head]
                     head += 1
                     let related = try encodeResource(item.model, path: item.path)
-                    if item.emit { records.append(related) }
+                    if item.emit { try writeIncluded(related) }
                 }
             }
         }
-        if !records.isEmpty {
-            writer.key("included")
-            writer.beginArray()
-            for record in records { try write(record) }
-            writer.endArray()
-        }
+        if includedOpen { writer.endArray() }
         if let meta {
             writer.key("meta")
             try context.box(meta, path: []).write(to: &writer, sorted: context.sorted)
@@ -227,17 +223,33 @@ struct DocumentEncoder {
         return try writer.finish()
     }
 
+    /// Writes one resource of `included`, starting the array before the first; a resource of
+    /// the primary data (queued through a relationship before it was written) is left out.
+    private mutating func writeIncluded(_ record: ResourceEncoder) throws {
+        if !primaryKeys.isEmpty && primaryKeys.contains(record.key) { return }
+        if !includedOpen {
+            writer.key("included")
+            writer.beginArray()
+            includedOpen = true
+        }
+        try write(record)
+    }
+
+    /// Writes one resource of the primary data.
+    mutating func writePrimaryRecord(_ record: ResourceEncoder) throws {
+        let key = record.key
+        emitted.insert(key)
+        primaryKeys.insert(key)
+        enqueueRelated(of: record, path: "")
+        try write(record)
+    }
+
     /// Writes `data`: a resource, an array of them, null, or identifiers.
     private mutating func writePrimary<T: Encodable>(_ value: T) throws {
         // Arrays of one model type, and single models: no linkage builder, no existential per model.
         if let array = value as? any EncodableModelArray {
-            let records = try array.makeRecords(self)
             writer.beginArray()
-            for record in records {
-                emitted.insert(record.key)
-                enqueueRelated(of: record, path: "")
-                try write(record)
-            }
+            try array.writeRecords(into: &self)
             writer.endArray()
             return
         }
@@ -450,14 +462,11 @@ extension ResourceEncoder {
 
 /// Arrays of one model type, encoded as primary data without an existential per element.
 protocol EncodableModelArray {
-    func makeRecords(_ document: DocumentEncoder) throws -> [ResourceEncoder]
+    func writeRecords(into document: inout DocumentEncoder) throws
 }
 
 extension Array: EncodableModelArray where Element: JSONAPIResource & Encodable {
-    func makeRecords(_ document: DocumentEncoder) throws -> [ResourceEncoder] {
-        var records: [ResourceEncoder] = []
-        records.reserveCapacity(count)
-        for element in self { records.append(try document.makeRecord(element)) }
-        return records
+    func writeRecords(into document: inout DocumentEncoder) throws {
+        for element in self { try document.writePrimaryRecord(try document.makeRecord(element)) }
     }
 }

@@ -214,6 +214,21 @@ struct EncoderModelTests {
         c.next = []
     }
 
+    @Test func primaryResourcesRelatedToEachOtherAreNotIncluded() throws {
+        let a = Node("a")
+        let b = Node("b")
+        let c = Node("c")
+        a.next = [b, c]
+        b.next = [a]
+        let bytes = try JSONAPIEncoder().encode([a, b])
+        _ = try parseStrictly(bytes)
+        let json = try jsonObject(bytes)
+        let included = try #require(json["included"] as? [[String: Any]])
+        #expect(included.compactMap { $0["id"] as? String } == ["c"])
+        a.next = []
+        b.next = []
+    }
+
     @Test func nonResourcePrimaryDataThrows() {
         #expect(throws: EncodingError.self) { try JSONAPIEncoder().encode(["plain"]) }
     }
