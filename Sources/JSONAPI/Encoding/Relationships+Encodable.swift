@@ -15,6 +15,22 @@ protocol LinkageEncodableType {
     static var isLinkage: Bool { get }
 }
 
+/// Linkage read through the value's static type: the caller passes a value of `Self`.
+protocol DirectLinkageEncodable: LinkageEncodable {
+    static func collect<V>(_ value: V, into linkage: inout LinkageBuilder) throws
+}
+
+extension DirectLinkageEncodable {
+    static func collect<V>(_ value: V, into linkage: inout LinkageBuilder) throws {
+        try sameType(value, as: Self.self).collectLinkage(into: &linkage)
+    }
+}
+
+extension Identifier: DirectLinkageEncodable {}
+extension Array: DirectLinkageEncodable {}
+extension Optional: DirectLinkageEncodable {}
+extension Lazy: DirectLinkageEncodable {}
+
 /// Whether a value of `type` is written as a relationship rather than an attribute.
 func isRelationshipType(_ type: Any.Type) -> Bool {
     if type is any JSONAPIResource.Type { return true }

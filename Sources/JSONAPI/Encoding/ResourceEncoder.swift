@@ -321,7 +321,10 @@ struct ResourceKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private func encodeRelationship<T: Encodable>(_ value: T, name: String) throws {
         var linkage = LinkageBuilder(context: encoder.context)
         let index = encoder.relationshipIndex(name)
-        if let related = value as? any RelatedEncodable {
+        if let direct = T.self as? any DirectLinkageEncodable.Type {
+            // Identifiers, arrays, optionals: no copy of the value into an existential box.
+            try direct.collect(value, into: &linkage)
+        } else if let related = value as? any RelatedEncodable {
             try linkage.addValue(related.relatedValue)
             if let meta = related.relatedMeta {
                 encoder.relationships[index].meta = try encoder.context.box(meta, path: [AnyKey(name)])
