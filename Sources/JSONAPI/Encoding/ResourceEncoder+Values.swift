@@ -67,6 +67,11 @@ final class EncodedObject {
 
     /// Adds a member. A key encoded twice is written twice (the encoder does not search for it).
     func set(_ key: String, _ value: EncodedValue) {
+        if keys.capacity == 0 {
+            // Most objects have a handful of members: one allocation each instead of four.
+            keys.reserveCapacity(8)
+            values.reserveCapacity(8)
+        }
         keys.append(key)
         values.append(value)
     }
