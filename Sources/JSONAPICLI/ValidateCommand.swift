@@ -19,7 +19,10 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Print a JSON report: [{file, valid, diagnostics: [{severity, code, message, offset, ...}]}].")
     var json = false
 
-    @Flag(help: "Check plain JSON syntax (RFC 8259) only; --kind and --lenient do not apply, --backend picks the tokenizer.")
+    @Flag(
+        help:
+            "Check plain JSON syntax (RFC 8259) only; --kind and --lenient do not apply, --backend picks the tokenizer."
+    )
     var syntax = false
 
     @Flag(name: .shortAndLong, help: "Print only the problems, without a verdict line per file.")

@@ -140,6 +140,8 @@ final class DocumentStorage: @unchecked Sendable {
     enum Bytes {
         case array([UInt8])
         case borrowed(UnsafeRawBufferPointer)
+        /// The bytes a ``DocumentParser`` collected, owned by the document from then on.
+        case buffer(InputBuffer)
 
         @inline(__always)
         func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
@@ -157,6 +159,8 @@ final class DocumentStorage: @unchecked Sendable {
                 }
             case .borrowed(let buffer):
                 return try body(buffer)
+            case .buffer(let input):
+                return try body(input.bytes)
             }
         }
     }
@@ -180,6 +184,7 @@ final class DocumentStorage: @unchecked Sendable {
         switch bytes {
         case .array(let array): return try array.withUnsafeBytes(body)
         case .borrowed(let buffer): return try body(buffer)
+        case .buffer(let input): return try body(input.bytes)
         }
     }
 }

@@ -156,6 +156,37 @@ public struct NegotiationFailure: Error, Sendable, Hashable, CustomStringConvert
 /// case .failure(let failure): print(failure.status)
 /// }
 /// ```
+///
+/// ## Serving a request
+///
+/// Negotiation, parsing and error documents together: a handler for an endpoint that takes
+/// Atomic Operations requests. Every failure, whether of negotiation (415, 406), of the body
+/// (400, 413) or of the server (500), becomes an error document with the right status.
+///
+/// ```swift
+/// let atomic = AtomicOperations.extensionURI
+///
+/// func handle(contentType: String?, accept: String?, body: [UInt8]) -> (status: Int, type: String, body: [UInt8]) {
+///     do {
+///         _ = try JSONAPINegotiation.checkContentType(contentType, supportedExtensions: [atomic]).get()
+///         let responseType = try JSONAPINegotiation.negotiateAccept(
+///             accept, supportedExtensions: [atomic], supportedProfiles: []
+///         ).get()
+///         let request = try Document(parsing: body)
+///         var response = AtomicResultsDocument()
+///         for operation in try request.atomicOperations() {
+///             guard case .resource(let resource) = operation.data else { response.appendEmpty(); continue }
+///             var created = JSONAPIResourceObject(resource)
+///             created.id = created.id ?? "42"  // stored by the application
+///             response.append(created)
+///         }
+///         return (200, responseType.description, try response.jsonBytes())
+///     } catch {
+///         let errors = JSONAPIErrorDocument(describing: error)
+///         return (errors.httpStatus, JSONAPIMediaType.base, (try? errors.jsonBytes()) ?? [])
+///     }
+/// }
+/// ```
 public enum JSONAPINegotiation {
     /// Which version's content negotiation rules to apply.
     public enum SpecVersion: Sendable, Hashable {

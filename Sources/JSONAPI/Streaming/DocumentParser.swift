@@ -14,7 +14,7 @@
 /// ```
 public struct DocumentParser {
     private var driver: ParseDriver
-    private var bytes: [UInt8] = []
+    private var input: InputBuffer
     private var failed: JSONAPIError?
     private var finished = false
 
@@ -27,7 +27,7 @@ public struct DocumentParser {
     public init(options: ParsingOptions = ParsingOptions(), expectedByteCount: Int = 0) {
         driver = ParseDriver(options: options)
         driver.builder.reserveCapacity(forDocumentBytes: expectedByteCount)
-        if expectedByteCount > 0 { bytes.reserveCapacity(min(expectedByteCount, options.maximumDocumentBytes)) }
+        input = InputBuffer(reserving: min(max(expectedByteCount, 0), options.maximumDocumentBytes))
     }
 
     /// Tokenizes the next chunk.
@@ -37,26 +37,25 @@ public struct DocumentParser {
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) throws(JSONAPIError) {
         if let failed { throw failed }
         guard !finished else { throw JSONAPIError(.invalidJSON, "feed(_:) called after finish()") }
-        let base = bytes.count
+        let base = input.count
         let limit = driver.options.maximumDocumentBytes
         if chunk.count > limit - base {
-            let error = bytes.withUnsafeBytes { all in
-                ParseDriver.located(
-                    JSONAPIError.at(
-                        limit, .documentTooLarge,
-                        "the document is longer than \(limit) bytes (ParsingOptions.maximumDocumentBytes)"),
-                    in: all)
-            }
+            let error = ParseDriver.located(
+                JSONAPIError.at(
+                    limit, .documentTooLarge,
+                    "the document is longer than \(limit) bytes (ParsingOptions.maximumDocumentBytes)"),
+                in: input.bytes)
             failed = error
             throw error
         }
-        if bytes.capacity - base < chunk.count {
-            // Grow by 4x, not the usual 2x: each regrowth copies everything so far, and large
-            // untouched capacity is only address space (the pages are committed when written).
-            let wanted = max(base + chunk.count, bytes.capacity * 4, 1 << 20)
-            bytes.reserveCapacity(min(wanted, max(limit, base + chunk.count)))
+        // A copied parser shares the buffer until one of them writes: copy on write.
+        if !isKnownUniquelyReferenced(&input), let copy = input.copy() { input = copy }
+        guard input.append(chunk) else {
+            let error = JSONAPIError(
+                .documentTooLarge, "out of memory holding a \(base + chunk.count)-byte document", offset: base)
+            failed = error
+            throw error
         }
-        bytes.append(contentsOf: chunk)
         try run(from: base, isFinal: false)
     }
 
@@ -86,24 +85,20 @@ public struct DocumentParser {
         if let failed { throw failed }
         guard !finished else { throw JSONAPIError(.invalidJSON, "finish() called twice") }
         finished = true
-        try run(from: bytes.count, isFinal: true)
-        let output = bytes.withUnsafeBytes { all in
-            driver.builder.input = all
-            return driver.builder.finish()
-        }
-        let input = bytes
-        bytes = []
-        return try Document(bytes: .array(input), output: output, options: driver.options)
+        try run(from: input.count, isFinal: true)
+        driver.builder.input = input.bytes
+        let output = driver.builder.finish()
+        return try Document(bytes: .buffer(input), output: output, options: driver.options)
     }
 
     private mutating func run(from base: Int, isFinal: Bool) throws(JSONAPIError) {
-        let result: JSONAPIError? = bytes.withUnsafeBytes { all in
-            do throws(JSONAPIError) {
-                try driver.feed(all: all, from: base, isFinal: isFinal)
-                return nil
-            } catch {
-                return ParseDriver.located(error, in: all)
-            }
+        let all = input.bytes
+        let result: JSONAPIError?
+        do throws(JSONAPIError) {
+            try driver.feed(all: all, from: base, isFinal: isFinal)
+            result = nil
+        } catch {
+            result = ParseDriver.located(error, in: all)
         }
         if let result {
             failed = result

@@ -37,7 +37,8 @@ struct ArenaLayoutTests {
         var text = #"{"data":["#
         for i in 0..<1000 {
             if i > 0 { text += "," }
-            text += #"{"type":"t","id":"\#(i)","attributes":{"a":"\#(String(repeating: "x", count: 200))","b":[1,2,3],"c":{"d":null}}}"#
+            text +=
+                #"{"type":"t","id":"\#(i)","attributes":{"a":"\#(String(repeating: "x", count: 200))","b":[1,2,3],"c":{"d":null}}}"#
         }
         text += "]}"
         let document = try Document(parsing: text)

@@ -4,7 +4,8 @@ import Testing
 
 /// Parses `text` (every way of feeding it) and returns the error it must throw.
 private func rejection(
-    _ text: String, _ options: ParsingOptions = ParsingOptions(), sourceLocation: Testing.SourceLocation = #_sourceLocation
+    _ text: String, _ options: ParsingOptions = ParsingOptions(),
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) -> JSONAPIError? {
     switch parseEverywhere(text, options: options, sourceLocation: sourceLocation) {
     case .success:
@@ -18,7 +19,13 @@ private func rejection(
 /// The (pointer, message fragment) pairs of every diagnostic.
 private func problems(_ error: JSONAPIError?) -> [(String, String)] {
     guard let error else { return [] }
-    let all = error.diagnostics.isEmpty ? [Diagnostic(severity: .error, code: error.code, message: error.message, offset: error.offset, line: error.line, column: error.column, pointer: error.pointer)] : error.diagnostics
+    let all =
+        error.diagnostics.isEmpty
+        ? [
+            Diagnostic(
+                severity: .error, code: error.code, message: error.message, offset: error.offset, line: error.line,
+                column: error.column, pointer: error.pointer)
+        ] : error.diagnostics
     return all.map { ($0.pointer, $0.message) }
 }
 
@@ -36,12 +43,15 @@ private func expectProblem(
 struct DocumentBuilderTests {
     @Test("top-level member rules")
     func topLevel() {
-        expectProblem(#"{"jsonapi":{"version":"1.1"}}"#, at: "", containing: "at least one of `data`, `errors` and `meta`")
+        expectProblem(
+            #"{"jsonapi":{"version":"1.1"}}"#, at: "", containing: "at least one of `data`, `errors` and `meta`")
         expectProblem(#"{"data":null,"errors":[]}"#, at: "", containing: "must not both be")
         expectProblem(#"{"meta":{},"included":[]}"#, at: "", containing: "without `data` must not contain `included`")
-        expectProblem(#"{"data":null,"something":1}"#, at: "/something", containing: "must not have a member named `something`")
+        expectProblem(
+            #"{"data":null,"something":1}"#, at: "/something", containing: "must not have a member named `something`")
         expectProblem(#"[1,2]"#, at: "", containing: "must be a JSON object, found an array")
-        expectProblem(#"{"data":"x"}"#, at: "/data", containing: "primary data must be null, a resource object or an array")
+        expectProblem(
+            #"{"data":"x"}"#, at: "/data", containing: "primary data must be null, a resource object or an array")
         expectProblem(#"{"data":[],"included":{}}"#, at: "/included", containing: "`included` must be an array")
         expectProblem(#"{"errors":{}}"#, at: "/errors", containing: "`errors` must be an array")
         expectProblem(#"{"meta":[]}"#, at: "/meta", containing: "`meta` must be an object")
@@ -50,7 +60,9 @@ struct DocumentBuilderTests {
 
     @Test("extension and @-members are allowed; an extension member satisfies the top-level rule")
     func extensionMembers() throws {
-        let document = try parseEverywhere(#"{"atomic:operations":[{"op":"remove","ref":{"type":"a","id":"1"}}],"@context":"x"}"#).get()
+        let document = try parseEverywhere(
+            #"{"atomic:operations":[{"op":"remove","ref":{"type":"a","id":"1"}}],"@context":"x"}"#
+        ).get()
         #expect(document.extensionMembers.map(\.name) == ["atomic:operations", "@context"])
         #expect(document.extensionMembers.first?.value[0]?["op"]?.stringValue == "remove")
         expectProblem(#"{"meta":{},"bad ns:x":1}"#, at: "/bad ns:x", containing: "extension namespace")
@@ -60,52 +72,94 @@ struct DocumentBuilderTests {
     func resources() {
         expectProblem(#"{"data":{"id":"1"}}"#, at: "/data", containing: "must have a `type` member")
         expectProblem(#"{"data":{"type":"a"}}"#, at: "/data", containing: "must have an `id` member")
-        expectProblem(#"{"data":{"type":"a","id":1}}"#, at: "/data/id", containing: "`id` must be a string, found a number")
+        expectProblem(
+            #"{"data":{"type":"a","id":1}}"#, at: "/data/id", containing: "`id` must be a string, found a number")
         expectProblem(#"{"data":{"type":7,"id":"1"}}"#, at: "/data/type", containing: "`type` must be a string")
         expectProblem(#"{"data":{"type":"","id":"1"}}"#, at: "/data/type", containing: "invalid `type` value")
         expectProblem(#"{"data":{"type":"a+b","id":"1"}}"#, at: "/data/type", containing: "invalid `type` value")
-        expectProblem(#"{"data":{"type":"a","id":"1","bad":1}}"#, at: "/data/bad", containing: "resource object must not have a member named `bad`")
-        expectProblem(#"{"data":{"type":"a","id":"1","attributes":{"id":2}}}"#, at: "/data/attributes/id", containing: "must not be named `id`")
-        expectProblem(#"{"data":{"type":"a","id":"1","attributes":{"type":2}}}"#, at: "/data/attributes/type", containing: "must not be named `type`")
-        expectProblem(#"{"data":{"type":"a","id":"1","attributes":{"a.b":2}}}"#, at: "/data/attributes/a.b", containing: "invalid attribute name")
-        expectProblem(#"{"data":{"type":"a","id":"1","attributes":{"x":{"links":{}}}}}"#, at: "/data/attributes/x/links", containing: "inside an attribute value")
-        expectProblem(#"{"data":{"type":"a","id":"1","attributes":[]}}"#, at: "/data/attributes", containing: "`attributes` must be an object")
+        expectProblem(
+            #"{"data":{"type":"a","id":"1","bad":1}}"#, at: "/data/bad",
+            containing: "resource object must not have a member named `bad`")
+        expectProblem(
+            #"{"data":{"type":"a","id":"1","attributes":{"id":2}}}"#, at: "/data/attributes/id",
+            containing: "must not be named `id`")
+        expectProblem(
+            #"{"data":{"type":"a","id":"1","attributes":{"type":2}}}"#, at: "/data/attributes/type",
+            containing: "must not be named `type`")
+        expectProblem(
+            #"{"data":{"type":"a","id":"1","attributes":{"a.b":2}}}"#, at: "/data/attributes/a.b",
+            containing: "invalid attribute name")
+        expectProblem(
+            #"{"data":{"type":"a","id":"1","attributes":{"x":{"links":{}}}}}"#, at: "/data/attributes/x/links",
+            containing: "inside an attribute value")
+        expectProblem(
+            #"{"data":{"type":"a","id":"1","attributes":[]}}"#, at: "/data/attributes",
+            containing: "`attributes` must be an object")
         expectProblem(
             #"{"data":{"type":"a","id":"1","attributes":{"author":1},"relationships":{"author":{"meta":{}}}}}"#,
             at: "/data/relationships/author", containing: "both an attribute and a relationship")
-        expectProblem(#"{"data":{"type":"a","id":"1","attributes":{"x":1,"x":2}}}"#, at: "/data/attributes/x", containing: "duplicate attribute `x`")
-        expectProblem(#"{"data":[{"type":"a","id":"1"},{"type":"a","id":"1"}]}"#, at: "/data/1", containing: "appears more than once")
-        expectProblem(#"{"data":{"type":"a","id":"1"},"included":[{"type":"a","id":"1"}]}"#, at: "/included/0", containing: "appears more than once")
-        expectProblem(#"{"data":["x"]}"#, at: "/data/0", containing: "resource object must be an object, found a string")
+        expectProblem(
+            #"{"data":{"type":"a","id":"1","attributes":{"x":1,"x":2}}}"#, at: "/data/attributes/x",
+            containing: "duplicate attribute `x`")
+        expectProblem(
+            #"{"data":[{"type":"a","id":"1"},{"type":"a","id":"1"}]}"#, at: "/data/1",
+            containing: "appears more than once")
+        expectProblem(
+            #"{"data":{"type":"a","id":"1"},"included":[{"type":"a","id":"1"}]}"#, at: "/included/0",
+            containing: "appears more than once")
+        expectProblem(
+            #"{"data":["x"]}"#, at: "/data/0", containing: "resource object must be an object, found a string")
     }
 
     @Test("relationship and linkage rules")
     func relationships() {
         let base = #"{"data":{"type":"a","id":"1","relationships":"#
         expectProblem(base + #"[]}}"#, at: "/data/relationships", containing: "`relationships` must be an object")
-        expectProblem(base + #"{"r":{}}}}"#, at: "/data/relationships/r", containing: "at least one of `data`, `links`, `meta`")
+        expectProblem(
+            base + #"{"r":{}}}}"#, at: "/data/relationships/r", containing: "at least one of `data`, `links`, `meta`")
         expectProblem(base + #"{"r":1}}}"#, at: "/data/relationships/r", containing: "a relationship must be an object")
-        expectProblem(base + #"{"id":{"data":null}}}}"#, at: "/data/relationships/id", containing: "must not be named `id`")
-        expectProblem(base + #"{"r":{"data":"x"}}}}"#, at: "/data/relationships/r/data", containing: "relationship `data` must be null")
-        expectProblem(base + #"{"r":{"data":{"id":"2"}}}}}"#, at: "/data/relationships/r/data", containing: "must have a `type` member")
-        expectProblem(base + #"{"r":{"data":[{"type":"b","id":"2","bad":1}]}}}}"#, at: "/data/relationships/r/data/0/bad", containing: "resource identifier object must not have a member named `bad`")
-        expectProblem(base + #"{"r":{"links":{"wrong":"http://x"}}}}}"#, at: "/data/relationships/r/links/wrong", containing: "must not have a member named `wrong`")
-        expectProblem(base + #"{"r":{"meta":{}}}}}"#, at: "/data/relationships/r", containing: "in a request must contain `data`", ParsingOptions(kind: .updateRequest))
+        expectProblem(
+            base + #"{"id":{"data":null}}}}"#, at: "/data/relationships/id", containing: "must not be named `id`")
+        expectProblem(
+            base + #"{"r":{"data":"x"}}}}"#, at: "/data/relationships/r/data",
+            containing: "relationship `data` must be null")
+        expectProblem(
+            base + #"{"r":{"data":{"id":"2"}}}}}"#, at: "/data/relationships/r/data",
+            containing: "must have a `type` member")
+        expectProblem(
+            base + #"{"r":{"data":[{"type":"b","id":"2","bad":1}]}}}}"#, at: "/data/relationships/r/data/0/bad",
+            containing: "resource identifier object must not have a member named `bad`")
+        expectProblem(
+            base + #"{"r":{"links":{"wrong":"http://x"}}}}}"#, at: "/data/relationships/r/links/wrong",
+            containing: "must not have a member named `wrong`")
+        expectProblem(
+            base + #"{"r":{"meta":{}}}}}"#, at: "/data/relationships/r", containing: "in a request must contain `data`",
+            ParsingOptions(kind: .updateRequest))
     }
 
     @Test("links, errors and the jsonapi object")
     func linksErrorsJSONAPI() {
         expectProblem(#"{"meta":{},"links":{"self":"wrong"}}"#, at: "/links/self", containing: "not a valid URI")
-        expectProblem(#"{"meta":{},"links":{"self":5}}"#, at: "/links/self", containing: "a link must be a string, a link object or null")
-        expectProblem(#"{"meta":{},"links":{"self":{"href":5}}}"#, at: "/links/self/href", containing: "`href` must be a string")
+        expectProblem(
+            #"{"meta":{},"links":{"self":5}}"#, at: "/links/self",
+            containing: "a link must be a string, a link object or null")
+        expectProblem(
+            #"{"meta":{},"links":{"self":{"href":5}}}"#, at: "/links/self/href", containing: "`href` must be a string")
         expectProblem(#"{"meta":{},"links":{"self":"http://a b"}}"#, at: "/links/self", containing: "a space")
         expectProblem(#"{"errors":["x"]}"#, at: "/errors/0", containing: "error object must be an object")
         expectProblem(#"{"errors":[{"status":400}]}"#, at: "/errors/0/status", containing: "`status` must be a string")
-        expectProblem(#"{"errors":[{"source":{"pointer":"data"}}]}"#, at: "/errors/0/source/pointer", containing: "not a JSON Pointer")
+        expectProblem(
+            #"{"errors":[{"source":{"pointer":"data"}}]}"#, at: "/errors/0/source/pointer",
+            containing: "not a JSON Pointer")
         expectProblem(#"{"errors":[{"source":"x"}]}"#, at: "/errors/0/source", containing: "`source` must be an object")
-        expectProblem(#"{"errors":[{"links":{"wrong":"http://x"}}]}"#, at: "/errors/0/links/wrong", containing: "must not have a member named `wrong`")
-        expectProblem(#"{"meta":{},"jsonapi":{"version":1}}"#, at: "/jsonapi/version", containing: "`version` must be a string")
-        expectProblem(#"{"meta":{},"jsonapi":{"oups":1}}"#, at: "/jsonapi/oups", containing: "must not have a member named `oups`")
+        expectProblem(
+            #"{"errors":[{"links":{"wrong":"http://x"}}]}"#, at: "/errors/0/links/wrong",
+            containing: "must not have a member named `wrong`")
+        expectProblem(
+            #"{"meta":{},"jsonapi":{"version":1}}"#, at: "/jsonapi/version", containing: "`version` must be a string")
+        expectProblem(
+            #"{"meta":{},"jsonapi":{"oups":1}}"#, at: "/jsonapi/oups", containing: "must not have a member named `oups`"
+        )
         expectProblem(#"{"meta":{},"jsonapi":[]}"#, at: "/jsonapi", containing: "must be an object")
         expectProblem(#"{"meta":{"a*":1}}"#, at: "/meta/a*", containing: "invalid member name in `meta`")
     }
@@ -129,16 +183,27 @@ struct DocumentBuilderTests {
     @Test("document kinds")
     func kinds() throws {
         let create = ParsingOptions(kind: .createRequest)
-        let created = try parseEverywhere(#"{"data":{"type":"photos","lid":"tmp","attributes":{"title":"x"}}}"#, options: create).get()
+        let created = try parseEverywhere(
+            #"{"data":{"type":"photos","lid":"tmp","attributes":{"title":"x"}}}"#, options: create
+        ).get()
         #expect(created.primaryResources.first?.id == nil)
         #expect(created.primaryResources.first?.lid == "tmp")
-        expectProblem(#"{"data":[{"type":"a"}]}"#, at: "/data", containing: "create request must be a single resource object", create)
-        expectProblem(#"{"data":{"type":"a"}}"#, at: "/data", containing: "must have an `id`", ParsingOptions(kind: .updateRequest))
+        expectProblem(
+            #"{"data":[{"type":"a"}]}"#, at: "/data", containing: "create request must be a single resource object",
+            create)
+        expectProblem(
+            #"{"data":{"type":"a"}}"#, at: "/data", containing: "must have an `id`",
+            ParsingOptions(kind: .updateRequest))
         expectProblem(#"{"meta":{}}"#, at: "", containing: "request document must contain `data`", create)
 
         let relationship = ParsingOptions(kind: .relationshipUpdate)
-        let tags = try parseEverywhere(#"{"data":[{"type":"tags","id":"2"},{"type":"tags","id":"3"}]}"#, options: relationship).get()
-        #expect(tags.primaryIdentifiers.map(\.identifier) == [ResourceIdentifier(type: "tags", id: "2"), ResourceIdentifier(type: "tags", id: "3")])
+        let tags = try parseEverywhere(
+            #"{"data":[{"type":"tags","id":"2"},{"type":"tags","id":"3"}]}"#, options: relationship
+        ).get()
+        #expect(
+            tags.primaryIdentifiers.map(\.identifier) == [
+                ResourceIdentifier(type: "tags", id: "2"), ResourceIdentifier(type: "tags", id: "3"),
+            ])
         guard case .identifiers(let ids) = tags.primary else {
             Issue.record("expected identifiers")
             return
@@ -149,19 +214,25 @@ struct DocumentBuilderTests {
             Issue.record("expected null")
             return
         }
-        expectProblem(#"{"data":[{"type":"tags","id":"2","attributes":{}}]}"#, at: "/data/0/attributes", containing: "must not have a member named `attributes`", relationship)
+        expectProblem(
+            #"{"data":[{"type":"tags","id":"2","attributes":{}}]}"#, at: "/data/0/attributes",
+            containing: "must not have a member named `attributes`", relationship)
     }
 
     @Test("lenient mode keeps what it can and reports warnings")
     func lenient() throws {
         let options = ParsingOptions(kind: .response, lenient: true)
-        let text = #"{"data":[{"type":"a","id":7,"attributes":{"id":1,"ok":true},"extra":1}],"links":{"self":"rel/path"}}"#
+        let text =
+            #"{"data":[{"type":"a","id":7,"attributes":{"id":1,"ok":true},"extra":1}],"links":{"self":"rel/path"}}"#
         let document = try parseEverywhere(text, options: options).get()
         #expect(document.primaryResources[0].id == "7")
         #expect(document.resource(type: "a", id: "7") != nil)
         #expect(document.primaryResources[0].attributes["ok"]?.boolValue == true)
         #expect(document.diagnostics.allSatisfy { $0.severity == .warning })
-        #expect(document.diagnostics.map(\.pointer) == ["/data/0/id", "/data/0/attributes/id", "/data/0/extra", "/links/self"])
+        #expect(
+            document.diagnostics.map(\.pointer) == [
+                "/data/0/id", "/data/0/attributes/id", "/data/0/extra", "/links/self",
+            ])
     }
 
     @Test("full linkage is checked and reported as warnings, never errors")
@@ -184,7 +255,8 @@ struct DocumentBuilderTests {
     func limits() throws {
         var options = ParsingOptions()
         options.maximumResourceCount = 2
-        let error = try #require(rejection(#"{"data":[{"type":"a","id":"1"},{"type":"a","id":"2"},{"type":"a","id":"3"}]}"#, options))
+        let error = try #require(
+            rejection(#"{"data":[{"type":"a","id":"1"},{"type":"a","id":"2"},{"type":"a","id":"3"}]}"#, options))
         #expect(error.code == .tooManyResources)
         #expect(error.pointer == "/data/2")
         options = ParsingOptions()

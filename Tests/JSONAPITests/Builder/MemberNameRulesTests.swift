@@ -9,7 +9,9 @@ struct MemberNameRulesTests {
         var low: UInt64 = 0
         for byte in Array("!#$&'()*+,-./0123456789:;=?".utf8) { low |= 1 << UInt64(byte) }
         var high: UInt64 = 0
-        for byte in Array("@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]_abcdefghijklmnopqrstuvwxyz~".utf8) { high |= 1 << UInt64(byte - 64) }
+        for byte in Array("@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]_abcdefghijklmnopqrstuvwxyz~".utf8) {
+            high |= 1 << UInt64(byte - 64)
+        }
         #expect(MemberNameRules.lowURIBytes == low)
         #expect(MemberNameRules.highURIBytes == high)
     }
@@ -26,10 +28,16 @@ struct MemberNameRulesTests {
 
     @Test("links")
     func links() {
-        for good in ["http://example.com/a?page[number]=2&x=%20", "/articles/1", "?page=2", "#top", "urn:isbn:0451", "https://ü.example/ä"] {
+        for good in [
+            "http://example.com/a?page[number]=2&x=%20", "/articles/1", "?page=2", "#top", "urn:isbn:0451",
+            "https://ü.example/ä",
+        ] {
             #expect(link(good) == nil, "\(good)")
         }
-        for bad in ["", "wrong", "articles/1", "http://a b", "http://a%2", "http://a%zz", "http://a\"b", "http://a<b>", "http://a{b}", "1http://x"] {
+        for bad in [
+            "", "wrong", "articles/1", "http://a b", "http://a%2", "http://a%zz", "http://a\"b", "http://a<b>",
+            "http://a{b}", "1http://x",
+        ] {
             #expect(link(bad) != nil, "\(bad)")
         }
     }
@@ -41,7 +49,9 @@ struct MemberNameRulesTests {
         }
         #expect(name("@context") == .atMember)
         #expect(name("atomic:operations") == .extensionMember)
-        for bad in ["", "-a", "a-", "_a", "a_", " a", "a ", "a.b", "a+b", "a/b", "a@b", "bad ns:x", "ns:", "ns:-x", "@"] {
+        for bad in [
+            "", "-a", "a-", "_a", "a_", " a", "a ", "a.b", "a+b", "a/b", "a@b", "bad ns:x", "ns:", "ns:-x", "@",
+        ] {
             if case .invalid = name(bad) {} else { Issue.record("accepted \(bad)") }
         }
     }

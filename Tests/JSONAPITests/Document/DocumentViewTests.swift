@@ -114,13 +114,15 @@ struct DocumentViewTests {
 
     @Test("error documents")
     func errors() throws {
-        let document = try parseEverywhere(#"""
+        let document = try parseEverywhere(
+            #"""
             {"errors": [{"id": "e1", "status": "422", "code": "too-short", "title": "Invalid Attribute",
                          "detail": "First name must contain at least two characters.",
                          "source": {"pointer": "/data/attributes/firstName"}, "links": {"about": "http://x/e"},
                          "meta": {"hint": "longer"}},
                         {"status": "400", "source": {"parameter": "include", "header": "Accept"}}]}
-            """#).get()
+            """#
+        ).get()
         #expect(document.hasErrors)
         let errors = document.errors
         #expect(errors.count == 2)
@@ -137,9 +139,11 @@ struct DocumentViewTests {
 
     @Test("escaped ids and types resolve through the index")
     func escapedIdentifiers() throws {
-        let document = try parseEverywhere(#"""
+        let document = try parseEverywhere(
+            #"""
             {"data":{"type":"a\u0072ticles","id":"\u00e9\"1","relationships":{"self":{"data":{"type":"articles","id":"é\u00221"}}}}}
-            """#).get()
+            """#
+        ).get()
         #expect(document.primaryResources[0].type == "articles")
         #expect(document.primaryResources[0].id == "é\"1")
         #expect(document.resource(type: "articles", id: "é\"1") != nil)

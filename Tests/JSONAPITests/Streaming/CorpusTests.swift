@@ -16,7 +16,8 @@ struct CorpusTests {
 
     static let jsonapiTests: [IndexRow] = {
         guard let corpusURL,
-            let text = try? String(contentsOf: corpusURL.appendingPathComponent("jsonapi-tests/INDEX.tsv"), encoding: .utf8)
+            let text = try? String(
+                contentsOf: corpusURL.appendingPathComponent("jsonapi-tests/INDEX.tsv"), encoding: .utf8)
         else { return [] }
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -57,10 +58,17 @@ struct CorpusTests {
             }
             for line in index.split(separator: "\n") {
                 let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-                guard cells.count > 3, cells[0].hasSuffix(".json"), !cells[0].hasSuffix(".cleaned.json"), cells[2] == "document"
+                guard cells.count > 3, cells[0].hasSuffix(".json"), !cells[0].hasSuffix(".cleaned.json"),
+                    cells[2] == "document"
                 else { continue }
-                let http = (try? String(contentsOf: dir.appendingPathComponent(cells[0].replacingOccurrences(of: ".json", with: ".http.txt")), encoding: .utf8)) ?? ""
-                rows.append(IndexRow(file: "jsonapi-spec/\(folder)/\(cells[0])", valid: true, kind: kind(forHTTP: http, folder: folder)))
+                let http =
+                    (try? String(
+                        contentsOf: dir.appendingPathComponent(
+                            cells[0].replacingOccurrences(of: ".json", with: ".http.txt")), encoding: .utf8)) ?? ""
+                rows.append(
+                    IndexRow(
+                        file: "jsonapi-spec/\(folder)/\(cells[0])", valid: true,
+                        kind: kind(forHTTP: http, folder: folder)))
             }
         }
         return rows
@@ -91,10 +99,13 @@ struct CorpusTests {
         return names.filter { $0.hasSuffix(".json") }.sorted()
     }()
 
-    @Test("JSONTestSuite through the document parser: n_ rejected as syntax, y_ never a syntax error", arguments: jsonTestSuite)
+    @Test(
+        "JSONTestSuite through the document parser: n_ rejected as syntax, y_ never a syntax error",
+        arguments: jsonTestSuite)
     func jsonTestSuiteThroughDocuments(_ name: String) throws {
         let bytes = try corpusBytes("JSONTestSuite/test_parsing/" + name)
-        let result = parseEverywhere(bytes, options: ParsingOptions(kind: .response, lenient: true), everySplit: bytes.count < 512)
+        let result = parseEverywhere(
+            bytes, options: ParsingOptions(kind: .response, lenient: true), everySplit: bytes.count < 512)
         switch (name.first, result) {
         case ("y", .failure(let error)): Issue.record("y_ file rejected: \(error)")
         case ("n", .success): Issue.record("n_ file accepted")

@@ -13,7 +13,8 @@ enum ParseOutcome: Equatable {
             let document = try body()
             self = .document(document.storage.arena.fingerprint, document.diagnostics)
         } catch {
-            self = .failure(code: error.code, offset: error.offset, message: error.message, diagnostics: error.diagnostics)
+            self = .failure(
+                code: error.code, offset: error.offset, message: error.message, diagnostics: error.diagnostics)
         }
     }
 }
@@ -47,7 +48,9 @@ func parseEverywhere(
         }
     }
     #expect(chunked(repeatElement(1, count: bytes.count)) == expected, "1-byte chunks", sourceLocation: sourceLocation)
-    #expect(chunked(repeatElement(65536, count: bytes.count / 65536 + 1)) == expected, "64 KiB chunks", sourceLocation: sourceLocation)
+    #expect(
+        chunked(repeatElement(65536, count: bytes.count / 65536 + 1)) == expected, "64 KiB chunks",
+        sourceLocation: sourceLocation)
     if everySplit && bytes.count <= 4096 {
         for split in 0...bytes.count {
             let outcome = chunked([split, bytes.count])
@@ -61,7 +64,8 @@ func parseEverywhere(
 }
 
 func parseEverywhere(
-    _ text: String, options: ParsingOptions = ParsingOptions(), sourceLocation: Testing.SourceLocation = #_sourceLocation
+    _ text: String, options: ParsingOptions = ParsingOptions(),
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) -> Result<Document, JSONAPIError> {
     parseEverywhere(Array(text.utf8), options: options, sourceLocation: sourceLocation)
 }

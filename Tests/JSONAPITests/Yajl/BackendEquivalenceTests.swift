@@ -48,7 +48,9 @@ struct BackendEquivalenceTests {
             for chunk in chunkings {
                 let got = verdict(bytes, yajl, chunk: chunk)
                 if got != expected {
-                    Issue.record("\(name) (lenient: \(lenient), chunk: \(chunk.map(String.init) ?? "whole")): scanner \(expected) vs yajl \(got)")
+                    Issue.record(
+                        "\(name) (lenient: \(lenient), chunk: \(chunk.map(String.init) ?? "whole")): scanner \(expected) vs yajl \(got)"
+                    )
                     return
                 }
             }
@@ -105,7 +107,11 @@ struct BackendEquivalenceTests {
             ("above U+10FFFF", Array(#"{"meta":{"a":""#.utf8) + [0xF4, 0x90, 0x80, 0x80] + Array(#""}}"#.utf8)),
             ("lone high surrogate escape", Array(#"{"meta":{"a":"\ud800"}}"#.utf8)),
             ("lone low surrogate escape", Array(#"{"meta":{"a":"\udc00x"}}"#.utf8)),
-            ("depth limit", Array(("{\"meta\":" + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}").utf8)),
+            (
+                "depth limit",
+                Array(
+                    ("{\"meta\":" + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}").utf8)
+            ),
         ]
         for (name, bytes) in cases {
             #expect(Self.verdict(bytes, options) == .syntaxError, "\(name)")

@@ -1,0 +1,238 @@
+/// An error that knows how to describe itself to a JSON:API client.
+///
+/// Adopt it for your server's errors; ``JSONAPIErrorDocument/init(describing:jsonapi:)`` then
+/// uses your error objects instead of a generic 500.
+///
+/// ```swift
+/// enum ArticleError: Error, JSONAPIErrorConvertible {
+///     case notFound(id: String)
+///
+///     var jsonapiErrors: [JSONAPIErrorObject] {
+///         switch self {
+///         case .notFound(let id):
+///             [JSONAPIErrorObject(status: 404, code: "article-not-found", title: "Not Found",
+///                                 detail: "There is no article with id \(id).")]
+///         }
+///     }
+/// }
+/// ```
+///
+/// ## Built-in mapping
+///
+/// ``JSONAPIErrorObject/errors(describing:)`` (and so ``JSONAPIErrorDocument/init(describing:jsonapi:)``)
+/// maps a thrown error to error objects like this:
+///
+/// | Thrown error | `status` | `source` | `code` | one object per |
+/// |---|---|---|---|---|
+/// | a ``JSONAPIErrorConvertible`` | its own | its own | its own | its choice |
+/// | ``JSONAPIError`` with a syntax code (`invalidJSON`, `invalidUTF8`, `invalidEscape`, `invalidNumber`, `unexpectedEnd`, `depthLimitExceeded`) | 400 | `pointer`: the error's pointer | `invalid-json`, ... | error diagnostic |
+/// | ``JSONAPIError`` `specViolation`, `duplicateResource`, `missingResource`, `unreachableResource` | 400 | `pointer`: the diagnostic's pointer | `spec-violation`, ... | error diagnostic |
+/// | ``JSONAPIError`` `documentTooLarge`, `stringTooLong`, `tooManyResources` (a ``ParsingOptions`` limit) | 413 | `pointer` | `document-too-large`, ... | error |
+/// | ``JSONAPIError`` `typeMismatch`, `decodingFailed` (projecting a valid document onto your types) | 422 | `pointer` | `type-mismatch`, ... | error |
+/// | ``JSONAPIError`` `encodingFailed`, `io` (the server's own failure) | 500 | none | none | error |
+/// | ``NegotiationFailure`` | 415 or 406 | `header`: `Content-Type` or `Accept` | `unsupported-media-type`, `not-acceptable` | failure |
+/// | `DecodingError` | 422 | `pointer`: the coding path under `/data` (see ``JSONAPIErrorObject/init(decodingError:resourcePointer:relationshipNames:)``) | `invalid-value`, `missing-member`, ... | error |
+/// | anything else | 500 | none | none | error |
+///
+/// Parsing errors carry their place in `meta` (`{"offset": 36, "line": 1, "column": 37}`) and
+/// their message in `detail`; warnings (lenient mode) are not reported. A 500 says only
+/// "Internal Server Error": nothing of the underlying error (its type, message or stack) reaches
+/// the client, so log it yourself.
+public protocol JSONAPIErrorConvertible: Error {
+    /// The error objects that describe this error to a client; at least one.
+    var jsonapiErrors: [JSONAPIErrorObject] { get }
+}
+
+extension JSONAPIErrorObject {
+    /// The error objects that describe `error` to a client, mapped as the table in
+    /// ``JSONAPIErrorConvertible`` says.
+    ///
+    /// ```swift
+    /// JSONAPIErrorObject.errors(describing: NegotiationFailure.notAcceptable("no usable media range"))
+    /// // [{"status":"406","code":"not-acceptable","title":"Not Acceptable", "detail": ...,
+    /// //   "source":{"header":"Accept"}}]
+    /// ```
+    public static func errors(describing error: any Error) -> [JSONAPIErrorObject] {
+        if let convertible = error as? any JSONAPIErrorConvertible {
+            let errors = convertible.jsonapiErrors
+            return errors.isEmpty ? [internalServerError] : errors
+        }
+        return [internalServerError]
+    }
+
+    /// The generic 500 error object: `{"status":"500","title":"Internal Server Error"}`.
+    public static var internalServerError: JSONAPIErrorObject {
+        JSONAPIErrorObject(status: 500, title: "Internal Server Error")
+    }
+
+    /// Describes a `DecodingError` thrown while decoding a request document into your types as
+    /// a 422 error whose `source.pointer` is the coding path turned into a JSON Pointer.
+    ///
+    /// A coding path that starts with a top-level member (`data`, `included`, `meta`, ...) is
+    /// taken as a path in the whole document. Otherwise it is taken as a path in the resource
+    /// object at `resourcePointer`: `type`, `id` and `lid` stay where they are, a name in
+    /// `relationshipNames` goes under `relationships`, anything else under `attributes`.
+    /// For a missing member the pointer names the object that lacks it (a pointer must name a
+    /// value that exists).
+    ///
+    /// ```swift
+    /// // DecodingError.typeMismatch at path [title]
+    /// JSONAPIErrorObject(decodingError: error).source?.pointer     // "/data/attributes/title"
+    /// // DecodingError.keyNotFound(author) at path [] with relationshipNames ["author"]
+    /// // -> pointer "/data", detail "the member `author` is missing"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - decodingError: The error.
+    ///   - resourcePointer: Where the decoded resource object is in the document (`/data/0` for the
+    ///     first of several).
+    ///   - relationshipNames: Coding keys that are relationships rather than attributes.
+    public init(decodingError: DecodingError, resourcePointer: String = "/data", relationshipNames: Set<String> = []) {
+        func pointer(_ path: [any CodingKey]) -> String {
+            Self.pointer(forCodingPath: path, resourcePointer: resourcePointer, relationshipNames: relationshipNames)
+        }
+        switch decodingError {
+        case .typeMismatch(_, let context):
+            self.init(
+                status: 422, code: "type-mismatch", title: "Invalid value", detail: context.debugDescription,
+                source: .pointer(pointer(context.codingPath)))
+        case .valueNotFound(_, let context):
+            self.init(
+                status: 422, code: "missing-value", title: "Missing value", detail: context.debugDescription,
+                source: .pointer(pointer(context.codingPath)))
+        case .keyNotFound(let key, let context):
+            self.init(
+                status: 422, code: "missing-member", title: "Missing member",
+                detail: "the member `\(key.stringValue)` is missing", source: .pointer(pointer(context.codingPath)))
+        case .dataCorrupted(let context):
+            self.init(
+                status: 422, code: "invalid-value", title: "Invalid value", detail: context.debugDescription,
+                source: .pointer(pointer(context.codingPath)))
+        @unknown default:
+            self.init(status: 422, code: "invalid-value", title: "Invalid value")
+        }
+    }
+
+    /// The JSON Pointer of a coding path; see ``init(decodingError:resourcePointer:relationshipNames:)``.
+    static func pointer(
+        forCodingPath path: [any CodingKey], resourcePointer: String, relationshipNames: Set<String>
+    ) -> String {
+        let topLevel: Set<String> = ["data", "included", "meta", "links", "jsonapi", "errors"]
+        let resourceMembers: Set<String> = ["type", "id", "lid", "attributes", "relationships", "links", "meta"]
+        var result: String
+        var rest = path[...]
+        if let first = path.first, first.intValue == nil, topLevel.contains(first.stringValue) {
+            result = ""
+        } else {
+            result = resourcePointer
+            if let first = path.first, first.intValue == nil {
+                if relationshipNames.contains(first.stringValue) {
+                    result += "/relationships"
+                } else if !resourceMembers.contains(first.stringValue) {
+                    result += "/attributes"
+                }
+            }
+        }
+        while let key = rest.popFirst() {
+            result += "/" + (key.intValue.map(String.init) ?? escapePointerToken(key.stringValue))
+        }
+        return result
+    }
+
+    /// Escapes one JSON Pointer reference token (RFC 6901): `~` as `~0`, `/` as `~1`.
+    static func escapePointerToken(_ token: String) -> String {
+        guard token.contains(where: { $0 == "~" || $0 == "/" }) else { return token }
+        return token.replacing("~", with: "~0").replacing("/", with: "~1")
+    }
+}
+
+extension DecodingError: JSONAPIErrorConvertible {
+    /// One 422 error object, its pointer under `/data`; see
+    /// ``JSONAPIErrorObject/init(decodingError:resourcePointer:relationshipNames:)``.
+    public var jsonapiErrors: [JSONAPIErrorObject] { [JSONAPIErrorObject(decodingError: self)] }
+}
+
+extension NegotiationFailure: JSONAPIErrorConvertible {
+    /// One error object: 415 with `source.header` `Content-Type`, or 406 with `Accept`.
+    public var jsonapiErrors: [JSONAPIErrorObject] {
+        let header = status == 415 ? "Content-Type" : (status == 406 ? "Accept" : nil)
+        let code = status == 415 ? "unsupported-media-type" : (status == 406 ? "not-acceptable" : nil)
+        return [
+            JSONAPIErrorObject(
+                status: status, code: code, title: title, detail: reason,
+                source: header.map(JSONAPIErrorObject.Source.header))
+        ]
+    }
+}
+
+extension JSONAPIError: JSONAPIErrorConvertible {
+    /// One error object per error diagnostic (or for the error itself when it has none), with the
+    /// status of its code, `source.pointer`, and its place in `meta`; see
+    /// ``JSONAPIErrorConvertible`` for the statuses.
+    public var jsonapiErrors: [JSONAPIErrorObject] {
+        let problems = diagnostics.filter { $0.severity == .error }
+        if problems.isEmpty {
+            return [
+                Self.errorObject(
+                    code: code, message: message, offset: offset, line: line, column: column, pointer: pointer)
+            ]
+        }
+        return problems.map {
+            Self.errorObject(
+                code: $0.code, message: $0.message, offset: $0.offset, line: $0.line, column: $0.column,
+                pointer: $0.pointer)
+        }
+    }
+
+    private static func errorObject(
+        code: Code, message: String, offset: Int, line: Int, column: Int, pointer: String
+    ) -> JSONAPIErrorObject {
+        let (status, identifier) = statusAndIdentifier(code)
+        guard status != 500 else { return .internalServerError }
+        var place = JSON.Object()
+        if offset >= 0 { place["offset"] = JSON(offset) }
+        if line > 0 {
+            place["line"] = JSON(line)
+            place["column"] = JSON(column)
+        }
+        let title: String
+        switch status {
+        case 413: title = "Request body too large"
+        case 422: title = "Unprocessable document"
+        default: title = code.isSyntaxError ? "Malformed JSON" : "Invalid JSON:API document"
+        }
+        return JSONAPIErrorObject(
+            status: status, code: identifier, title: title, detail: message, source: .pointer(pointer),
+            meta: place.isEmpty ? nil : place)
+    }
+
+    /// The HTTP status and the `code` string of each error code.
+    private static func statusAndIdentifier(_ code: Code) -> (Int, String) {
+        let table: [(Code, Int, String)] = [
+            (.invalidJSON, 400, "invalid-json"), (.invalidUTF8, 400, "invalid-utf8"),
+            (.invalidEscape, 400, "invalid-escape"), (.invalidNumber, 400, "invalid-number"),
+            (.unexpectedEnd, 400, "unexpected-end"), (.depthLimitExceeded, 400, "depth-limit-exceeded"),
+            (.specViolation, 400, "spec-violation"), (.duplicateResource, 400, "duplicate-resource"),
+            (.missingResource, 400, "missing-resource"), (.unreachableResource, 400, "unreachable-resource"),
+            (.documentTooLarge, 413, "document-too-large"), (.stringTooLong, 413, "string-too-long"),
+            (.tooManyResources, 413, "too-many-resources"), (.typeMismatch, 422, "type-mismatch"),
+            (.decodingFailed, 422, "decoding-failed"), (.encodingFailed, 500, "encoding-failed"), (.io, 500, "io"),
+        ]
+        if let row = table.first(where: { $0.0 == code }) { return (row.1, row.2) }
+        // A code added after this table was written: a problem with the input, described generally.
+        return code.isSyntaxError ? (400, "invalid-json") : (400, "invalid-document")
+    }
+}
+
+extension JSONAPIErrorDocument {
+    /// An error document describing `error`, mapped as the table in ``JSONAPIErrorConvertible``
+    /// says; answer with ``httpStatus``.
+    ///
+    /// ```swift
+    /// let errors = JSONAPIErrorDocument(describing: NegotiationFailure.unsupportedMediaType("ext not supported"))
+    /// errors.httpStatus   // 415
+    /// ```
+    public init(describing error: any Error, jsonapi: JSONAPIInfo? = nil) {
+        self.init(errors: JSONAPIErrorObject.errors(describing: error), jsonapi: jsonapi)
+    }
+}

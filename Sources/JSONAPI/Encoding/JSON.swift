@@ -1,0 +1,431 @@
+/// An owned JSON value, built in code: the value type of `meta`, attributes and other free-form
+/// members of the documents this library writes (error documents, Atomic Operations).
+///
+/// Where ``JSONValue`` is a view into a parsed document, `JSON` holds its contents. Build one
+/// with literals, or copy a view with ``init(_:)-(JSONValue)``. Objects keep their members in
+/// the order given.
+///
+/// ```swift
+/// let meta: JSON = [
+///     "requestId": "7f9c",
+///     "retryAfter": 30,
+///     "ratio": 0.25,
+///     "tags": ["a", "b"],
+///     "paging": ["next": nil],
+/// ]
+/// print(try meta.jsonString())
+/// // {"requestId":"7f9c","retryAfter":30,"ratio":0.25,"tags":["a","b"],"paging":{"next":null}}
+/// print(meta["retryAfter"]?.int64Value ?? 0)   // 30
+/// ```
+///
+/// Equality is structural and ordered: objects are equal when they have the same members in the
+/// same order, and `.int(1)` differs from `.double(1)`. Equality, hashing and deinitialisation
+/// recurse to the depth of the tree; trees copied from a document are no deeper than the
+/// document's ``ParsingOptions/maximumDepth`` (512 by default). Writing and copying do not recurse.
+public enum JSON: Sendable, Hashable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// An integer.
+    case int(Int64)
+    /// A finite floating-point number (NaN and infinities cannot be written).
+    case double(Double)
+    /// A number kept as its exact JSON text (`"12345678901234567890"`, `"1e400"`), written verbatim.
+    /// The text must follow the JSON number grammar, or writing fails.
+    case decimal(String)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([JSON])
+    /// An object, members in order.
+    case object(Object)
+
+    /// The members of a JSON object, in order.
+    public typealias Object = OrderedMembers<JSON>
+}
+
+// MARK: - Literals
+
+extension JSON: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    /// An object with the members in the order written; a repeated key keeps its first position
+    /// and its last value.
+    public init(dictionaryLiteral elements: (String, JSON)...) { self = .object(Object(elements)) }
+}
+
+// MARK: - Convenience initialisers
+
+extension JSON {
+    /// An integer value.
+    public init(_ value: Int) { self = .int(Int64(value)) }
+    /// A floating-point value.
+    public init(_ value: Double) { self = .double(value) }
+    /// A string value.
+    public init(_ value: String) { self = .string(value) }
+    /// A boolean value.
+    public init(_ value: Bool) { self = .bool(value) }
+    /// An object value.
+    public init(_ object: Object) { self = .object(object) }
+}
+
+// MARK: - Reading
+
+extension JSON {
+    /// True for `null`.
+    public var isNull: Bool { self == .null }
+
+    /// The boolean, or nil for other values.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The string, or nil for other values.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The integer: an `.int`, or a `.decimal` whose text is an integer that fits `Int64`.
+    public var int64Value: Int64? {
+        switch self {
+        case .int(let value): return value
+        case .decimal(let text): return Int64(text)
+        default: return nil
+        }
+    }
+
+    /// The number as the nearest `Double` (any `.int`, `.double` or `.decimal` in range).
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let value): return Double(value)
+        case .double(let value): return value
+        case .decimal(let text): return Double(text).flatMap { $0.isFinite ? $0 : nil }
+        default: return nil
+        }
+    }
+
+    /// The elements, or nil for other values.
+    public var arrayValue: [JSON]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    /// The members, or nil for other values.
+    public var objectValue: Object? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// The member named `key` of an object (nil when absent or not an object). Setting a member
+    /// of an object replaces it in place or appends it; setting nil removes it.
+    public subscript(key: String) -> JSON? {
+        get { objectValue?[key] }
+        set {
+            guard case .object(var object) = self else { return }
+            object[key] = newValue
+            self = .object(object)
+        }
+    }
+
+    /// The element at `index` of an array, or nil when out of range or not an array.
+    public subscript(index: Int) -> JSON? {
+        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
+}
+
+// MARK: - Copying a view
+
+extension JSON {
+    /// Copies a value out of a parsed document.
+    ///
+    /// Strings are unescaped. Integers that fit `Int64` become ``int(_:)``. Other numbers become
+    /// ``double(_:)`` when they have at most 15 significant digits and are in range (a `Double`
+    /// then holds them exactly to the digit), and ``decimal(_:)`` with their exact text otherwise,
+    /// so nothing is lost.
+    ///
+    /// ```swift
+    /// let meta = document.meta?.jsonValue.map(JSON.init) ?? [:]
+    /// ```
+    ///
+    /// - Complexity: O(n) in the size of the value; uses an explicit stack, not recursion.
+    public init(_ view: JSONValue) {
+        self = view.storage.withBytes { bytes in JSON.copy(bytes, view.range) }
+    }
+
+    /// Copies the valid JSON value at `range` of `bytes`.
+    private static func copy(_ bytes: UnsafeRawBufferPointer, _ range: ByteRange) -> JSON {
+        struct Frame {
+            var items: [(key: String, value: ByteRange)] = []
+            var next = 0
+            var elements: [JSON] = []
+            var members = Object()
+            let isObject: Bool
+            let key: String
+        }
+        let ends = ContainerEnds(bytes, from: Int(range.start), to: Int(range.end))
+        func scalar(_ range: ByteRange) -> JSON? {
+            let start = Int(range.start)
+            guard start < bytes.count else { return .null }
+            switch bytes[start] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                return nil
+            case UInt8(ascii: "n"):
+                return .null
+            case UInt8(ascii: "t"):
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                return .bool(false)
+            case UInt8(ascii: "\""):
+                let contents = bytes.slice(ByteRange(start + 1, max(start + 1, Int(range.end) - 1)))
+                return .string(
+                    JSONStringDecoding.decode(contents, hasEscapes: contents.contains(UInt8(ascii: "\\"))))
+            default:
+                return JSON.number(text: bytes.slice(range))
+            }
+        }
+        func frame(_ range: ByteRange, key: String) -> Frame {
+            var frame = Frame(isObject: bytes[Int(range.start)] == UInt8(ascii: "{"), key: key)
+            if frame.isObject {
+                ends.forEachMember(bytes, object: Int(range.start)) { name, escaped, value in
+                    frame.items.append((JSONStringDecoding.decode(bytes.slice(name), hasEscapes: escaped), value))
+                    return true
+                }
+            } else {
+                ends.forEachElement(bytes, array: Int(range.start)) { element in
+                    frame.items.append(("", element))
+                    return true
+                }
+            }
+            return frame
+        }
+        if let value = scalar(range) { return value }
+        var stack = [frame(range, key: "")]
+        while let top = stack.last {
+            if top.next < top.items.count {
+                let item = top.items[top.next]
+                stack[stack.count - 1].next += 1
+                if let value = scalar(item.value) {
+                    if top.isObject {
+                        stack[stack.count - 1].members.append(key: item.key, value: value)
+                    } else {
+                        stack[stack.count - 1].elements.append(value)
+                    }
+                } else {
+                    stack.append(frame(item.value, key: item.key))
+                }
+                continue
+            }
+            let done = stack.removeLast()
+            let value: JSON = done.isObject ? .object(done.members) : .array(done.elements)
+            guard !stack.isEmpty else { return value }
+            if stack[stack.count - 1].isObject {
+                stack[stack.count - 1].members.append(key: done.key, value: value)
+            } else {
+                stack[stack.count - 1].elements.append(value)
+            }
+        }
+        return .null
+    }
+
+    /// Copies an object out of a parsed document (`meta`, attributes); an absent object is empty.
+    public init(_ object: JSONObject) {
+        self = object.jsonValue.map(JSON.init) ?? .object(Object())
+    }
+
+    /// The narrowest exact form of valid JSON number text.
+    static func number(text: UnsafeRawBufferPointer) -> JSON {
+        let string = String(decoding: text, as: UTF8.self)
+        var isInteger = true
+        var significant = 0
+        var leading = true
+        var inExponent = false
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "."):
+                isInteger = false
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                isInteger = false
+                inExponent = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9") where !inExponent:
+                if byte != UInt8(ascii: "0") { leading = false }
+                if !leading { significant += 1 }
+            default:
+                break
+            }
+        }
+        if isInteger, let value = Int64(string) { return .int(value) }
+        if !isInteger, significant <= 15, let value = Double(string), value.isFinite { return .double(value) }
+        return .decimal(string)
+    }
+}
+
+// MARK: - Writing
+
+extension JSON: JSONWritable {
+    /// Writes the value; see ``JSONWritable/write(to:sortingKeys:)``.
+    ///
+    /// A non-finite ``double(_:)`` or a ``decimal(_:)`` that is not JSON number text is written
+    /// as `null` and reported by ``JSONWriter/finish()``.
+    ///
+    /// - Complexity: O(n) in the size of the tree; uses an explicit stack, not recursion.
+    public func write(to writer: inout JSONWriter, sortingKeys: Bool) {
+        enum Frame {
+            case array([JSON], next: Int)
+            case object(Object, order: [Int], next: Int)
+        }
+        func open(_ value: JSON, _ writer: inout JSONWriter) -> Frame? {
+            switch value {
+            case .null: writer.null()
+            case .bool(let flag): writer.bool(flag)
+            case .int(let number): writer.number(number)
+            case .double(let number):
+                do throws(JSONAPIError) { try writer.number(number) } catch { writer.recordUnwritable(error) }
+            case .decimal(let text):
+                do throws(JSONAPIError) { try writer.number(text: text) } catch { writer.recordUnwritable(error) }
+            case .string(let text): writer.string(text)
+            case .array(let elements):
+                writer.beginArray()
+                return .array(elements, next: 0)
+            case .object(let object):
+                writer.beginObject()
+                return .object(object, order: sortingKeys ? object.sortedOrder() : Array(object.indices), next: 0)
+            }
+            return nil
+        }
+        guard let first = open(self, &writer) else { return }
+        var stack = [first]
+        while let top = stack.last {
+            switch top {
+            case .array(let elements, let next):
+                guard next < elements.count else {
+                    writer.endArray()
+                    stack.removeLast()
+                    continue
+                }
+                stack[stack.count - 1] = .array(elements, next: next + 1)
+                if let frame = open(elements[next], &writer) { stack.append(frame) }
+            case .object(let object, let order, let next):
+                guard next < order.count else {
+                    writer.endObject()
+                    stack.removeLast()
+                    continue
+                }
+                stack[stack.count - 1] = .object(object, order: order, next: next + 1)
+                let member = object[order[next]]
+                writer.key(member.key)
+                if let frame = open(member.value, &writer) { stack.append(frame) }
+            }
+        }
+    }
+}
+
+extension JSON: CustomStringConvertible {
+    /// The compact JSON text (`null` in place of values JSON cannot represent).
+    public var description: String {
+        var writer = JSONWriter()
+        write(to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+// MARK: - Ordered members
+
+/// Named values in a fixed order: the members of a JSON object, links by name, relationships.
+///
+/// Lookup by key is a linear scan, which beats hashing for the handful of members such objects
+/// hold. Keys are unique when members are set through the subscript or a dictionary literal;
+/// ``append(key:value:)`` adds without checking.
+///
+/// ```swift
+/// var meta: JSON.Object = ["total": 2]
+/// meta["page"] = 1
+/// print(meta.keys)  // ["total", "page"]
+/// ```
+public struct OrderedMembers<Value> {
+    /// One member.
+    public struct Member {
+        /// The member name.
+        public var key: String
+        /// The member value.
+        public var value: Value
+
+        /// Creates a member.
+        public init(key: String, value: Value) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The members, in order.
+    public var members: [Member]
+
+    /// Creates an empty set of members.
+    public init() { members = [] }
+
+    /// Creates members from pairs in order; a repeated key keeps its first position and its last value.
+    public init(_ pairs: some Sequence<(String, Value)>) {
+        members = []
+        for (key, value) in pairs { self[key] = value }
+    }
+
+    /// The value of the member named `key`. Setting replaces the member in place or appends a new
+    /// one; setting nil removes it.
+    public subscript(key: String) -> Value? {
+        get { members.first { $0.key == key }?.value }
+        set {
+            let index = members.firstIndex { $0.key == key }
+            switch (index, newValue) {
+            case (let index?, let value?): members[index].value = value
+            case (let index?, nil): members.remove(at: index)
+            case (nil, let value?): members.append(Member(key: key, value: value))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// Appends a member without looking for an existing one with the same key.
+    public mutating func append(key: String, value: Value) {
+        members.append(Member(key: key, value: value))
+    }
+
+    /// The member names, in order.
+    public var keys: [String] { members.map(\.key) }
+
+    /// Positions of the members ordered by key (UTF-8 bytes), equal keys in their order.
+    func sortedOrder() -> [Int] {
+        members.indices.sorted { lhs, rhs in
+            let a = members[lhs].key.utf8
+            let b = members[rhs].key.utf8
+            if a.elementsEqual(b) { return lhs < rhs }
+            return a.lexicographicallyPrecedes(b)
+        }
+    }
+}
+
+extension OrderedMembers: RandomAccessCollection {
+    public var startIndex: Int { members.startIndex }
+    public var endIndex: Int { members.endIndex }
+    public subscript(position: Int) -> Member { members[position] }
+}
+
+extension OrderedMembers: ExpressibleByDictionaryLiteral {
+    /// Members in the order written; a repeated key keeps its first position and its last value.
+    public init(dictionaryLiteral elements: (String, Value)...) { self.init(elements) }
+}
+
+extension OrderedMembers.Member: Sendable where Value: Sendable {}
+extension OrderedMembers.Member: Equatable where Value: Equatable {}
+extension OrderedMembers.Member: Hashable where Value: Hashable {}
+extension OrderedMembers: Sendable where Value: Sendable {}
+extension OrderedMembers: Equatable where Value: Equatable {}
+extension OrderedMembers: Hashable where Value: Hashable {}
