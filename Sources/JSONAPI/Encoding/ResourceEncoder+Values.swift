@@ -132,23 +132,23 @@ final class EncodingContext {
 
     /// Boxes one value: fast paths for the common leaf types (by metatype, no dynamic cast),
     /// an encoder for the rest.
-    func box<T: Encodable>(_ value: T, path: [any CodingKey]) throws -> EncodedValue {
+    func box<T: Encodable>(_ value: T, path: @autoclosure () -> [any CodingKey]) throws -> EncodedValue {
         if T.self == String.self { return .string(sameType(value, as: String.self)) }
         if T.self == Int.self { return .int(Int64(sameType(value, as: Int.self))) }
         if T.self == Double.self { return .double(sameType(value, as: Double.self)) }
         if T.self == Bool.self { return .bool(sameType(value, as: Bool.self)) }
         if T.self == [String].self { return .strings(sameType(value, as: [String].self)) }
-        if T.self == Date.self { return try boxDate(sameType(value, as: Date.self), path: path) }
-        if T.self == Data.self { return try boxData(sameType(value, as: Data.self), path: path) }
+        if T.self == Date.self { return try boxDate(sameType(value, as: Date.self), path: path()) }
+        if T.self == Data.self { return try boxData(sameType(value, as: Data.self), path: path()) }
         if T.self == URL.self { return .string(sameType(value, as: URL.self).absoluteString) }
         if T.self == UUID.self { return .string(sameType(value, as: UUID.self).uuidString) }
         if T.self == Decimal.self {
             return .double(NSDecimalNumber(decimal: sameType(value, as: Decimal.self)).doubleValue)
         }
         if kind(of: T.self) == .stringDictionary, let dictionary = value as? any StringKeyedDictionary {
-            return try dictionary.boxMembers(self, path: path)
+            return try dictionary.boxMembers(self, path: path())
         }
-        let encoder = ValueEncoder(context: self, codingPath: path)
+        let encoder = ValueEncoder(context: self, codingPath: path())
         try value.encode(to: encoder)
         return encoder.result ?? .object(EncodedObject())
     }
