@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -54,7 +55,10 @@ let package = Package(
         ),
         .testTarget(
             name: "JSONAPITests",
-            dependencies: ["JSONAPI", "JSONAPIYajl", "JSONAPIGenerator"],
+            dependencies: [
+                "JSONAPI", "JSONAPIYajl", "JSONAPIGenerator",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             path: "Tests/JSONAPITests"
         ),
     ],

@@ -20,7 +20,7 @@ import JSONAPI
 /// let people = try document.included(of: GeneratedModels.Person.self).decodeAll()
 /// ```
 public enum GeneratedModels {
-    public struct Article: Decodable, Sendable, JSONAPIResource {
+    public struct Article: Decodable, Encodable, Sendable, JSONAPIResource {
         public static let resourceType = "articles"
 
         public var id: String
@@ -52,22 +52,22 @@ public enum GeneratedModels {
         }
     }
 
-    public struct Metrics: Decodable, Sendable, Equatable {
+    public struct Metrics: Decodable, Encodable, Sendable, Equatable {
         public var views: Int
         public var shares: Int
         public var ratio: Double
     }
 
-    public struct ArticleMeta: Decodable, Sendable, Equatable {
+    public struct ArticleMeta: Decodable, Encodable, Sendable, Equatable {
         public var revision: Int
         public var locked: Bool
     }
 
-    public struct CommentsMeta: Decodable, Sendable, Equatable {
+    public struct CommentsMeta: Decodable, Encodable, Sendable, Equatable {
         public var count: Int
     }
 
-    public struct RelationshipLinks: Decodable, Sendable, Equatable {
+    public struct RelationshipLinks: Decodable, Encodable, Sendable, Equatable {
         public var selfLink: String?
         public var related: String?
 
@@ -77,7 +77,7 @@ public enum GeneratedModels {
         }
     }
 
-    public struct ResourceLinks: Decodable, Sendable, Equatable {
+    public struct ResourceLinks: Decodable, Encodable, Sendable, Equatable {
         public var selfLink: String
 
         enum CodingKeys: String, CodingKey {
@@ -85,7 +85,7 @@ public enum GeneratedModels {
         }
     }
 
-    public struct Person: Decodable, Sendable, JSONAPIResource {
+    public struct Person: Decodable, Encodable, Sendable, JSONAPIResource {
         public static let resourceType = "people"
 
         public var id: String
@@ -99,7 +99,7 @@ public enum GeneratedModels {
         public var links: ResourceLinks?
     }
 
-    public struct Comment: Decodable, Sendable, JSONAPIResource {
+    public struct Comment: Decodable, Encodable, Sendable, JSONAPIResource {
         public static let resourceType = "comments"
 
         public var id: String
@@ -110,7 +110,7 @@ public enum GeneratedModels {
         public var links: ResourceLinks?
     }
 
-    public struct Tag: Decodable, Sendable, JSONAPIResource {
+    public struct Tag: Decodable, Encodable, Sendable, JSONAPIResource {
         public static let resourceType = "tags"
 
         public var id: String
@@ -119,7 +119,7 @@ public enum GeneratedModels {
     }
 
     /// Any included resource.
-    public enum Included: ResourceUnion, Sendable {
+    public enum Included: ResourceUnion, Encodable, Sendable {
         case person(Person)
         case comment(Comment)
         case tag(Tag)
@@ -186,7 +186,7 @@ public enum GeneratedGraph {
 extension GeneratedModels {
     /// An article with its to-one `author` resolved into a `Person` (to-many relationships stay
     /// identifiers): "the primary resources with their to-one relationships resolved".
-    public struct ArticleWithAuthor: Decodable, Sendable, JSONAPIResource {
+    public struct ArticleWithAuthor: Decodable, Encodable, Sendable, JSONAPIResource {
         public static let resourceType = "articles"
 
         public var id: String

@@ -1,0 +1,91 @@
+import Foundation
+
+/// How a ``JSONAPIEncoder`` writes models as JSON:API documents: the mirror of
+/// ``DecodingOptions``.
+///
+/// ```swift
+/// var options = EncodingOptions()
+/// options.keyEncodingStrategy = .convertToKebabCase      // firstName -> "first-name"
+/// options.dateEncodingStrategy = .secondsSince1970
+/// options.includePaths = ["author", "comments.author"]   // what goes into `included`
+/// options.fields = ["people": ["name"]]                  // sparse fieldsets
+/// options.prettyPrinted = true
+/// let bytes = try JSONAPIEncoder(options: options).encode(articles)
+/// ```
+public struct EncodingOptions: Sendable {
+    /// How `CodingKey`s become member names.
+    public enum KeyEncodingStrategy: Sendable {
+        /// Member names are `CodingKey.stringValue` as they are (the default).
+        case useDefaultKeys
+        /// `firstName` becomes `first_name`, as `JSONEncoder.KeyEncodingStrategy.convertToSnakeCase`.
+        case convertToSnakeCase
+        /// `firstName` becomes `first-name`.
+        case convertToKebabCase
+        /// Your function turns the coding path (the key last) into the key to write.
+        case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
+    }
+
+    /// How `Date` values are written.
+    public enum DateEncodingStrategy: Sendable {
+        /// `Date`'s own `Encodable` implementation (seconds since 2001-01-01).
+        case deferredToDate
+        /// An RFC 3339 date-time in UTC without fractional seconds: `2015-05-22T14:56:29Z` (the default).
+        case iso8601
+        /// An RFC 3339 date-time in UTC with milliseconds: `2015-05-22T14:56:29.123Z`.
+        case iso8601WithFractionalSeconds
+        /// A number of seconds since 1970-01-01T00:00:00Z.
+        case secondsSince1970
+        /// A number of milliseconds since 1970-01-01T00:00:00Z.
+        case millisecondsSince1970
+        /// Your function writes the value to an encoder (use `singleValueContainer()`).
+        case custom(@Sendable (_ date: Date, _ encoder: any Encoder) throws -> Void)
+    }
+
+    /// How `Data` values are written.
+    public enum DataEncodingStrategy: Sendable {
+        /// A base64 string (the default).
+        case base64
+        /// `Data`'s own `Encodable` implementation (an array of byte values).
+        case deferredToData
+        /// Your function writes the value to an encoder.
+        case custom(@Sendable (_ data: Data, _ encoder: any Encoder) throws -> Void)
+    }
+
+    /// How member names are written. Default ``KeyEncodingStrategy/useDefaultKeys``.
+    public var keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys
+    /// How dates are written. Default ``DateEncodingStrategy/iso8601``.
+    public var dateEncodingStrategy: DateEncodingStrategy = .iso8601
+    /// How `Data` is written. Default ``DataEncodingStrategy/base64``.
+    public var dataEncodingStrategy: DataEncodingStrategy = .base64
+
+    /// Which relationship paths embed their related models in `included`, as in the `include`
+    /// query parameter: `["author", "comments.author"]`. A path also includes its prefixes
+    /// (`"comments.author"` includes `comments`). `nil` (the default) includes every related model
+    /// that is present; an empty set includes nothing. Relationships given as ``Identifier``s are
+    /// linkage only whatever this says.
+    public var includePaths: Set<String>? = nil
+
+    /// Sparse fieldsets: per resource type, the attributes and relationships to write
+    /// (`["articles": ["title", "author"]]`). Types not listed are written whole.
+    /// Names are compared after the key strategy.
+    public var fields: [String: Set<String>] = [:]
+
+    /// The output format (pretty printing, indentation, escaped slashes).
+    public var writer: JSONWriter.Options = JSONWriter.Options()
+
+    /// Whether members of attribute values and of `meta` are written in key order (resource
+    /// objects always keep JSON:API's `type`, `id`, `attributes`, `relationships` order). Default `false`.
+    public var sortsKeys: Bool = false
+
+    /// Shorthand for ``writer``'s `prettyPrinted`.
+    public var prettyPrinted: Bool {
+        get { writer.prettyPrinted }
+        set { writer.prettyPrinted = newValue }
+    }
+
+    /// Values your `encode(to:)` implementations can read from `encoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    /// Creates the default options.
+    public init() {}
+}

@@ -1,0 +1,472 @@
+import Foundation
+import Synchronization
+
+/// Encodes `Encodable` models as JSON:API documents: the mirror of ``JSONAPIDecoder``.
+///
+/// A model is a `JSONAPIResource & Encodable` struct. Its `id` and `lid` go to the resource
+/// object, `meta` and `links` to the resource's own `meta` and `links`, properties holding models,
+/// arrays or optionals of models, ``Identifier``s, ``ResourceUnion``s, ``Lazy`` or ``Related``
+/// values to `relationships` as linkage, and every other property to `attributes`. Keys such as
+/// `"author.meta"` / `"author.links"` give a relationship's `meta` / `links`, and
+/// `"attributes.x"` / `"relationships.x"` force a section, as in decoding.
+///
+/// Related models are written once each in `included` (deduplicated by type and id, safe on
+/// cyclic graphs: the graph is walked with a worklist, never by recursion), so the output has
+/// full linkage and parses strictly with ``Document/init(parsing:options:)-(Bytes,_)``.
+///
+/// ```swift
+/// struct Person: Codable, JSONAPIResource {
+///     static let resourceType = "people"
+///     var id: String
+///     var name: String
+/// }
+/// struct Article: Codable, JSONAPIResource {
+///     static let resourceType = "articles"
+///     var id: String
+///     var title: String
+///     var author: Person                  // linkage, and the person in `included`
+///     var tags: [Identifier<Tag>]         // linkage only
+/// }
+///
+/// let encoder = JSONAPIEncoder()
+/// encoder.options.includePaths = ["author"]
+/// let bytes = try encoder.encode([article], meta: ["total": 1])
+/// let back = try JSONAPIDecoder().decode([Article].self, from: bytes)
+/// ```
+///
+/// Errors are `EncodingError`s; the bytes are written by ``JSONWriter``.
+public final class JSONAPIEncoder: Sendable {
+    private let state: Mutex<EncodingOptions>
+
+    /// Creates an encoder.
+    public init(options: EncodingOptions = EncodingOptions()) {
+        state = Mutex(options)
+    }
+
+    /// All the settings at once.
+    public var options: EncodingOptions {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+
+    /// See ``EncodingOptions/keyEncodingStrategy``.
+    public var keyEncodingStrategy: EncodingOptions.KeyEncodingStrategy {
+        get { options.keyEncodingStrategy }
+        set { state.withLock { $0.keyEncodingStrategy = newValue } }
+    }
+
+    /// See ``EncodingOptions/dateEncodingStrategy``.
+    public var dateEncodingStrategy: EncodingOptions.DateEncodingStrategy {
+        get { options.dateEncodingStrategy }
+        set { state.withLock { $0.dateEncodingStrategy = newValue } }
+    }
+
+    /// See ``EncodingOptions/includePaths``.
+    public var includePaths: Set<String>? {
+        get { options.includePaths }
+        set { state.withLock { $0.includePaths = newValue } }
+    }
+
+    /// See ``EncodingOptions/fields``.
+    public var fields: [String: Set<String>] {
+        get { options.fields }
+        set { state.withLock { $0.fields = newValue } }
+    }
+
+    /// Encodes a document whose primary data is `value`.
+    ///
+    /// `value` may be a model, an array of models, an optional model (`nil` writes
+    /// `"data": null`), a ``ResourceUnion`` or an array of one, or identifiers (a relationship
+    /// document: `[Identifier<Tag>]`, `Identifier<Person>?`).
+    ///
+    /// ```swift
+    /// let bytes = try JSONAPIEncoder().encode(
+    ///     articles, meta: PageMeta(total: 40), links: ["next": "/articles?page=2"],
+    ///     jsonapiVersion: "1.1")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - value: The primary data.
+    ///   - meta: The top-level `meta`, any `Encodable` that encodes an object.
+    ///   - links: The top-level `links`.
+    ///   - jsonapiVersion: When given, a `jsonapi` object with this `version`.
+    ///   - included: Further models (or unions) for `included`, after those found through
+    ///     relationships; duplicates are left out.
+    /// - Returns: UTF-8 JSON.
+    public func encode<T: Encodable>(
+        _ value: T, meta: (any Encodable)? = nil, links: (any Encodable)? = nil, jsonapiVersion: String? = nil,
+        included: [any Encodable] = []
+    ) throws -> [UInt8] {
+        var document = DocumentEncoder(options: options, mode: .document)
+        return try document.encode(value, meta: meta, links: links, jsonapiVersion: jsonapiVersion, included: included)
+    }
+
+    /// ``encode(_:meta:links:jsonapiVersion:included:)`` as `Data`.
+    ///
+    /// ```swift
+    /// request.httpBody = try JSONAPIEncoder().encodeData(article)
+    /// ```
+    public func encodeData<T: Encodable>(
+        _ value: T, meta: (any Encodable)? = nil, links: (any Encodable)? = nil, jsonapiVersion: String? = nil,
+        included: [any Encodable] = []
+    ) throws -> Data {
+        Data(try encode(value, meta: meta, links: links, jsonapiVersion: jsonapiVersion, included: included))
+    }
+}
+
+/// Writes one document: the primary data, then `included` from a worklist.
+struct DocumentEncoder {
+    enum Mode {
+        /// A response-style document: related models go to `included`.
+        case document
+        /// A request body creating a resource: no `included`, the `id` only when not empty.
+        case create
+        /// A request body updating a resource: no `included`; an `id` is required.
+        case update
+    }
+
+    let context: EncodingContext
+    let mode: Mode
+    /// Every include path and its prefixes; nil to include everything.
+    let includeSet: Set<String>?
+    var emitted: Set<ResourceKey> = []
+    var visited: Set<VisitKey> = []
+    var queue: [(model: any JSONAPIResource & Encodable, path: String, emit: Bool)] = []
+    var writer: JSONWriter
+    /// Whether the `included` array has been started.
+    var includedOpen = false
+    /// The resources written as primary data one by one (an array of models).
+    var primaryKeys: Set<ResourceKey> = []
+
+    struct VisitKey: Hashable {
+        var resource: ResourceKey
+        var path: String
+    }
+
+    init(options: EncodingOptions, mode: Mode) {
+        context = EncodingContext(options: options)
+        self.mode = mode
+        if mode != .document {
+            includeSet = []
+        } else if let paths = options.includePaths {
+            var set: Set<String> = []
+            for path in paths {
+                var prefix = ""
+                for part in path.split(separator: ".", omittingEmptySubsequences: false) {
+                    prefix = prefix.isEmpty ? String(part) : prefix + "." + part
+                    set.insert(prefix)
+                }
+            }
+            includeSet = set
+        } else {
+            includeSet = nil
+        }
+        writer = JSONWriter(options: options.writer, reservingCapacity: 4096)
+    }
+
+    mutating func encode<T: Encodable>(
+        _ value: T, meta: (any Encodable)?, links: (any Encodable)?, jsonapiVersion: String?,
+        included: [any Encodable]
+    ) throws -> [UInt8] {
+        writer.beginObject()
+        writer.key("data")
+        try writePrimary(value)
+        // Each related resource is written as soon as it is encoded, while its values are hot.
+        var head = 0
+        while head < queue.count {
+            let item = queue[head]
+            head += 1
+            let record = try encodeResource(item.model, path: item.path)
+            if item.emit { try writeIncluded(record) }
+        }
+        // Models given in `included` come after those found through relationships, and bring
+        // what they relate to (their own relationships are their paths' roots).
+        for element in included {
+            var records: [ResourceEncoder] = []
+            // The model's type by a metatype cast: no copy of the value into a new box.
+            if let modelType = type(of: element) as? any JSONAPIResource.Type {
+                records.append(try makeRecord(element, resourceType: modelType.resourceType))
+            } else {
+                var extra = LinkageBuilder(context: context, resolvesIdentity: false)
+                try extra.addValue(element)
+                for model in extra.references.compactMap(\.model) { records.append(try makeRecord(model)) }
+            }
+            for record in records {
+                guard emitted.insert(record.key).inserted else { continue }
+                try writeIncluded(record)
+                enqueueRelated(of: record, path: "")
+                while head < queue.count {
+                    let item = queue[head]
+                    head += 1
+                    let related = try encodeResource(item.model, path: item.path)
+                    if item.emit { try writeIncluded(related) }
+                }
+            }
+        }
+        if includedOpen { writer.endArray() }
+        if let meta {
+            writer.key("meta")
+            try context.box(meta, path: []).write(to: &writer, sorted: context.sorted)
+        }
+        if let links {
+            writer.key("links")
+            try context.box(links, path: []).write(to: &writer, sorted: context.sorted)
+        }
+        if let jsonapiVersion {
+            writer.key("jsonapi")
+            writer.beginObject()
+            writer.key("version")
+            writer.string(jsonapiVersion)
+            writer.endObject()
+        }
+        writer.endObject()
+        return try writer.finish()
+    }
+
+    /// Writes one resource of `included`, starting the array before the first; a resource of
+    /// the primary data (queued through a relationship before it was written) is left out.
+    private mutating func writeIncluded(_ record: ResourceEncoder) throws {
+        if !primaryKeys.isEmpty && primaryKeys.contains(record.key) { return }
+        if !includedOpen {
+            writer.key("included")
+            writer.beginArray()
+            includedOpen = true
+        }
+        try write(record)
+    }
+
+    /// Writes one resource of the primary data.
+    mutating func writePrimaryRecord(_ record: ResourceEncoder) throws {
+        let key = record.key
+        emitted.insert(key)
+        primaryKeys.insert(key)
+        enqueueRelated(of: record, path: "")
+        try write(record)
+    }
+
+    /// Writes `data`: a resource, an array of them, null, or identifiers.
+    private mutating func writePrimary<T: Encodable>(_ value: T) throws {
+        // Arrays of one model type, and single models: no linkage builder, no existential per model.
+        if let array = value as? any EncodableModelArray {
+            writer.beginArray()
+            try array.writeRecords(into: &self)
+            writer.endArray()
+            return
+        }
+        if let model = value as? any JSONAPIResource & Encodable {
+            let record = try makeRecord(model)
+            emitted.insert(record.key)
+            enqueueRelated(of: record, path: "")
+            try write(record)
+            return
+        }
+        var primary = LinkageBuilder(context: context, resolvesIdentity: false)
+        try primary.addValue(value)
+        let models = primary.references.compactMap(\.model)
+        if models.isEmpty {
+            // Identifiers: a relationship document (or `null`).
+            try writeLinkage(primary)
+            return
+        }
+        guard models.count == primary.references.count else {
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(codingPath: [], debugDescription: "primary data mixes models and identifiers"))
+        }
+        var records: [ResourceEncoder] = []
+        records.reserveCapacity(models.count)
+        for model in models {
+            let record = try makeRecord(model)
+            emitted.insert(record.key)
+            records.append(record)
+        }
+        if primary.isToMany { writer.beginArray() }
+        for record in records {
+            enqueueRelated(of: record, path: "")
+            try write(record)
+        }
+        if primary.isToMany { writer.endArray() }
+    }
+
+    func makeRecord<Model: JSONAPIResource & Encodable>(_ model: Model) throws -> ResourceEncoder {
+        try makeRecord(model, resourceType: Model.resourceType)
+    }
+
+    func makeRecord<Model: Encodable>(_ model: Model, resourceType: String) throws -> ResourceEncoder {
+        let record = ResourceEncoder(context: context, resourceType: resourceType)
+        try model.encode(to: record)
+        if let failure = record.failure { throw failure }
+        if mode == .update && (record.id ?? "").isEmpty {
+            throw EncodingError.invalidValue(
+                model,
+                EncodingError.Context(codingPath: [], debugDescription: "an update needs the resource's id"))
+        }
+        return record
+    }
+
+    /// Encodes a related model taken from the worklist and queues what it relates to.
+    private mutating func encodeResource(_ model: any JSONAPIResource & Encodable, path: String) throws
+        -> ResourceEncoder
+    {
+        let record = try makeRecord(model)
+        enqueueRelated(of: record, path: path)
+        return record
+    }
+
+    /// Queues the models of `record`'s relationships that the include paths select.
+    private mutating func enqueueRelated(of record: ResourceEncoder, path: String) {
+        guard includeSet?.isEmpty != true else { return }
+        let fieldset = context.options.fields[record.resourceType]
+        for index in record.relationships.indices {
+            guard record.relationships[index].hasModels,
+                let references = record.relationships[index].linkage?.references
+            else { continue }
+            let name = record.relationships[index].name
+            if let fieldset, !fieldset.contains(name) { continue }
+            var childPath = ""
+            if let includeSet {
+                childPath = path.isEmpty ? name : path + "." + name
+                guard includeSet.contains(childPath) else { continue }
+            }
+            for reference in references {
+                guard let model = reference.model else { continue }
+                let key = reference.key
+                if includeSet == nil {
+                    if emitted.insert(key).inserted { queue.append((model, "", true)) }
+                } else {
+                    let emit = emitted.insert(key).inserted
+                    if visited.insert(VisitKey(resource: key, path: childPath)).inserted {
+                        queue.append((model, childPath, emit))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes a resource object.
+    private mutating func write(_ record: ResourceEncoder) throws {
+        let sorted = context.sorted
+        let fieldset = context.options.fields[record.resourceType]
+        writer.beginObject()
+        writer.key("type")
+        writer.string(record.resourceType)
+        if let id = record.id, !(id.isEmpty && (mode == .create || record.lid != nil)) {
+            writer.key("id")
+            writer.string(id)
+        } else if record.id == nil && record.lid == nil && mode != .create {
+            throw EncodingError.invalidValue(
+                record.resourceType,
+                EncodingError.Context(codingPath: [], debugDescription: "a `\(record.resourceType)` resource has no id")
+            )
+        }
+        if let lid = record.lid {
+            writer.key("lid")
+            writer.string(lid)
+        }
+        let attributes = record.attributes
+        if fieldset == nil && !sorted {
+            if !attributes.keys.isEmpty {
+                writer.key("attributes")
+                writer.beginObject()
+                for index in attributes.keys.indices {
+                    writer.key(attributes.keys[index])
+                    try attributes.values[index].write(to: &writer, sorted: false)
+                }
+                writer.endObject()
+            }
+        } else {
+            var attributeIndices = Array(attributes.keys.indices)
+            if let fieldset { attributeIndices.removeAll { !fieldset.contains(attributes.keys[$0]) } }
+            if sorted {
+                attributeIndices.sort { attributes.keys[$0].utf8.lexicographicallyPrecedes(attributes.keys[$1].utf8) }
+            }
+            if !attributeIndices.isEmpty {
+                writer.key("attributes")
+                writer.beginObject()
+                for index in attributeIndices {
+                    writer.key(attributes.keys[index])
+                    try attributes.values[index].write(to: &writer, sorted: sorted)
+                }
+                writer.endObject()
+            }
+        }
+        var relationships = record.relationships
+        if let fieldset { relationships.removeAll { !fieldset.contains($0.name) } }
+        if sorted { relationships.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) } }
+        if !relationships.isEmpty {
+            writer.key("relationships")
+            writer.beginObject()
+            for index in relationships.indices {
+                writer.key(relationships[index].name)
+                writer.beginObject()
+                if relationships[index].linkage != nil {
+                    writer.key("data")
+                    try writeLinkage(relationships[index].linkage)
+                }
+                if let links = relationships[index].links {
+                    writer.key("links")
+                    try links.write(to: &writer, sorted: sorted)
+                }
+                if let meta = relationships[index].meta {
+                    writer.key("meta")
+                    try meta.write(to: &writer, sorted: sorted)
+                }
+                writer.endObject()
+            }
+            writer.endObject()
+        }
+        if let links = record.links {
+            writer.key("links")
+            try links.write(to: &writer, sorted: sorted)
+        }
+        if let meta = record.meta {
+            writer.key("meta")
+            try meta.write(to: &writer, sorted: sorted)
+        }
+        writer.endObject()
+    }
+
+    /// Writes linkage: `null`, one resource identifier object, or an array of them.
+    private mutating func writeLinkage(_ linkage: LinkageBuilder?) throws {
+        guard let linkage else { return }
+        if linkage.isToMany {
+            writer.beginArray()
+            for reference in linkage.references { writeIdentifier(reference) }
+            writer.endArray()
+        } else if let reference = linkage.references.first {
+            writeIdentifier(reference)
+        } else {
+            writer.null()
+        }
+    }
+
+    private mutating func writeIdentifier(_ reference: LinkageReference) {
+        writer.beginObject()
+        writer.key("type")
+        writer.string(reference.type)
+        if let id = reference.id {
+            writer.key("id")
+            writer.string(id)
+        }
+        if let lid = reference.lid {
+            writer.key("lid")
+            writer.string(lid)
+        }
+        writer.endObject()
+    }
+}
+
+extension ResourceEncoder {
+    var key: ResourceKey { ResourceKey(type: resourceType, id: id, lid: lid) }
+}
+
+/// Arrays of one model type, encoded as primary data without an existential per element.
+protocol EncodableModelArray {
+    func writeRecords(into document: inout DocumentEncoder) throws
+}
+
+extension Array: EncodableModelArray where Element: JSONAPIResource & Encodable {
+    func writeRecords(into document: inout DocumentEncoder) throws {
+        for element in self { try document.writePrimaryRecord(try document.makeRecord(element)) }
+    }
+}

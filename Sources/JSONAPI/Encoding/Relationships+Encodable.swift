@@ -1,0 +1,212 @@
+import Foundation
+
+// Encoding for the decoding-side relationship types (`Field`, `Related`, `Lazy`), and the
+// internal protocols by which the encoder recognises relationship values.
+
+/// A value that is relationship linkage: the encoder asks it for its resource identifiers.
+protocol LinkageEncodable {
+    /// Adds the linkage (and the models to include, if any) to `linkage`.
+    func collectLinkage(into linkage: inout LinkageBuilder) throws
+}
+
+/// A type that is relationship linkage, decided from the type alone (so `[Person]` is a to-many
+/// relationship even when empty, and `Person?` a to-one one).
+protocol LinkageEncodableType {
+    static var isLinkage: Bool { get }
+}
+
+/// Linkage read through the value's static type: the caller passes a value of `Self`.
+protocol DirectLinkageEncodable: LinkageEncodable {
+    static func collect<V>(_ value: V, into linkage: inout LinkageBuilder) throws
+}
+
+extension DirectLinkageEncodable {
+    static func collect<V>(_ value: V, into linkage: inout LinkageBuilder) throws {
+        try sameType(value, as: Self.self).collectLinkage(into: &linkage)
+    }
+}
+
+extension Identifier: DirectLinkageEncodable {}
+extension Array: DirectLinkageEncodable {}
+extension Optional: DirectLinkageEncodable {}
+extension Lazy: DirectLinkageEncodable {}
+
+/// Whether a value of `type` is written as a relationship rather than an attribute.
+func isRelationshipType(_ type: Any.Type) -> Bool {
+    if type is any JSONAPIResource.Type { return true }
+    if type is any ResourceUnion.Type { return true }
+    if let marker = type as? any LinkageEncodableType.Type { return marker.isLinkage }
+    return false
+}
+
+extension Identifier: LinkageEncodable, LinkageEncodableType {
+    static var isLinkage: Bool { true }
+    func collectLinkage(into linkage: inout LinkageBuilder) throws {
+        linkage.add(reference)
+    }
+
+    var reference: LinkageReference {
+        LinkageReference(type: Model.resourceType, id: id.isEmpty ? nil : id, lid: lid, model: nil)
+    }
+}
+
+/// Array elements whose linkage is read without a dynamic cast per element (``Identifier``).
+protocol IdentifierArrayElement {
+    /// The references of `array`, which is `[Self]`.
+    static func references<A>(of array: A) -> [LinkageReference]
+}
+
+extension Identifier: IdentifierArrayElement {
+    static func references<A>(of array: A) -> [LinkageReference] {
+        let identifiers = sameType(array, as: [Identifier].self)
+        let type = Model.resourceType
+        var references: [LinkageReference] = []
+        references.reserveCapacity(identifiers.count)
+        for identifier in identifiers {
+            let id = identifier.id
+            references.append(
+                LinkageReference(type: type, id: id.isEmpty ? nil : id, lid: identifier.lid, model: nil))
+        }
+        return references
+    }
+}
+
+extension Lazy: LinkageEncodable, LinkageEncodableType {
+    static var isLinkage: Bool { true }
+    func collectLinkage(into linkage: inout LinkageBuilder) throws {
+        let identifier = self.identifier
+        linkage.add(LinkageReference(type: identifier.type, id: identifier.id, lid: identifier.lid, model: nil))
+    }
+}
+
+extension Lazy: Encodable {
+    /// Encodes the resource identifier object of the reference (`type`, `id`, `lid`).
+    public func encode(to encoder: any Encoder) throws {
+        let identifier = self.identifier
+        var container = encoder.container(keyedBy: AnyKey.self)
+        try container.encode(identifier.type, forKey: AnyKey("type"))
+        try container.encodeIfPresent(identifier.id, forKey: AnyKey("id"))
+        try container.encodeIfPresent(identifier.lid, forKey: AnyKey("lid"))
+    }
+}
+
+extension Array: LinkageEncodable, LinkageEncodableType {
+    static var isLinkage: Bool { isRelationshipType(Element.self) }
+    func collectLinkage(into linkage: inout LinkageBuilder) throws {
+        linkage.isToMany = true
+        if let identifiers = Element.self as? any IdentifierArrayElement.Type {
+            linkage.references += identifiers.references(of: self)
+            return
+        }
+        for element in self { try linkage.addValue(element) }
+    }
+}
+
+extension Optional: LinkageEncodable, LinkageEncodableType {
+    static var isLinkage: Bool { isRelationshipType(Wrapped.self) }
+    func collectLinkage(into linkage: inout LinkageBuilder) throws {
+        if let value = self { try linkage.addValue(value) }
+    }
+}
+
+/// `null` linkage, written for a relationship ``Field`` that is ``Field/null``.
+struct NullLinkage: Encodable, LinkageEncodable, LinkageEncodableType {
+    static var isLinkage: Bool { true }
+    func collectLinkage(into linkage: inout LinkageBuilder) throws {}
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encodeNil()
+    }
+}
+
+/// The parts of a ``Related`` value the encoder writes.
+protocol RelatedEncodable {
+    var relatedValue: Any { get }
+    var relatedMeta: (any Encodable)? { get }
+    var relatedLinks: (any Encodable)? { get }
+}
+
+extension Related: LinkageEncodableType {
+    static var isLinkage: Bool { true }
+}
+
+extension Related: RelatedEncodable where Value: Encodable, Meta: Encodable, Links: Encodable {
+    var relatedValue: Any { value }
+    var relatedMeta: (any Encodable)? { meta }
+    var relatedLinks: (any Encodable)? { links }
+}
+
+extension Related: Encodable where Value: Encodable, Meta: Encodable, Links: Encodable {
+    private enum EncodingKeys: String, CodingKey {
+        case data, meta, links
+    }
+
+    /// Encodes the relationship object: `data`, and `meta` and `links` when present.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: EncodingKeys.self)
+        try container.encode(value, forKey: .data)
+        try container.encodeIfPresent(meta, forKey: .meta)
+        try container.encodeIfPresent(links, forKey: .links)
+    }
+}
+
+extension NoMeta: Encodable {
+    /// Encodes an empty object (``Related`` and documents leave `nil` meta out altogether).
+    public func encode(to encoder: any Encoder) throws {
+        _ = encoder.container(keyedBy: AnyKey.self)
+    }
+}
+
+extension NoLinks: Encodable {
+    /// Encodes an empty object.
+    public func encode(to encoder: any Encoder) throws {
+        _ = encoder.container(keyedBy: AnyKey.self)
+    }
+}
+
+extension Field: Encodable where Value: Encodable {
+    /// Encodes ``Field/null`` (and ``Field/absent``, outside a keyed container) as `null`, a
+    /// value as itself. In a keyed container ``Field/absent`` leaves the key out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .absent, .null: try container.encodeNil()
+        case .value(let value): try container.encode(value)
+        }
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// Encodes a ``Field``: nothing for ``Field/absent``, `null` for ``Field/null`` (null
+    /// linkage when the value is a relationship), else the value.
+    ///
+    /// ```swift
+    /// struct ArticlePatch: Encodable, JSONAPIResource {
+    ///     static let resourceType = "articles"
+    ///     var id: String
+    ///     var title: Field<String> = .absent          // left out
+    ///     var subtitle: Field<String> = .null         // "subtitle": null
+    ///     var author: Field<Identifier<Person>> = .null   // "author": {"data": null}
+    /// }
+    /// ```
+    public mutating func encode<Value: Encodable>(_ field: Field<Value>, forKey key: Key) throws {
+        switch field {
+        case .absent:
+            return
+        case .null:
+            if isRelationshipType(Value.self) {
+                try encode(NullLinkage(), forKey: key)
+            } else {
+                try encodeNil(forKey: key)
+            }
+        case .value(let value):
+            try encode(value, forKey: key)
+        }
+    }
+
+    /// Encodes an optional ``Field``: nothing when nil, else as ``encode(_:forKey:)``.
+    public mutating func encodeIfPresent<Value: Encodable>(_ field: Field<Value>?, forKey key: Key) throws {
+        guard let field else { return }
+        try encode(field, forKey: key)
+    }
+}

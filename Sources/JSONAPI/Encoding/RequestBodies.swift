@@ -1,0 +1,154 @@
+import Foundation
+
+/// The body of a request that changes a relationship (`PATCH`, `POST` or `DELETE` to
+/// `/articles/1/relationships/tags`): its new linkage.
+///
+/// ```swift
+/// let encoder = JSONAPIEncoder()
+/// try encoder.encode(RelationshipUpdate.toOne(Identifier<Person>("9")))   // {"data":{"type":"people","id":"9"}}
+/// try encoder.encode(RelationshipUpdate.toOne(Identifier<Person>?.none))  // {"data":null}
+/// try encoder.encode(RelationshipUpdate.toMany([Identifier<Tag>("2"), "3"]))  // replace (PATCH)
+/// try encoder.encode(RelationshipUpdate.add([Identifier<Tag>("4")]))      // POST
+/// try encoder.encode(RelationshipUpdate.remove([Identifier<Tag>("2")]))   // DELETE
+/// ```
+public struct RelationshipUpdate: Sendable, Hashable {
+    /// What the request does with the linkage.
+    public enum Operation: Sendable, Hashable {
+        /// Replaces a to-one relationship (`PATCH`).
+        case replaceToOne
+        /// Replaces all members of a to-many relationship (`PATCH`).
+        case replaceToMany
+        /// Adds members to a to-many relationship (`POST`).
+        case add
+        /// Removes members from a to-many relationship (`DELETE`).
+        case remove
+    }
+
+    /// What the request does.
+    public var operation: Operation
+    /// The linkage: at most one identifier for ``Operation/replaceToOne`` (none for `null`).
+    public var identifiers: [ResourceIdentifier]
+
+    /// Sets a to-one relationship to `identifier`, or clears it with `nil`.
+    public static func toOne<Model>(_ identifier: Identifier<Model>?) -> RelationshipUpdate {
+        RelationshipUpdate(operation: .replaceToOne, identifiers: identifier.map { [$0.resourceIdentifier] } ?? [])
+    }
+
+    /// Replaces every member of a to-many relationship (an empty array clears it).
+    public static func toMany<Model>(_ identifiers: [Identifier<Model>]) -> RelationshipUpdate {
+        RelationshipUpdate(operation: .replaceToMany, identifiers: identifiers.map(\.resourceIdentifier))
+    }
+
+    /// Adds members to a to-many relationship.
+    public static func add<Model>(_ identifiers: [Identifier<Model>]) -> RelationshipUpdate {
+        RelationshipUpdate(operation: .add, identifiers: identifiers.map(\.resourceIdentifier))
+    }
+
+    /// Removes members from a to-many relationship.
+    public static func remove<Model>(_ identifiers: [Identifier<Model>]) -> RelationshipUpdate {
+        RelationshipUpdate(operation: .remove, identifiers: identifiers.map(\.resourceIdentifier))
+    }
+
+    /// The HTTP method the operation is sent with.
+    public var method: String {
+        switch operation {
+        case .replaceToOne, .replaceToMany: "PATCH"
+        case .add: "POST"
+        case .remove: "DELETE"
+        }
+    }
+}
+
+extension JSONAPIEncoder {
+    /// Encodes the body of a request creating `model` (`POST /articles`).
+    ///
+    /// The `id` is written only when it is not empty (a client-generated id); a JSON:API 1.1
+    /// `lid` is written when the model has one, and relationships given as
+    /// `Identifier(id: "", lid: "…")` point at resources created in the same request.
+    /// Relationships are linkage only: nothing goes to `included`.
+    ///
+    /// ```swift
+    /// struct NewArticle: Encodable, JSONAPIResource {
+    ///     static let resourceType = "articles"
+    ///     var id = ""                       // the server assigns it
+    ///     var title: String
+    ///     var author: Identifier<Person>
+    /// }
+    /// let body = try JSONAPIEncoder().encodeCreate(NewArticle(title: "Hi", author: "9"))
+    /// // {"data":{"type":"articles","attributes":{"title":"Hi"},
+    /// //  "relationships":{"author":{"data":{"type":"people","id":"9"}}}}}
+    /// ```
+    public func encodeCreate<Model: JSONAPIResource & Encodable>(_ model: Model, meta: (any Encodable)? = nil) throws
+        -> [UInt8]
+    {
+        var document = DocumentEncoder(options: options, mode: .create)
+        return try document.encode(model, meta: meta, links: nil, jsonapiVersion: nil, included: [])
+    }
+
+    /// Encodes the body of a request updating `model` (`PATCH /articles/1`): only the members
+    /// the model sets. ``Field/absent`` members are left out, ``Field/null`` ones written as
+    /// `null` (null linkage for relationships). The `id` is required.
+    ///
+    /// ```swift
+    /// struct ArticlePatch: Encodable, JSONAPIResource {
+    ///     static let resourceType = "articles"
+    ///     var id: String
+    ///     var title: Field<String> = .absent
+    ///     var subtitle: Field<String> = .absent
+    ///     var author: Field<Identifier<Person>> = .absent
+    /// }
+    /// let body = try JSONAPIEncoder().encodeUpdate(ArticlePatch(id: "1", title: .value("New"), subtitle: .null))
+    /// // {"data":{"type":"articles","id":"1","attributes":{"title":"New","subtitle":null}}}
+    /// ```
+    public func encodeUpdate<Model: JSONAPIResource & Encodable>(_ model: Model, meta: (any Encodable)? = nil) throws
+        -> [UInt8]
+    {
+        var document = DocumentEncoder(options: options, mode: .update)
+        return try document.encode(model, meta: meta, links: nil, jsonapiVersion: nil, included: [])
+    }
+
+    /// Encodes the body of a relationship request: `{"data": linkage}`.
+    ///
+    /// ```swift
+    /// let body = try JSONAPIEncoder().encode(RelationshipUpdate.add([Identifier<Tag>("4")]))
+    /// // {"data":[{"type":"tags","id":"4"}]}
+    /// ```
+    public func encode(_ update: RelationshipUpdate, meta: (any Encodable)? = nil) throws -> [UInt8] {
+        let context = EncodingContext(options: options)
+        var writer = JSONWriter(options: options.writer)
+        writer.beginObject()
+        writer.key("data")
+        if update.operation == .replaceToOne {
+            if let identifier = update.identifiers.first {
+                write(identifier, to: &writer)
+            } else {
+                writer.null()
+            }
+        } else {
+            writer.beginArray()
+            for identifier in update.identifiers { write(identifier, to: &writer) }
+            writer.endArray()
+        }
+        if let meta {
+            writer.key("meta")
+            try context.box(meta, path: []).write(to: &writer, sorted: context.sorted)
+        }
+        writer.endObject()
+        return try writer.finish()
+    }
+
+    private func write(_ identifier: ResourceIdentifier, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("type")
+        writer.string(identifier.type)
+        if let id = identifier.id, !id.isEmpty {
+            writer.key("id")
+            writer.string(id)
+        }
+        if let lid = identifier.lid {
+            writer.key("lid")
+            writer.string(lid)
+        }
+        writer.endObject()
+    }
+}

@@ -1,0 +1,456 @@
+import Foundation
+
+/// A value captured from `Encodable`, before it is written: attributes, meta and links.
+enum EncodedValue {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case uint(UInt64)
+    case double(Double)
+    case float(Float)
+    case string(String)
+    case object(EncodedObject)
+    case array(EncodedArray)
+    /// `[String]`, the commonest array, without a box per element.
+    case strings([String])
+
+    /// Writes the value; nesting is bounded by the nesting of the Swift value that made it.
+    func write(to writer: inout JSONWriter, sorted: Bool) throws {
+        switch self {
+        case .null: writer.null()
+        case .bool(let value): writer.bool(value)
+        case .int(let value): writer.number(value)
+        case .uint(let value): writer.number(value)
+        case .double(let value): try writer.number(value)
+        case .float(let value): try writer.number(value)
+        case .string(let value): writer.string(value)
+        case .object(let object):
+            writer.beginObject()
+            if sorted {
+                let order = object.keys.indices.sorted {
+                    object.keys[$0].utf8.lexicographicallyPrecedes(object.keys[$1].utf8)
+                }
+                for index in order {
+                    writer.key(object.keys[index])
+                    try object.values[index].write(to: &writer, sorted: sorted)
+                }
+            } else {
+                for index in object.keys.indices {
+                    writer.key(object.keys[index])
+                    try object.values[index].write(to: &writer, sorted: sorted)
+                }
+            }
+            writer.endObject()
+        case .array(let array):
+            writer.beginArray()
+            for element in array.values { try element.write(to: &writer, sorted: sorted) }
+            writer.endArray()
+        case .strings(let strings):
+            writer.beginArray()
+            for element in strings { writer.string(element) }
+            writer.endArray()
+        }
+    }
+}
+
+/// An object under construction; a class so nested containers can fill it in place.
+final class EncodedObject {
+    var keys: [String] = []
+    var values: [EncodedValue] = []
+
+    init() {}
+
+    init(capacity: Int) {
+        keys.reserveCapacity(capacity)
+        values.reserveCapacity(capacity)
+    }
+
+    /// Adds a member. A key encoded twice is written twice (the encoder does not search for it).
+    func set(_ key: String, _ value: EncodedValue) {
+        if keys.capacity == 0 {
+            // Most objects have a handful of members: one allocation each instead of four.
+            keys.reserveCapacity(8)
+            values.reserveCapacity(8)
+        }
+        keys.append(key)
+        values.append(value)
+    }
+}
+
+/// An array under construction.
+final class EncodedArray {
+    var values: [EncodedValue] = []
+}
+
+/// State shared by every encoder of one `encode` call.
+final class EncodingContext {
+    let options: EncodingOptions
+    let userInfo: [CodingUserInfoKey: Any]
+    let sorted: Bool
+
+    init(options: EncodingOptions) {
+        self.options = options
+        self.userInfo = options.userInfo
+        self.sorted = options.sortsKeys
+    }
+
+    /// The member name for `key` under the key strategy.
+    func name(for key: any CodingKey, path: [any CodingKey]) -> String {
+        switch options.keyEncodingStrategy {
+        case .useDefaultKeys: key.stringValue
+        case .convertToSnakeCase: convertCase(key.stringValue, separator: "_")
+        case .convertToKebabCase: convertCase(key.stringValue, separator: "-")
+        case .custom(let convert): convert(path + [key]).stringValue
+        }
+    }
+
+    /// What the encoder needs to know about a type, found once per type and encode call.
+    enum TypeKind {
+        case plain
+        case relationship
+        case stringDictionary
+    }
+
+    private var kinds: [ObjectIdentifier: TypeKind] = [:]
+
+    /// The kind of `type`, cached: metatype casts to protocols are costly, and each type is
+    /// asked about once per member.
+    func kind(of type: Any.Type) -> TypeKind {
+        let key = ObjectIdentifier(type)
+        if let kind = kinds[key] { return kind }
+        let kind: TypeKind
+        if isRelationshipType(type) {
+            kind = .relationship
+        } else if type is any StringKeyedDictionary.Type {
+            kind = .stringDictionary
+        } else {
+            kind = .plain
+        }
+        kinds[key] = kind
+        return kind
+    }
+
+    /// Boxes one value: fast paths for the common leaf types (by metatype, no dynamic cast),
+    /// an encoder for the rest.
+    func box<T: Encodable>(_ value: T, path: @autoclosure () -> [any CodingKey]) throws -> EncodedValue {
+        if T.self == String.self { return .string(sameType(value, as: String.self)) }
+        if T.self == Int.self { return .int(Int64(sameType(value, as: Int.self))) }
+        if T.self == Double.self { return .double(sameType(value, as: Double.self)) }
+        if T.self == Bool.self { return .bool(sameType(value, as: Bool.self)) }
+        if T.self == [String].self { return .strings(sameType(value, as: [String].self)) }
+        if T.self == Date.self { return try boxDate(sameType(value, as: Date.self), path: path()) }
+        if T.self == Data.self { return try boxData(sameType(value, as: Data.self), path: path()) }
+        if T.self == URL.self { return .string(sameType(value, as: URL.self).absoluteString) }
+        if T.self == UUID.self { return .string(sameType(value, as: UUID.self).uuidString) }
+        if T.self == Decimal.self {
+            return .double(NSDecimalNumber(decimal: sameType(value, as: Decimal.self)).doubleValue)
+        }
+        if kind(of: T.self) == .stringDictionary, let dictionary = value as? any StringKeyedDictionary {
+            return try dictionary.boxMembers(self, path: path())
+        }
+        let encoder = ValueEncoder(context: self, codingPath: path())
+        try value.encode(to: encoder)
+        return encoder.result ?? .object(EncodedObject())
+    }
+
+    func boxDate(_ date: Date, path: [any CodingKey]) throws -> EncodedValue {
+        switch options.dateEncodingStrategy {
+        case .deferredToDate: return .double(date.timeIntervalSinceReferenceDate)
+        case .iso8601: return .string(formatISO8601(date, fractional: false))
+        case .iso8601WithFractionalSeconds: return .string(formatISO8601(date, fractional: true))
+        case .secondsSince1970: return .double(date.timeIntervalSince1970)
+        case .millisecondsSince1970: return .double((date.timeIntervalSince1970 * 1000).rounded())
+        case .custom(let write):
+            let encoder = ValueEncoder(context: self, codingPath: path)
+            try write(date, encoder)
+            return encoder.result ?? .object(EncodedObject())
+        }
+    }
+
+    func boxData(_ data: Data, path: [any CodingKey]) throws -> EncodedValue {
+        switch options.dataEncodingStrategy {
+        case .base64: return .string(data.base64EncodedString())
+        case .deferredToData:
+            let array = EncodedArray()
+            array.values = data.map { .int(Int64($0)) }
+            return .array(array)
+        case .custom(let write):
+            let encoder = ValueEncoder(context: self, codingPath: path)
+            try write(data, encoder)
+            return encoder.result ?? .object(EncodedObject())
+        }
+    }
+}
+
+/// `[String: V]`, whose keys are written as they are (no key strategy), as the decoder reads them.
+protocol StringKeyedDictionary {
+    func boxMembers(_ context: EncodingContext, path: [any CodingKey]) throws -> EncodedValue
+}
+
+extension Dictionary: StringKeyedDictionary where Key == String, Value: Encodable {
+    func boxMembers(_ context: EncodingContext, path: [any CodingKey]) throws -> EncodedValue {
+        let object = EncodedObject()
+        for (key, value) in self {
+            object.keys.append(key)
+            object.values.append(try context.box(value, path: path + [AnyKey(key)]))
+        }
+        return .object(object)
+    }
+}
+
+/// A coding key made from a string or an index.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(_ string: String) {
+        stringValue = string
+        intValue = nil
+    }
+    init(index: Int) {
+        stringValue = "Index \(index)"
+        intValue = index
+    }
+    init?(stringValue: String) { self.init(stringValue) }
+    init?(intValue: Int) { self.init(index: intValue) }
+}
+
+/// `JSONEncoder`'s snake case rules with any separator: words split at lower-to-upper changes
+/// and before the last capital of an acronym run, lowercased; leading and trailing `_` kept.
+func convertCase(_ key: String, separator: Character) -> String {
+    guard !key.isEmpty else { return key }
+    var words: [Range<String.Index>] = []
+    var wordStart = key.startIndex
+    var searchRange = key.index(after: wordStart)..<key.endIndex
+    while let upperCaseRange = key.rangeOfCharacter(from: .uppercaseLetters, options: [], range: searchRange) {
+        let untilUpperCase = wordStart..<upperCaseRange.lowerBound
+        words.append(untilUpperCase)
+        searchRange = upperCaseRange.lowerBound..<searchRange.upperBound
+        guard let lowerCaseRange = key.rangeOfCharacter(from: .lowercaseLetters, options: [], range: searchRange)
+        else {
+            wordStart = searchRange.lowerBound
+            break
+        }
+        let nextCharacterAfterCapital = key.index(after: upperCaseRange.lowerBound)
+        if lowerCaseRange.lowerBound == nextCharacterAfterCapital {
+            wordStart = upperCaseRange.lowerBound
+        } else {
+            let beforeLowerIndex = key.index(before: lowerCaseRange.lowerBound)
+            words.append(upperCaseRange.lowerBound..<beforeLowerIndex)
+            wordStart = beforeLowerIndex
+        }
+        searchRange = lowerCaseRange.upperBound..<searchRange.upperBound
+    }
+    words.append(wordStart..<searchRange.upperBound)
+    return words.filter { !$0.isEmpty }.map { key[$0].lowercased() }.joined(separator: String(separator))
+}
+
+/// `yyyy-MM-ddTHH:mm:ss[.SSS]Z` in UTC, without a formatter.
+func formatISO8601(_ date: Date, fractional: Bool) -> String {
+    let totalMillis = (date.timeIntervalSince1970 * 1000).rounded(.down)
+    let millis = Int64(totalMillis)
+    var seconds = millis / 1000
+    var milli = millis % 1000
+    if milli < 0 {
+        milli += 1000
+        seconds -= 1
+    }
+    var days = seconds / 86_400
+    var secondOfDay = seconds % 86_400
+    if secondOfDay < 0 {
+        secondOfDay += 86_400
+        days -= 1
+    }
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    func pad(_ value: Int64, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+    var result = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+    result += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay % 3600 / 60, 2) + ":" + pad(secondOfDay % 60, 2)
+    if fractional { result += "." + pad(milli, 3) }
+    return result + "Z"
+}
+
+/// The `Encoder` for attribute values, meta and links: builds an ``EncodedValue``.
+final class ValueEncoder: Encoder {
+    let context: EncodingContext
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
+    var result: EncodedValue?
+
+    init(context: EncodingContext, codingPath: [any CodingKey]) {
+        self.context = context
+        self.codingPath = codingPath
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let object: EncodedObject
+        if case .object(let existing) = result {
+            object = existing
+        } else {
+            object = EncodedObject()
+            result = .object(object)
+        }
+        return KeyedEncodingContainer(
+            ValueKeyedContainer<Key>(context: context, object: object, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        let array: EncodedArray
+        if case .array(let existing) = result {
+            array = existing
+        } else {
+            array = EncodedArray()
+            result = .array(array)
+        }
+        return ValueUnkeyedContainer(context: context, array: array, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        ValueSingleContainer(encoder: self)
+    }
+}
+
+struct ValueKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let context: EncodingContext
+    let object: EncodedObject
+    let codingPath: [any CodingKey]
+
+    private func put(_ value: EncodedValue, _ key: Key) {
+        object.set(context.name(for: key, path: codingPath), value)
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { put(.string(value), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { put(.double(value), key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { put(.float(value), key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { put(.int(Int64(value)), key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { put(.int(Int64(value)), key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { put(.int(Int64(value)), key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { put(.int(Int64(value)), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { put(.int(value), key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { put(.uint(UInt64(value)), key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { put(.uint(UInt64(value)), key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { put(.uint(UInt64(value)), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { put(.uint(UInt64(value)), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { put(.uint(value), key) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        put(try context.box(value, path: codingPath + [key]), key)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        let nested = EncodedObject()
+        put(.object(nested), key)
+        return KeyedEncodingContainer(
+            ValueKeyedContainer<NestedKey>(context: context, object: nested, codingPath: codingPath + [key]))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let nested = EncodedArray()
+        put(.array(nested), key)
+        return ValueUnkeyedContainer(context: context, array: nested, codingPath: codingPath + [key])
+    }
+
+    mutating func superEncoder() -> any Encoder { superEncoder(forKey: AnyKey("super")) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(forKey: AnyKey(key.stringValue)) }
+
+    private func superEncoder(forKey key: AnyKey) -> any Encoder {
+        let nested = EncodedObject()
+        object.set(key.stringValue, .object(nested))
+        let encoder = ValueEncoder(context: context, codingPath: codingPath + [key])
+        encoder.result = .object(nested)
+        return encoder
+    }
+}
+
+struct ValueUnkeyedContainer: UnkeyedEncodingContainer {
+    let context: EncodingContext
+    let array: EncodedArray
+    let codingPath: [any CodingKey]
+    var count: Int { array.values.count }
+
+    private func put(_ value: EncodedValue) { array.values.append(value) }
+
+    mutating func encodeNil() throws { put(.null) }
+    mutating func encode(_ value: Bool) throws { put(.bool(value)) }
+    mutating func encode(_ value: String) throws { put(.string(value)) }
+    mutating func encode(_ value: Double) throws { put(.double(value)) }
+    mutating func encode(_ value: Float) throws { put(.float(value)) }
+    mutating func encode(_ value: Int) throws { put(.int(Int64(value))) }
+    mutating func encode(_ value: Int8) throws { put(.int(Int64(value))) }
+    mutating func encode(_ value: Int16) throws { put(.int(Int64(value))) }
+    mutating func encode(_ value: Int32) throws { put(.int(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { put(.int(value)) }
+    mutating func encode(_ value: UInt) throws { put(.uint(UInt64(value))) }
+    mutating func encode(_ value: UInt8) throws { put(.uint(UInt64(value))) }
+    mutating func encode(_ value: UInt16) throws { put(.uint(UInt64(value))) }
+    mutating func encode(_ value: UInt32) throws { put(.uint(UInt64(value))) }
+    mutating func encode(_ value: UInt64) throws { put(.uint(value)) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        put(try context.box(value, path: codingPath + [AnyKey(index: count)]))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        let nested = EncodedObject()
+        let path = codingPath + [AnyKey(index: count)]
+        put(.object(nested))
+        return KeyedEncodingContainer(
+            ValueKeyedContainer<NestedKey>(context: context, object: nested, codingPath: path))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let nested = EncodedArray()
+        let path = codingPath + [AnyKey(index: count)]
+        put(.array(nested))
+        return ValueUnkeyedContainer(context: context, array: nested, codingPath: path)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let nested = EncodedObject()
+        let path = codingPath + [AnyKey(index: count)]
+        put(.object(nested))
+        let encoder = ValueEncoder(context: context, codingPath: path)
+        encoder.result = .object(nested)
+        return encoder
+    }
+}
+
+struct ValueSingleContainer: SingleValueEncodingContainer {
+    let encoder: ValueEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    private func put(_ value: EncodedValue) { encoder.result = value }
+
+    mutating func encodeNil() throws { put(.null) }
+    mutating func encode(_ value: Bool) throws { put(.bool(value)) }
+    mutating func encode(_ value: String) throws { put(.string(value)) }
+    mutating func encode(_ value: Double) throws { put(.double(value)) }
+    mutating func encode(_ value: Float) throws { put(.float(value)) }
+    mutating func encode(_ value: Int) throws { put(.int(Int64(value))) }
+    mutating func encode(_ value: Int8) throws { put(.int(Int64(value))) }
+    mutating func encode(_ value: Int16) throws { put(.int(Int64(value))) }
+    mutating func encode(_ value: Int32) throws { put(.int(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { put(.int(value)) }
+    mutating func encode(_ value: UInt) throws { put(.uint(UInt64(value))) }
+    mutating func encode(_ value: UInt8) throws { put(.uint(UInt64(value))) }
+    mutating func encode(_ value: UInt16) throws { put(.uint(UInt64(value))) }
+    mutating func encode(_ value: UInt32) throws { put(.uint(UInt64(value))) }
+    mutating func encode(_ value: UInt64) throws { put(.uint(value)) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        put(try encoder.context.box(value, path: codingPath))
+    }
+}
