@@ -3,14 +3,16 @@ import Foundation
 import JSONAPI
 import JSONAPIGenerator
 
-// Encoding the generated compound document, two ways:
+// Encoding the generated compound document, three ways:
 //
 // - `Encode/<size>`: `JSONAPIEncoder` writes the primary articles of `GeneratedModels` with their
 //   included people, comments and tags (decoded once in `setup`) as a JSON:API document,
 // - `JSONEncoder/<size>`: Foundation's `JSONEncoder` writes `PlainCodableModel.Document`, the
 //   same document as plain `Codable` types (decoded once in `setup` with `JSONDecoder`).
 //
-// Both write every member of every resource. `documentBytes` records the size of the document
+// - `WriteDocument/<size>`: a parsed `Document` written back out, compact (`jsonBytes()`).
+//
+// All three write every member of every resource; scripts/bench compares them with `JSONEncoder`. `documentBytes` records the size of the document
 // written in the first iteration, so MB/s compares bytes produced per second.
 
 /// The typed models of one generated document, ready to encode.
@@ -20,7 +22,7 @@ struct EncodingInput: @unchecked Sendable {
     var included: [any Encodable]
 }
 
-/// Registers `Encode/<size>` and `JSONEncoder/<size>`.
+/// Registers `Encode/<size>`, `JSONEncoder/<size>` and `WriteDocument/<size>`.
 func registerEncodingBenchmarks(size: DocumentSize) {
     Benchmark("Encode/\(size.name)", configuration: size.configuration) { benchmark, input in
         let encoder = JSONAPIEncoder()
@@ -52,5 +54,17 @@ func registerEncodingBenchmarks(size: DocumentSize) {
         benchmark.measurement(.documentBytes, written)
     } setup: {
         try JSONDecoder().decode(PlainCodableModel.Document.self, from: Data(size.generate()))
+    }
+
+    Benchmark("WriteDocument/\(size.name)", configuration: size.configuration) { benchmark, document in
+        var written = 0
+        for _ in benchmark.scaledIterations {
+            let bytes = document.jsonBytes()
+            written = bytes.count
+            blackHole(bytes)
+        }
+        benchmark.measurement(.documentBytes, written)
+    } setup: {
+        try Document(parsing: size.generate())
     }
 }

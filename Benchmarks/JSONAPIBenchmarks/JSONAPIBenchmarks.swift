@@ -96,6 +96,8 @@ extension BenchmarkMetric {
 
 let benchmarks: @Sendable () -> Void = {
     for size in DocumentSize.allCases {
+        registerEncodingBenchmarks(size: size)
+
         Benchmark("JSONDecoder/\(size.name)", configuration: size.configuration) { benchmark, data in
             for _ in benchmark.scaledIterations {
                 blackHole(try JSONDecoder().decode(PlainCodableModel.Document.self, from: data))

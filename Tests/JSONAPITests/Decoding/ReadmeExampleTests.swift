@@ -97,4 +97,29 @@ struct ReadmeExampleTests {
         #expect(document.resource(type: "comments", id: "5") != nil)
         #expect(document.included.count == 2)
     }
+
+    struct Draft: Codable, JSONAPIResource {
+        static let resourceType = "articles"
+        var id: String
+        var title: String
+        var authorName: String
+        var tags: [Identifier<Tag>]
+    }
+
+    @Test("encoder example")
+    func encoder() throws {
+        let encoder = JSONAPIEncoder()
+        encoder.keyEncodingStrategy = .convertToKebabCase
+        let articles = [Draft(id: "1", title: "T", authorName: "Dan", tags: [Identifier<Tag>(id: "7")])]
+        let response = try encoder.encode(articles, meta: ["total": 2])
+        let document = try Document(parsing: response)
+        #expect(document.primaryResources[0].attributes["author-name"]?.stringValue == "Dan")
+        #expect(document.meta?["total"]?.int64Value == 2)
+        let create = try encoder.encodeCreate(Draft(id: "", title: "New", authorName: "Ann", tags: []))
+        let created = try Document(parsing: create, options: ParsingOptions(kind: .createRequest))
+        #expect(created.primaryResources[0].id == nil)
+        let tags = try encoder.encode(RelationshipUpdate.add([Identifier<Tag>(id: "7")]))
+        let update = try Document(parsing: tags, options: ParsingOptions(kind: .relationshipUpdate))
+        #expect(update.primaryIdentifiers.map(\.id) == ["7"])
+    }
 }
