@@ -46,3 +46,31 @@ struct ArenaLayoutTests {
         #expect(document.arenaByteCount < text.utf8.count / 2)
     }
 }
+
+@Suite("Identifier index")
+struct ResourceIndexTests {
+    @Test("short and long keys, many types: every lookup exact, duplicates found on both paths")
+    func shortAndLongKeys() throws {
+        var resources: [String] = []
+        let ids = ["1", "12", "123456", "1234567", "", "é", "abcdefghijklmnop"]
+        for type in 0..<300 {
+            for id in ids where !(id.isEmpty) {
+                resources.append(#"{"type":"t\#(type)","id":"\#(id)"}"#)
+            }
+        }
+        let text = #"{"data":["# + resources.joined(separator: ",") + "]}"
+        let document = try Document(parsing: text)
+        for type in [0, 1, 254, 255, 256, 299] {
+            for id in ids where !id.isEmpty {
+                #expect(document.resource(type: "t\(type)", id: id)?.id == id, "t\(type)/\(id)")
+            }
+            #expect(document.resource(type: "t\(type)", id: "9") == nil)
+            #expect(document.resource(type: "t\(type)", id: "1234568") == nil)
+            #expect(document.resource(type: "t\(type)", id: "12345") == nil)
+        }
+        for (type, id) in [(3, "123456"), (3, "1234567"), (280, "1"), (280, "abcdefghijklmnop")] {
+            let duplicated = #"{"data":[{"type":"t\#(type)","id":"\#(id)"},{"type":"t\#(type)","id":"\#(id)"}]}"#
+            #expect(throws: JSONAPIError.self, "t\(type)/\(id)") { try Document(parsing: duplicated) }
+        }
+    }
+}
