@@ -98,7 +98,8 @@ struct ResourceIndex: Sendable {
                         let same =
                             short != 0
                             ? shortKeys[slot] == short
-                            : (resources[other].type == record.type && Self.idEquals(resources[other], input: input, id))
+                            : (resources[other].type == record.type
+                                && Self.idEquals(resources[other], input: input, id))
                         if same {
                             duplicate(other, position)
                             return
