@@ -38,23 +38,3 @@ extension Diagnostic {
         ])
     }
 }
-
-extension JSONAPIError.Code {
-    /// A stable identifier for reports: the name of the static member (`specViolation`).
-    ///
-    /// Codes are a struct rather than an enum, so there is no raw value to print; a code added to
-    /// the library later falls back to its description until it is named here.
-    var identifier: String {
-        let known: [(JSONAPIError.Code, String)] = [
-            (.invalidJSON, "invalidJSON"), (.invalidUTF8, "invalidUTF8"), (.invalidEscape, "invalidEscape"),
-            (.invalidNumber, "invalidNumber"), (.unexpectedEnd, "unexpectedEnd"),
-            (.depthLimitExceeded, "depthLimitExceeded"), (.documentTooLarge, "documentTooLarge"),
-            (.stringTooLong, "stringTooLong"), (.tooManyResources, "tooManyResources"),
-            (.specViolation, "specViolation"), (.duplicateResource, "duplicateResource"),
-            (.missingResource, "missingResource"), (.unreachableResource, "unreachableResource"),
-            (.typeMismatch, "typeMismatch"), (.decodingFailed, "decodingFailed"),
-            (.encodingFailed, "encodingFailed"), (.io, "io"),
-        ]
-        return known.first { $0.0 == self }?.1 ?? description
-    }
-}

@@ -119,7 +119,7 @@ final class MemberTable {
         let end = min(Int(range.end), b.count)
         var i = ValueReader.skipWhitespace(b, Int(range.start) &+ 1)
         while i < end, b[i] == UInt8(ascii: "\"") {
-            let (keyEnd, keyEscaped) = Self.stringEnd(b, i, end)
+            let (keyEnd, keyEscaped) = ValueReader.stringEnd(b, i, limit: end)
             let keyStart = i &+ 1
             i = keyEnd
             if i < end, b[i] != UInt8(ascii: ":") { i = ValueReader.skipWhitespace(b, i) }
@@ -130,7 +130,7 @@ final class MemberTable {
             let valueStart = i
             var flags: UInt32 = keyEscaped ? MemberEntry.keyEscaped : 0
             if b[i] == UInt8(ascii: "\"") {
-                let (valueEnd, valueEscaped) = Self.stringEnd(b, i, end)
+                let (valueEnd, valueEscaped) = ValueReader.stringEnd(b, i, limit: end)
                 if valueEscaped { flags |= MemberEntry.valueEscaped }
                 i = valueEnd
             } else {
@@ -151,46 +151,5 @@ final class MemberTable {
         let count = top &- base &- 1
         entries[base].keyEnd = UInt32(truncatingIfNeeded: count)
         return MemberSegment(base: base, count: count, stamp: stamp)
-    }
-
-    /// The end (one past the closing quote) of the string whose opening quote is at `start`,
-    /// and whether it has escapes; `limit` if it does not end before `limit`.
-    ///
-    /// Attribute objects are mostly string bytes, so this is the scan's inner loop: it looks at
-    /// 16 bytes per step for a quote or a backslash and jumps straight to the first one found
-    /// (lane order is byte order on the little-endian machines Swift runs on).
-    @inline(__always)
-    static func stringEnd(_ b: UnsafeRawBufferPointer, _ start: Int, _ limit: Int) -> (end: Int, escaped: Bool) {
-        let limit = min(limit, b.count)
-        guard let base = b.baseAddress else { return (limit, false) }
-        var i = start &+ 1
-        var escaped = false
-        let quote = SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
-        let backslash = SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
-        while true {
-            // SAFETY: each 16-byte load starts at `i` with `i + 16 <= limit <= b.count`.
-            while i &+ 16 <= limit {
-                let chunk = base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-                let hits = unsafeBitCast((chunk .== quote) .| (chunk .== backslash), to: SIMD2<UInt64>.self)
-                if hits[0] != 0 {
-                    i &+= hits[0].trailingZeroBitCount &>> 3
-                    break
-                }
-                if hits[1] != 0 {
-                    i &+= 8 &+ (hits[1].trailingZeroBitCount &>> 3)
-                    break
-                }
-                i &+= 16
-            }
-            guard i < limit else { return (limit, escaped) }
-            let c = b[i]
-            if c == UInt8(ascii: "\"") { return (i &+ 1, escaped) }
-            if c == UInt8(ascii: "\\") {
-                escaped = true
-                i &+= 2
-            } else {
-                i &+= 1
-            }
-        }
     }
 }

@@ -173,7 +173,7 @@ extension ResourceDecoder {
             throw typeMismatch(String.self, expected: "a string", found: range, path: path(key))
         }
         let contents = UnsafeRawBufferPointer(rebasing: bytes[(start &+ 1)..<(end &- 1)])
-        let hasEscapes = escaped ?? MemberTable.stringEnd(bytes, start, end).escaped
+        let hasEscapes = escaped ?? ValueReader.stringEnd(bytes, start, limit: end).hasEscapes
         return JSONStringDecoding.decode(contents, hasEscapes: hasEscapes)
     }
 

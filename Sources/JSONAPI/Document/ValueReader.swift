@@ -18,51 +18,48 @@ enum ValueReader {
         return i
     }
 
-    /// The end (exclusive) of the string whose opening quote is at `start`, and whether it has escapes.
+    /// The end (one past the closing quote) of the string whose opening quote is at `start`,
+    /// and whether it has escapes; `limit` (at most the buffer's end) if it does not end before it.
+    ///
+    /// Views, the typed decoder and the writer all skip strings with this one loop. Attribute
+    /// objects are mostly string bytes, so it is their scans' inner loop: it looks at
+    /// 16 bytes per step for a quote or a backslash and jumps straight to the first one found
+    /// (lane order is byte order on the little-endian machines Swift runs on).
     @inline(__always)
-    static func stringEnd(_ b: UnsafeRawBufferPointer, _ start: Int) -> (end: Int, hasEscapes: Bool) {
+    static func stringEnd(_ b: UnsafeRawBufferPointer, _ start: Int, limit: Int = .max)
+        -> (end: Int, hasEscapes: Bool)
+    {
+        let limit = min(limit, b.count)
+        guard let base = b.baseAddress else { return (limit, false) }
         var i = start &+ 1
-        var escapes = false
-        guard let base = b.baseAddress else { return (b.count, false) }
-        // SAFETY: every load is at an offset checked against `b.count` first.
-        while i &+ 8 <= b.count {
-            let word = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            if !hasQuoteOrBackslash(word) {
-                i &+= 8
-                continue
-            }
-            break
-        }
-        while i < b.count {
-            let c = b[i]
-            if c == UInt8(ascii: "\"") { return (i &+ 1, escapes) }
-            if c == UInt8(ascii: "\\") {
-                escapes = true
-                i &+= 2
-                continue
-            }
-            i &+= 1
-            if i &+ 8 <= b.count, c < 0x80 {
-                // Re-enter the fast loop after each interesting byte.
-                while i &+ 8 <= b.count {
-                    let word = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    if hasQuoteOrBackslash(word) { break }
-                    i &+= 8
+        var escaped = false
+        let quote = SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
+        let backslash = SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
+        while true {
+            // SAFETY: each 16-byte load starts at `i` with `i + 16 <= limit <= b.count`.
+            while i &+ 16 <= limit {
+                let chunk = base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                let hits = unsafeBitCast((chunk .== quote) .| (chunk .== backslash), to: SIMD2<UInt64>.self)
+                if hits[0] != 0 {
+                    i &+= hits[0].trailingZeroBitCount &>> 3
+                    break
                 }
+                if hits[1] != 0 {
+                    i &+= 8 &+ (hits[1].trailingZeroBitCount &>> 3)
+                    break
+                }
+                i &+= 16
+            }
+            guard i < limit else { return (limit, escaped) }
+            let c = b[i]
+            if c == UInt8(ascii: "\"") { return (i &+ 1, escaped) }
+            if c == UInt8(ascii: "\\") {
+                escaped = true
+                i &+= 2
+            } else {
+                i &+= 1
             }
         }
-        return (b.count, escapes)
-    }
-
-    @inline(__always)
-    static func hasQuoteOrBackslash(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let q = word ^ (ones &* 0x22)
-        let s = word ^ (ones &* 0x5C)
-        let hasQ = (q &- ones) & ~q & highs
-        let hasS = (s &- ones) & ~s & highs
-        return (hasQ | hasS) != 0
     }
 
     /// The end (exclusive) of the value starting at `start` (which must not be whitespace).

@@ -206,21 +206,24 @@ extension JSONAPIError: JSONAPIErrorConvertible {
             meta: place.isEmpty ? nil : place)
     }
 
-    /// The HTTP status and the `code` string of each error code.
+    /// The HTTP status and the `code` string of each error code: the code's identifier in
+    /// kebab case (`invalidJSON` -> `invalid-json`), so a new code is named without a table here.
     private static func statusAndIdentifier(_ code: Code) -> (Int, String) {
-        let table: [(Code, Int, String)] = [
-            (.invalidJSON, 400, "invalid-json"), (.invalidUTF8, 400, "invalid-utf8"),
-            (.invalidEscape, 400, "invalid-escape"), (.invalidNumber, 400, "invalid-number"),
-            (.unexpectedEnd, 400, "unexpected-end"), (.depthLimitExceeded, 400, "depth-limit-exceeded"),
-            (.specViolation, 400, "spec-violation"), (.duplicateResource, 400, "duplicate-resource"),
-            (.missingResource, 400, "missing-resource"), (.unreachableResource, 400, "unreachable-resource"),
-            (.documentTooLarge, 413, "document-too-large"), (.stringTooLong, 413, "string-too-long"),
-            (.tooManyResources, 413, "too-many-resources"), (.typeMismatch, 422, "type-mismatch"),
-            (.decodingFailed, 422, "decoding-failed"), (.encodingFailed, 500, "encoding-failed"), (.io, 500, "io"),
-        ]
-        if let row = table.first(where: { $0.0 == code }) { return (row.1, row.2) }
-        // A code added after this table was written: a problem with the input, described generally.
-        return code.isSyntaxError ? (400, "invalid-json") : (400, "invalid-document")
+        let status: Int
+        switch code {
+        case .documentTooLarge, .stringTooLong, .tooManyResources: status = 413
+        case .typeMismatch, .decodingFailed: status = 422
+        case .encodingFailed, .io: status = 500
+        default: status = 400
+        }
+        var kebab = ""
+        var previousWasLower = false
+        for character in code.identifier {
+            if character.isUppercase && previousWasLower { kebab.append("-") }
+            kebab.append(contentsOf: character.lowercased())
+            previousWasLower = character.isLowercase || character.isNumber
+        }
+        return (status, kebab)
     }
 }
 

@@ -100,6 +100,29 @@ public struct JSONAPIError: Error, Sendable, Hashable, CustomStringConvertible {
             }
         }
 
+        /// A stable name for reports and logs: the name of the static member (`specViolation`).
+        public var identifier: String {
+            switch raw {
+            case .invalidJSON: "invalidJSON"
+            case .invalidUTF8: "invalidUTF8"
+            case .invalidEscape: "invalidEscape"
+            case .invalidNumber: "invalidNumber"
+            case .unexpectedEnd: "unexpectedEnd"
+            case .depthLimitExceeded: "depthLimitExceeded"
+            case .documentTooLarge: "documentTooLarge"
+            case .stringTooLong: "stringTooLong"
+            case .tooManyResources: "tooManyResources"
+            case .specViolation: "specViolation"
+            case .duplicateResource: "duplicateResource"
+            case .missingResource: "missingResource"
+            case .unreachableResource: "unreachableResource"
+            case .typeMismatch: "typeMismatch"
+            case .decodingFailed: "decodingFailed"
+            case .encodingFailed: "encodingFailed"
+            case .io: "io"
+            }
+        }
+
         /// True for codes that mean the bytes are not acceptable JSON at all.
         public var isSyntaxError: Bool {
             switch raw {
