@@ -120,8 +120,23 @@ enum MemberNameRules {
         let high: UInt64 = 0x47FF_FFFE_AFFF_FFFF  // highURIBytes
         if let base = link.baseAddress {
             var i = 0
+            // Sixteen bytes at a time first (SAFETY: each load ends at or before `link.count`).
+            while i &+ 16 <= link.count {
+                if Self.hasNonURIByte(base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)) {
+                    clean = false
+                    break
+                }
+                i &+= 16
+            }
+            // The last few bytes: one more load, overlapping bytes already checked, when the
+            // link is long enough (SAFETY: it ends exactly at `link.count`).
+            if clean && i < link.count && link.count >= 16 {
+                let last = base.loadUnaligned(fromByteOffset: link.count &- 16, as: SIMD16<UInt8>.self)
+                if Self.hasNonURIByte(last) { clean = false }
+                i = link.count
+            }
             // SAFETY: `i` stays below `link.count`.
-            while i < link.count {
+            while clean && i < link.count {
                 let byte = base.load(fromByteOffset: i, as: UInt8.self)
                 let mask = byte < 64 ? low : high
                 // Bytes >= 128 (non-ASCII) are allowed: shift by their low 6 bits of a mask of ones.
@@ -135,6 +150,31 @@ enum MemberNameRules {
         }
         if clean && (first == UInt8(ascii: "/") || hasScheme(link)) { return nil }
         return linkProblemSlow(link, first: first)
+    }
+
+    /// Whether any of 16 bytes is one a URI may not contain unencoded, or `%` (which the slow
+    /// path checks): control bytes, space, `"`, `<`, `>`, `\`, `^`, the backtick, `{`, `|`, `}`
+    /// and DEL. Bytes >= 0x80 pass.
+    @inline(__always)
+    static func hasNonURIByte(_ chunk: SIMD16<UInt8>) -> Bool {
+        // Every constant spelled with its full type, so the comparisons stay vector operations.
+        let controlOrSpace = SIMD16<UInt8>(repeating: 0x21)
+        let braces = SIMD16<UInt8>(repeating: 0x7B)  // `{|}` are 0x7B-0x7D
+        let three = SIMD16<UInt8>(repeating: 3)
+        let quote = SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
+        let percent = SIMD16<UInt8>(repeating: UInt8(ascii: "%"))
+        let less = SIMD16<UInt8>(repeating: UInt8(ascii: "<"))
+        let greater = SIMD16<UInt8>(repeating: UInt8(ascii: ">"))
+        let backslash = SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
+        let caret = SIMD16<UInt8>(repeating: UInt8(ascii: "^"))
+        let backtick = SIMD16<UInt8>(repeating: UInt8(ascii: "`"))
+        let delete = SIMD16<UInt8>(repeating: 0x7F)
+        let hits =
+            (chunk .< controlOrSpace) .| ((chunk &- braces) .< three) .| (chunk .== quote) .| (chunk .== percent)
+            .| (chunk .== less) .| (chunk .== greater) .| (chunk .== backslash) .| (chunk .== caret)
+            .| (chunk .== backtick) .| (chunk .== delete)
+        let words = unsafeBitCast(hits, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
     }
 
     /// Bytes 0-63 a URI may contain unencoded: `!#$&'()*+,-./0-9:;=?` (not space, `"`, `%`, `<`, `>`).

@@ -67,7 +67,19 @@ extension JSONScanner {
         var i = i
         while true {
             var c: UInt8
-            if i &+ 8 <= n {
+            if i &+ 16 <= n {
+                // SAFETY: the sixteen bytes at i end at i + 16 <= n.
+                let chunk = p.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                let special = specialBytes(chunk)
+                if special.low == 0 && special.high == 0 {
+                    i &+= 16
+                    continue
+                }
+                i &+=
+                    special.low != 0
+                    ? special.low.trailingZeroBitCount &>> 3 : 8 &+ (special.high.trailingZeroBitCount &>> 3)
+                c = byte(p, i)  // SAFETY: the special byte lies inside the chunk just read.
+            } else if i &+ 8 <= n {
                 // SAFETY: the eight bytes at i end at i + 8 <= n.
                 let word = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
                 let special = specialBytes(word)
@@ -122,6 +134,21 @@ extension JSONScanner {
             i = try stringSlow(p, from: i, count: n, base: base, progress: &progress, limit: limit)
             if progress.sub != .clean { return n }
         }
+    }
+
+    /// The bytes of `chunk` that are `"`, `\\`, below 0x20 or above 0x7F, as two 64-bit masks
+    /// (bytes 0-7 and 8-15) with all eight bits of each such byte set.
+    @inline(__always)
+    static func specialBytes(_ chunk: SIMD16<UInt8>) -> (low: UInt64, high: UInt64) {
+        // Constants spelled with their full type: left to inference, the comparisons fall back
+        // to a scalar loop per lane.
+        let quote = SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
+        let backslash = SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
+        let space = SIMD16<UInt8>(repeating: 0x20)
+        let nonASCII = SIMD16<UInt8>(repeating: 0x80)
+        let hits = (chunk .== quote) .| (chunk .== backslash) .| (chunk .< space) .| (chunk .>= nonASCII)
+        let words = unsafeBitCast(hits, to: SIMD2<UInt64>.self)
+        return (words[0], words[1])
     }
 
     /// A mask with the high bit set in the first byte of `word` (in memory order) that is `"`,

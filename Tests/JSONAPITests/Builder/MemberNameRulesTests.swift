@@ -42,6 +42,31 @@ struct MemberNameRulesTests {
         }
     }
 
+    @Test("every byte at every position of links of every length up to 40: the vector path agrees with the byte rule")
+    func linkBytesEverywhere() {
+        var allowed = [Bool](repeating: false, count: 256)
+        for byte in Array("!#$&'()*+,-./0123456789:;=?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]_abcdefghijklmnopqrstuvwxyz~".utf8) {
+            allowed[Int(byte)] = true
+        }
+        for byte in 0x80...0xFF { allowed[byte] = true }
+        for length in 1...40 {
+            for position in 0..<length {
+                for byte in 0...255 where byte != Int(UInt8(ascii: "%")) {
+                    var bytes = Array(("/" + String(repeating: "a", count: length - 1)).utf8)
+                    if position == 0 && byte != Int(UInt8(ascii: "/")) { continue }
+                    bytes[position] = UInt8(byte)
+                    let problem = bytes.withUnsafeMutableBytes {
+                        MemberNameRules.linkProblem(UnsafeRawBufferPointer($0))
+                    }
+                    if (problem == nil) != allowed[byte] {
+                        Issue.record("length \(length), byte \(byte) at \(position): \(problem ?? "accepted")")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
     @Test("member names")
     func memberNames() {
         for plain in ["a", "title", "first-name", "first_name", "first name", "ünïcödé", "a1"] {
