@@ -9,19 +9,33 @@
 /// the resource records nor the input: in a large document those are cache misses, and they
 /// were a quarter of the build's wall time at 100 MB.
 ///
-/// Keys are hashed with the standard library's `Hasher`, which is SipHash-1-3 keyed with a
-/// random per-process seed: ids chosen by an attacker cannot be made to collide on purpose, so
-/// a crafted document cannot turn lookups quadratic.
+/// Keys are hashed with a keyed multiply-fold hash (in the style of wyhash: each 64-bit word of
+/// the id is mixed in by a 64 x 64 -> 128-bit multiply whose halves are folded together), with
+/// two keys drawn from the system's random number generator for every index built. Without the
+/// keys, ids cannot be chosen to collide. Should a document still produce a long probe run (the
+/// table is at most half full, so runs are short for any ids the hash spreads), the index is
+/// rebuilt with the standard library's SipHash-1-3 `Hasher`, whose per-process seed makes
+/// collisions infeasible to craft: a crafted document cannot make lookups quadratic, and ordinary
+/// documents never pay for SipHash.
 @usableFromInline
 struct ResourceIndex: Sendable {
     private var slots: [UInt64] = []
     /// For each slot, its key packed by ``shortKey(type:id:)``, or 0 when the key is not short.
     private var shortKeys: [UInt64] = []
     private var mask: Int = 0
+    /// The fast hash's keys, drawn when the index is built.
+    private var key0: UInt64 = 0
+    private var key1: UInt64 = 0
+    /// Whether the index fell back to SipHash (see the type's discussion).
+    private(set) var usesSipHash = false
 
     @inlinable init() {}
 
     var footprint: Int { slots.capacity * 8 + shortKeys.capacity * 8 }
+
+    /// The longest probe run a build accepts before it switches to SipHash. With the table at
+    /// most half full, a run this long from well-spread hashes is far beyond unlikely.
+    static let probeLimit = 48
 
     /// The whole key in one word when it is short: type (8 bits), length (8 bits) and up to 6 id
     /// bytes, under a marker bit. Distinct short keys give distinct words, and the marker bit
@@ -38,12 +52,52 @@ struct ResourceIndex: Sendable {
         return word
     }
 
-    /// Hashes a (type, unescaped id) key.
-    ///
-    /// The id goes in as whole 64-bit words (the tail zero-padded, the length mixed in with the
-    /// type): the same SipHash, but several times faster than `combine(bytes:)` on short ids.
+    /// Hashes a (type, unescaped id) key with the index's current hash.
     @inline(__always)
-    static func hash(type: UInt32, id: UnsafeRawBufferPointer) -> UInt64 {
+    func hash(type: UInt32, id: UnsafeRawBufferPointer) -> UInt64 {
+        usesSipHash
+            ? Self.sipHash(type: type, id: id)
+            : Self.foldHash(type: type, id: id, key0: key0, key1: key1)
+    }
+
+    /// The fast keyed hash: the id as whole 64-bit words (the tail zero-padded, the length mixed
+    /// in with the type), each folded in by a keyed 128-bit multiply.
+    @inline(__always)
+    static func foldHash(type: UInt32, id: UnsafeRawBufferPointer, key0: UInt64, key1: UInt64) -> UInt64 {
+        // Odd constants from the digits of pi, so no word multiplies to a fixed point.
+        let p0: UInt64 = 0x243F_6A88_85A3_08D3
+        let p1: UInt64 = 0x1319_8A2E_0370_7345
+        var h = fold((UInt64(type) << 32 | UInt64(truncatingIfNeeded: id.count)) ^ key0, p0 ^ key1)
+        if let base = id.baseAddress {
+            var i = 0
+            // SAFETY: each 8-byte load ends at or before `id.count`.
+            while i &+ 8 <= id.count {
+                h = fold(base.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ key0, h ^ p1)
+                i &+= 8
+            }
+            if i < id.count {
+                var tail: UInt64 = 0
+                var shift: UInt64 = 0
+                while i < id.count {
+                    tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+                    shift &+= 8
+                    i &+= 1
+                }
+                h = fold(tail ^ key0, h ^ p1)
+            }
+        }
+        return fold(h ^ key1, p0)
+    }
+
+    @inline(__always)
+    private static func fold(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let product = a.multipliedFullWidth(by: b)
+        return product.high ^ product.low
+    }
+
+    /// SipHash-1-3 with the process's random seed, for the fallback: the id goes in as whole
+    /// 64-bit words, several times faster than `combine(bytes:)` on short ids.
+    static func sipHash(type: UInt32, id: UnsafeRawBufferPointer) -> UInt64 {
         var hasher = Hasher()
         hasher.combine(UInt64(type) << 32 | UInt64(truncatingIfNeeded: id.count))
         guard let base = id.baseAddress else { return UInt64(bitPattern: Int64(hasher.finalize())) }
@@ -68,10 +122,31 @@ struct ResourceIndex: Sendable {
 
     /// Builds the index over every resource that has a type and an id.
     ///
-    /// - Parameter duplicate: called with (first, second) positions for each repeated key.
+    /// - Parameters:
+    ///   - probeLimit: the longest probe run accepted before falling back to SipHash; tests
+    ///     lower it to exercise the fallback.
+    ///   - duplicate: called with (first, second) positions for each repeated key.
     mutating func build(
-        resources: [ResourceRecord], input: UnsafeRawBufferPointer, duplicate: (Int, Int) -> Void
+        resources: [ResourceRecord], input: UnsafeRawBufferPointer, probeLimit: Int = Self.probeLimit,
+        duplicate: (Int, Int) -> Void
     ) {
+        var generator = SystemRandomNumberGenerator()
+        key0 = generator.next()
+        key1 = generator.next()
+        usesSipHash = false
+        var duplicates: [(Int, Int)] = []
+        if !fill(resources: resources, input: input, probeLimit: probeLimit, duplicates: &duplicates) {
+            usesSipHash = true
+            duplicates.removeAll()
+            _ = fill(resources: resources, input: input, probeLimit: .max, duplicates: &duplicates)
+        }
+        for (first, second) in duplicates { duplicate(first, second) }
+    }
+
+    /// One attempt at filling the table; false when a probe run exceeds `probeLimit`.
+    private mutating func fill(
+        resources: [ResourceRecord], input: UnsafeRawBufferPointer, probeLimit: Int, duplicates: inout [(Int, Int)]
+    ) -> Bool {
         var capacity = 16
         while capacity < resources.count &* 2 { capacity &<<= 1 }
         slots = [UInt64](repeating: 0, count: capacity)
@@ -81,17 +156,18 @@ struct ResourceIndex: Sendable {
         for position in resources.indices {
             let record = resources[position]
             guard record.type != .max, record.id.isPresent else { continue }
-            withID(of: record, input: input, scratch: &scratch) { id in
-                let h = Self.hash(type: record.type, id: id)
+            let placed = withID(of: record, input: input, scratch: &scratch) { id -> Bool in
+                let h = hash(type: record.type, id: id)
                 let tag = h >> 32
                 let short = Self.shortKey(type: record.type, id: id)
                 var slot = Int(truncatingIfNeeded: h) & mask
+                var probes = 0
                 while true {
                     let entry = slots[slot]
                     if entry == 0 {
                         slots[slot] = (tag << 32) | UInt64(position &+ 1)
                         shortKeys[slot] = short
-                        return
+                        return true
                     }
                     if entry >> 32 == tag {
                         let other = Int(entry & 0xFFFF_FFFF) &- 1
@@ -101,14 +177,18 @@ struct ResourceIndex: Sendable {
                             : (resources[other].type == record.type
                                 && Self.idEquals(resources[other], input: input, id))
                         if same {
-                            duplicate(other, position)
-                            return
+                            duplicates.append((other, position))
+                            return true
                         }
                     }
+                    probes &+= 1
+                    if probes > probeLimit { return false }
                     slot = (slot &+ 1) & mask
                 }
             }
+            if !placed { return false }
         }
+        return true
     }
 
     /// The position of the resource with this type and unescaped id.
@@ -116,7 +196,7 @@ struct ResourceIndex: Sendable {
         type: UInt32, id: UnsafeRawBufferPointer, resources: [ResourceRecord], input: UnsafeRawBufferPointer
     ) -> UInt32? {
         guard !slots.isEmpty else { return nil }
-        let h = Self.hash(type: type, id: id)
+        let h = hash(type: type, id: id)
         let tag = h >> 32
         let short = Self.shortKey(type: type, id: id)
         var slot = Int(truncatingIfNeeded: h) & mask

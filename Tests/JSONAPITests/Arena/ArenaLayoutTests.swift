@@ -73,4 +73,59 @@ struct ResourceIndexTests {
             #expect(throws: JSONAPIError.self, "t\(type)/\(id)") { try Document(parsing: duplicated) }
         }
     }
+
+    /// Builds `document`'s index again with `probeLimit` and checks every lookup against it.
+    private func rebuiltIndex(_ document: Document, probeLimit: Int) -> (ResourceIndex, [(Int, Int)]) {
+        let arena = document.storage.arena
+        var index = ResourceIndex()
+        var duplicates: [(Int, Int)] = []
+        document.storage.withBytes { input in
+            index.build(resources: arena.resources, input: input, probeLimit: probeLimit) {
+                duplicates.append(($0, $1))
+            }
+        }
+        return (index, duplicates)
+    }
+
+    @Test("the fast hash is used for ordinary documents, and lookups agree with SipHash")
+    func fastHashForOrdinaryDocuments() throws {
+        let ids = (0..<2000).map { $0 % 3 == 0 ? "\($0)" : "00000000-0000-4000-8000-\(String($0, radix: 16))" }
+        let text =
+            #"{"data":["# + ids.map { #"{"type":"t\#($0.count % 5)","id":"\#($0)"}"# }.joined(separator: ",") + "]}"
+        let document = try Document(parsing: text)
+        #expect(!document.storage.arena.index.usesSipHash)
+        let (sip, duplicates) = rebuiltIndex(document, probeLimit: 0)
+        #expect(sip.usesSipHash, "with no probing allowed, the first collision switches to SipHash")
+        #expect(duplicates.isEmpty)
+        let arena = document.storage.arena
+        document.storage.withBytes { input in
+            for position in arena.resources.indices {
+                let record = arena.resources[position]
+                let id = input.slice(record.id)
+                #expect(
+                    sip.find(type: record.type, id: id, resources: arena.resources, input: input) == UInt32(position))
+                #expect(
+                    arena.index.find(type: record.type, id: id, resources: arena.resources, input: input)
+                        == UInt32(position))
+            }
+        }
+    }
+
+    @Test("a document whose keys probe too far is indexed with SipHash, duplicates still found once")
+    func sipHashFallbackFindsDuplicates() throws {
+        var resources = (0..<300).map { #"{"type":"t","id":"x\#($0)"}"# }
+        resources.append(#"{"type":"t","id":"x17"}"#)
+        resources.append(#"{"type":"t","id":"a-much-longer-identifier-than-six-bytes"}"#)
+        resources.append(#"{"type":"t","id":"a-much-longer-identifier-than-six-bytes"}"#)
+        let document = try Document(parsing: #"{"data":["# + resources.joined(separator: ",") + "]}", options: lenient)
+        let (index, duplicates) = rebuiltIndex(document, probeLimit: 0)
+        #expect(index.usesSipHash)
+        #expect(duplicates.map(\.0) == [17, 301] && duplicates.map(\.1) == [300, 302])
+    }
+
+    private var lenient: ParsingOptions {
+        var options = ParsingOptions()
+        options.isLenient = true
+        return options
+    }
 }
