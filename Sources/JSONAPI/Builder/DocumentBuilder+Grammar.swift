@@ -617,7 +617,7 @@ extension DocumentBuilder {
     }
 
     /// The relationship record being filled, found from the innermost relationship frame.
-    private var currentRelationship: Int? {
+    var currentRelationship: Int? {
         if hasTop && top.kind == .relationship { return Int(top.record) }
         var i = below.count &- 1
         while i >= 0 {

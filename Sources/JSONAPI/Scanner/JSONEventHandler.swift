@@ -86,4 +86,26 @@ public protocol JSONEventHandler {
     mutating func number(_ token: JSONNumberToken) throws(JSONAPIError)
     /// `null`, `true` or `false` starting at `offset`.
     mutating func literal(_ value: JSONLiteral, at offset: Int) throws(JSONAPIError)
+
+    /// Offers the handler a whole object before any of its events: the `{` at `p[i]`, with the
+    /// chunk's bytes up to `p[n - 1]` readable and `base` the absolute offset of `p[0]`.
+    ///
+    /// A handler that recognises an object of a shape it expects there, lying wholly inside the
+    /// chunk, does for it what its events would have done and returns the index just past its
+    /// `}`; the scanner then goes on after it. It may accept only text the scanner itself would
+    /// accept with the same events: JSON whitespace, and strings of printable ASCII without
+    /// escapes, of at most `stringLimit` bytes. Anything else returns nil (the default), and the
+    /// scanner reports the object's events as usual. Used for the small, very frequent objects
+    /// of JSON:API (resource identifiers, links), where per-event work dominates.
+    mutating func wholeObject(_ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int) -> Int?
+}
+
+extension JSONEventHandler {
+    /// Declines every object: the scanner reports all events.
+    @inline(__always)
+    public mutating func wholeObject(
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int
+    ) -> Int? {
+        nil
+    }
 }

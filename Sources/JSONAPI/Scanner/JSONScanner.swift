@@ -274,6 +274,15 @@ public struct JSONScanner: Sendable {
                 switch c {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     let isObject = c == UInt8(ascii: "{")
+                    // The handler may take a small object whole (never past the depth limit,
+                    // whose error the event path must raise).
+                    if isObject && depth < maximumDepth,
+                        let end = handler.wholeObject(p, at: i, count: n, base: base, stringLimit: limit)
+                    {
+                        expect = depth == 0 ? .done : .commaOrEnd
+                        i = end
+                        continue
+                    }
                     try push(isObject: isObject, at: base &+ i)
                     inObject = isObject
                     if isObject {

@@ -1,0 +1,117 @@
+import Testing
+
+@testable @_spi(Backend) import JSONAPI
+
+/// The builder takes plain resource identifiers and `links` objects whole when they lie in one
+/// chunk (`DocumentBuilder+WholeObjects.swift`). Fed a byte at a time, no object ever lies in
+/// one chunk, so every document here is parsed both ways (and split everywhere) by
+/// `parseEverywhere`, which requires the same records and the same diagnostics.
+@Suite("Whole-object fast paths")
+struct WholeObjectTests {
+    /// A response with one article whose relationships hold `author` and `comments` as given.
+    private func document(author: String, comments: String, articleLinks: String = #"{"self":"/articles/1"}"#)
+        -> String
+    {
+        #"{"data":{"type":"articles","id":"1","links":\#(articleLinks),"relationships":{"#
+            + #""author":{"links":{"self":"/articles/1/relationships/author","related":"/articles/1/author"},"data":\#(author)},"#
+            + #""comments":{"data":\#(comments)}}},"included":[{"type":"people","id":"9"},"#
+            + #"{"type":"comments","id":"5"},{"type":"comments","id":"12"}]}"#
+    }
+
+    private static let lenient: ParsingOptions = {
+        var options = ParsingOptions()
+        options.isLenient = true
+        return options
+    }()
+
+    @Test("plain identifiers in every member order and spacing resolve as the events would")
+    func plainIdentifiers() throws {
+        for author in [
+            #"{"type":"people","id":"9"}"#, #"{"id":"9","type":"people"}"#, #"{ "type" : "people" , "id" : "9" }"#,
+            "{\n\t\"type\":\r\n\"people\",\"id\":\"9\"\n}",
+        ] {
+            let text = document(
+                author: author, comments: #"[{"type":"comments","id":"5"}, {"id":"12","type":"comments"}]"#)
+            let parsed = try parseEverywhere(text).get()
+            try #require(parsed.primaryResources.count == 1)
+            let article = parsed.primaryResources[0]
+            #expect(article.relationship("author")?.resolvedResources.map(\.id) == ["9"], "\(author)")
+            #expect(article.relationship("comments")?.resolvedResources.map(\.id) == ["5", "12"], "\(author)")
+        }
+    }
+
+    @Test("identifiers the fast path declines give the event path's records and problems")
+    func declinedIdentifiers() {
+        let authors = [
+            #"{"type":"people","id":"9","meta":{"role":"editor"}}"#,  // a third member
+            #"{"type":"people","id":"\u0039"}"#,  // an escape
+            #"{"type":"people","id":"é"}"#,  // non-ASCII
+            #"{"type":"peo ple","id":"9"}"#,  // an invalid type name
+            #"{"type":"","id":"9"}"#,  // an empty type
+            #"{"type":"people","type":"people","id":"9"}"#,  // a repeated member
+            #"{"type":"people"}"#,  // no id
+            #"{"id":"9","id":"9"}"#,  // no type
+            #"{"type":"people","id":9}"#,  // a number id
+            #"{"type":"people","id":""}"#,  // an empty id (valid JSON:API, no such resource)
+            #"{"type":"people","lid":"x"}"#,  // a local id
+            #"{}"#,
+        ]
+        for author in authors {
+            for options in [ParsingOptions(), Self.lenient] {
+                parseEverywhere(document(author: author, comments: "[]"), options: options)
+            }
+        }
+    }
+
+    @Test("plain and declined links objects agree with the event path")
+    func linksObjects() {
+        let relationshipLinks = [
+            #"{"self":"/a","related":"/b","first":"/c","last":"/d","prev":"/e","next":"/f"}"#, #"{}"#, #"{ }"#,
+            #"{"self":"/a","custom":"/b"}"#,  // a name a relationship's links may not have
+            #"{"self":"/a b"}"#,  // a link that is not a URI
+            #"{"self":"relative/path"}"#,
+            #"{"self":null}"#, #"{"self":{"href":"/a","meta":{"x":1}}}"#, #"{"self":"/\u0061"}"#,
+            #"{"self":"/a","self":"/b"}"#,
+        ]
+        for links in relationshipLinks {
+            let text =
+                #"{"data":{"type":"articles","id":"1","relationships":{"author":{"links":\#(links)}}}}"#
+            for options in [ParsingOptions(), Self.lenient] { parseEverywhere(text, options: options) }
+        }
+        for links in [#"{"self":"/articles/1","alternate":"https://example.com/x"}"#, #"{"bad name":"/a"}"#] {
+            for options in [ParsingOptions(), Self.lenient] {
+                parseEverywhere(document(author: "null", comments: "[]", articleLinks: links), options: options)
+            }
+        }
+    }
+
+    @Test("a bad link in a relationship's links is still reported with its location")
+    func badLinkReported() {
+        let text = #"{"data":{"type":"articles","id":"1","relationships":{"author":{"links":{"self":"/a b"}}}}}"#
+        guard case .failure(let error) = parseEverywhere(text) else {
+            Issue.record("expected the bad link to be an error")
+            return
+        }
+        #expect(error.diagnostics.contains { $0.pointer == "/data/relationships/author/links/self" })
+    }
+
+    @Test("limits still apply: a long id past maximumStringBytes, an identifier past maximumDepth")
+    func limits() {
+        var short = ParsingOptions()
+        short.maximumStringBytes = 4
+        let long = document(author: #"{"type":"ppl","id":"12345"}"#, comments: "[]")
+        guard case .failure(let error) = parseEverywhere(long, options: short) else {
+            Issue.record("expected stringTooLong")
+            return
+        }
+        #expect(error.code == .stringTooLong)
+        var shallow = ParsingOptions()
+        shallow.maximumDepth = 5
+        let deep = document(author: "null", comments: #"[{"type":"comments","id":"5"}]"#)
+        guard case .failure(let depthError) = parseEverywhere(deep, options: shallow) else {
+            Issue.record("expected depthLimitExceeded")
+            return
+        }
+        #expect(depthError.code == .depthLimitExceeded)
+    }
+}
