@@ -10,6 +10,42 @@ struct TypeTable: Sendable {
     @usableFromInline private(set) var names: [[UInt8]] = []
     private var lookup: [[UInt8]: UInt32] = [:]
     private var lastHit: UInt32 = .max
+    /// Each name of at most 16 bytes packed by ``pack(_:)`` (parallel to `names`; a name that
+    /// does not fit packs to ``unpacked``), so the common lookup compares words, not arrays.
+    private var packed: [PackedName] = []
+    private var lastPacked = Self.unpacked
+
+    /// A short name as its length and up to 16 bytes.
+    struct PackedName: Equatable, Sendable {
+        var count: Int
+        var low: UInt64
+        var high: UInt64
+    }
+
+    static let unpacked = PackedName(count: -1, low: 0, high: 0)
+
+    /// `bytes` packed when at most 16 long: two (possibly overlapping) 8-byte loads for 8 to 16
+    /// bytes, a zero-padded copy below 8. Equal packings of equal lengths mean equal bytes.
+    @inline(__always)
+    static func pack(_ bytes: UnsafeRawBufferPointer) -> PackedName {
+        let count = bytes.count
+        guard count <= 16, let base = bytes.baseAddress else {
+            return count == 0 ? PackedName(count: 0, low: 0, high: 0) : unpacked
+        }
+        // SAFETY: every load lies inside `bytes`.
+        if count >= 8 {
+            return PackedName(
+                count: count, low: base.loadUnaligned(as: UInt64.self),
+                high: base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+        }
+        var word: UInt64 = 0
+        var i = 0
+        while i < count {
+            word |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << (UInt64(i) &* 8)
+            i &+= 1
+        }
+        return PackedName(count: count, low: word, high: 0)
+    }
 
     @inlinable init() {}
 
@@ -27,6 +63,8 @@ struct TypeTable: Sendable {
         let index = UInt32(names.count)
         let owned = [UInt8](bytes)
         names.append(owned)
+        packed.append(Self.pack(bytes))
+        lastPacked = packed[Int(index)]
         if names.count > Self.linearLimit {
             if lookup.isEmpty {
                 for (i, name) in names.enumerated() { lookup[name] = UInt32(i) }
@@ -40,14 +78,29 @@ struct TypeTable: Sendable {
 
     /// The index of `bytes`, or nil when no resource of that type was seen.
     mutating func find(_ bytes: UnsafeRawBufferPointer) -> UInt32? {
+        let key = Self.pack(bytes)
+        if key.count >= 0 {
+            // A short name: compare packed words, the last hit first.
+            if lastHit != .max && key == lastPacked { return lastHit }
+            if names.count <= Self.linearLimit {
+                for i in packed.indices where packed[i] == key {
+                    lastHit = UInt32(i)
+                    lastPacked = key
+                    return UInt32(i)
+                }
+                return nil
+            }
+        }
         if lastHit != .max, Self.equal(names[Int(lastHit)], bytes) { return lastHit }
         if names.count > Self.linearLimit {
             guard let hit = lookup[[UInt8](bytes)] else { return nil }
             lastHit = hit
+            lastPacked = packed[Int(hit)]
             return hit
         }
         for i in names.indices where Self.equal(names[i], bytes) {
             lastHit = UInt32(i)
+            lastPacked = packed[i]
             return UInt32(i)
         }
         return nil
@@ -77,6 +130,7 @@ struct TypeTable: Sendable {
 
     var footprint: Int {
         names.reduce(names.capacity * MemoryLayout<[UInt8]>.stride) { $0 + $1.capacity }
+            + packed.capacity * MemoryLayout<PackedName>.stride
             + lookup.capacity * (MemoryLayout<[UInt8]>.stride + 4)
     }
 }

@@ -11,123 +11,239 @@
 /// the libyajl backend (which never offers objects) and the split-everywhere tests check across
 /// chunkings.
 extension DocumentBuilder {
-    /// Takes a resource identifier in linkage, or a resource's or relationship's `links` object,
-    /// in one step when it has the plain shape; nil otherwise (see the extension's discussion).
+    /// A resource identifier read by ``parseIdentifier(_:at:count:stringLimit:)``: its `type` and
+    /// `id` contents and the object's extent, as chunk indices.
+    struct PlainIdentifier {
+        var type: Range<Int>
+        var id: Range<Int>
+        var object: Range<Int>
+    }
+
+    /// Takes a relationship object, a resource identifier in linkage, or a resource's or
+    /// relationship's `links` object in one step when it has the plain shape; nil otherwise
+    /// (see the extension's discussion). A relationship (whose linkage array holds objects)
+    /// needs three levels of `depthLimit`, the others one.
     public mutating func wholeObject(
-        _ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int, depthLimit: Int
     ) -> Int? {
         guard hasTop, opaqueDepth == 0 else { return nil }
         switch top.kind {
+        case .relationships where top.member == .relationshipValue && depthLimit >= 3:
+            return wholeRelationship(p, at: i, count: n, base: base, stringLimit: stringLimit)
         case .linkageArray:
-            return wholeIdentifier(p, at: i, count: n, base: base, stringLimit: stringLimit, element: true)
+            guard let identifier = Self.parseIdentifier(p, at: i, count: n, stringLimit: stringLimit) else {
+                return nil
+            }
+            if let relationship = currentRelationship { arena.relationships[relationship].linkageCount &+= 1 }
+            appendLinkage(identifier, p, base: base)
+            top.count &+= 1
+            return identifier.object.upperBound
         case .relationship where top.member == .data:
-            return wholeIdentifier(p, at: i, count: n, base: base, stringLimit: stringLimit, element: false)
+            guard let identifier = Self.parseIdentifier(p, at: i, count: n, stringLimit: stringLimit) else {
+                return nil
+            }
+            let r = Int(top.record)
+            top.valueStart = UInt32(truncatingIfNeeded: base &+ i)
+            arena.relationships[r].data = .one
+            arena.relationships[r].linkageCount &+= 1
+            appendLinkage(identifier, p, base: base)
+            top.member = .none
+            return identifier.object.upperBound
         case .resource where top.member == .links, .relationship where top.member == .links:
-            return wholeLinks(p, at: i, count: n, base: base, stringLimit: stringLimit)
+            let inRelationship = top.kind == .relationship
+            guard
+                let end = Self.parseLinks(p, at: i, count: n, stringLimit: stringLimit, inRelationship: inRelationship)
+            else { return nil }
+            let range = ByteRange(base &+ i, base &+ end)
+            top.valueStart = UInt32(truncatingIfNeeded: base &+ i)
+            if inRelationship {
+                arena.relationships[Int(top.record)].links = range
+            } else {
+                arena.resources[Int(top.record)].links = range
+            }
+            top.member = .none
+            return end
         default:
             return nil
         }
     }
 
-    /// `{"type":"…","id":"…"}` (members in either order) with plain strings, as a linkage array
-    /// element (`element`) or a to-one relationship's `data`.
-    private mutating func wholeIdentifier(
-        _ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int, element: Bool
+    /// The linkage record the events of a plain identifier would have made.
+    @inline(__always)
+    private mutating func appendLinkage(_ identifier: PlainIdentifier, _ p: UnsafeRawPointer, base: Int) {
+        var record = LinkageRecord()
+        record.type = arena.types.intern(
+            UnsafeRawBufferPointer(start: p + identifier.type.lowerBound, count: identifier.type.count))
+        record.id = ByteRange(base &+ identifier.id.lowerBound, base &+ identifier.id.upperBound)
+        record.object = ByteRange(base &+ identifier.object.lowerBound, base &+ identifier.object.upperBound)
+        arena.linkages.append(record)
+    }
+
+    /// A relationship object with `links` (plain) and/or `data` (null, a plain identifier or an
+    /// array of them), in either order and nothing else; in a request, `data` is required.
+    private mutating func wholeRelationship(
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int
     ) -> Int? {
+        var j = i &+ 1
+        var links: Range<Int>?
+        var data = DataShape.absent
+        plainIdentifiers.removeAll(keepingCapacity: true)
+        Self.skipWhitespace(p, &j, n)
+        guard j < n, Self.byte(p, j) != UInt8(ascii: "}") else { return nil }
+        while true {
+            if links == nil && Self.matches(p, j, n, "\"links\"") {
+                j &+= 7
+                guard Self.colon(p, &j, n),
+                    let end = Self.parseLinks(p, at: j, count: n, stringLimit: stringLimit, inRelationship: true)
+                else { return nil }
+                links = j..<end
+                j = end
+            } else if data == .absent && Self.matches(p, j, n, "\"data\"") {
+                j &+= 6
+                guard Self.colon(p, &j, n), j < n else { return nil }
+                switch Self.byte(p, j) {
+                case UInt8(ascii: "n"):
+                    guard Self.matches(p, j, n, "null") else { return nil }
+                    data = .null
+                    j &+= 4
+                case UInt8(ascii: "{"):
+                    guard let identifier = Self.parseIdentifier(p, at: j, count: n, stringLimit: stringLimit) else {
+                        return nil
+                    }
+                    plainIdentifiers.append(identifier)
+                    data = .one
+                    j = identifier.object.upperBound
+                case UInt8(ascii: "["):
+                    guard let end = parseIdentifierArray(p, at: j, count: n, stringLimit: stringLimit) else {
+                        return nil
+                    }
+                    data = .many
+                    j = end
+                default:
+                    return nil
+                }
+            } else {
+                return nil
+            }
+            Self.skipWhitespace(p, &j, n)
+            guard j < n else { return nil }
+            let c = Self.byte(p, j)
+            if c == UInt8(ascii: "}") { break }
+            guard c == UInt8(ascii: ",") else { return nil }
+            j &+= 1
+            Self.skipWhitespace(p, &j, n)
+        }
+        // A request's relationship must carry `data`: leave that complaint to the events.
+        if data == .absent && options.kind != .response { return nil }
+        // Accepted: the records the events would have made, in their order.
+        let end = j &+ 1
+        let resource = Int(top.record)
+        var record = RelationshipRecord()
+        record.name = top.key
+        record.object = ByteRange(base &+ i, base &+ end)
+        if top.keyEscaped { record.flags.insert(.nameHasEscapes) }
+        record.firstLinkage = UInt32(truncatingIfNeeded: arena.linkages.count)
+        record.linkageCount = UInt32(truncatingIfNeeded: plainIdentifiers.count)
+        record.data = data
+        if let links { record.links = ByteRange(base &+ links.lowerBound, base &+ links.upperBound) }
+        arena.relationships.append(record)
+        arena.resources[resource].relationshipCount &+= 1
+        for identifier in plainIdentifiers { appendLinkage(identifier, p, base: base) }
+        top.valueStart = UInt32(truncatingIfNeeded: base &+ i)
+        top.member = .none
+        return end
+    }
+
+    /// `[` plain identifiers `]` at `p[i]`, collected in `plainIdentifiers`; the index past `]`.
+    private mutating func parseIdentifierArray(
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int
+    ) -> Int? {
+        var j = i &+ 1
+        Self.skipWhitespace(p, &j, n)
+        guard j < n else { return nil }
+        if Self.byte(p, j) == UInt8(ascii: "]") { return j &+ 1 }
+        while true {
+            guard let identifier = Self.parseIdentifier(p, at: j, count: n, stringLimit: stringLimit) else {
+                return nil
+            }
+            plainIdentifiers.append(identifier)
+            j = identifier.object.upperBound
+            Self.skipWhitespace(p, &j, n)
+            guard j < n else { return nil }
+            let c = Self.byte(p, j)
+            if c == UInt8(ascii: "]") { return j &+ 1 }
+            guard c == UInt8(ascii: ",") else { return nil }
+            j &+= 1
+            Self.skipWhitespace(p, &j, n)
+        }
+    }
+
+    /// `{"type":"…","id":"…"}` (members in either order) with plain strings and a plain type
+    /// name, at `p[i]`; changes nothing.
+    static func parseIdentifier(_ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int)
+        -> PlainIdentifier?
+    {
+        guard i < n, byte(p, i) == UInt8(ascii: "{") else { return nil }
         var j = i &+ 1
         var type: Range<Int>?
         var id: Range<Int>?
         for member in 0..<2 {
-            Self.skipWhitespace(p, &j, n)
+            skipWhitespace(p, &j, n)
             if member == 1 {
-                guard j < n, Self.byte(p, j) == UInt8(ascii: ",") else { return nil }
+                guard j < n, byte(p, j) == UInt8(ascii: ",") else { return nil }
                 j &+= 1
-                Self.skipWhitespace(p, &j, n)
+                skipWhitespace(p, &j, n)
             }
-            if type == nil && Self.matches(p, j, n, "\"type\"") {
+            if type == nil && matches(p, j, n, "\"type\"") {
                 j &+= 6
-                guard Self.colon(p, &j, n) else { return nil }
-                type = Self.plainString(p, &j, n, limit: stringLimit)
+                guard colon(p, &j, n) else { return nil }
+                type = plainString(p, &j, n, limit: stringLimit)
                 if type == nil { return nil }
-            } else if id == nil && Self.matches(p, j, n, "\"id\"") {
+            } else if id == nil && matches(p, j, n, "\"id\"") {
                 j &+= 4
-                guard Self.colon(p, &j, n) else { return nil }
-                id = Self.plainString(p, &j, n, limit: stringLimit)
+                guard colon(p, &j, n) else { return nil }
+                id = plainString(p, &j, n, limit: stringLimit)
                 if id == nil { return nil }
             } else {
                 return nil
             }
         }
-        Self.skipWhitespace(p, &j, n)
-        guard j < n, Self.byte(p, j) == UInt8(ascii: "}"), let type, let id else { return nil }
-        let typeName = UnsafeRawBufferPointer(start: p + type.lowerBound, count: type.count)
+        skipWhitespace(p, &j, n)
+        guard j < n, byte(p, j) == UInt8(ascii: "}"), let type, let id else { return nil }
         // The event path checks other type names (and reports bad ones); plain ones are valid.
-        guard MemberNameRules.isPlainFast(typeName) else { return nil }
-        // Accepted: from here on, what the events would have done.
-        let start = base &+ i
-        var record = LinkageRecord()
-        record.type = arena.types.intern(typeName)
-        record.id = ByteRange(base &+ id.lowerBound, base &+ id.upperBound)
-        record.object = ByteRange(start, base &+ j &+ 1)
-        if element {
-            if let relationship = currentRelationship { arena.relationships[relationship].linkageCount &+= 1 }
-            arena.linkages.append(record)
-            top.count &+= 1
-        } else {
-            let r = Int(top.record)
-            top.valueStart = UInt32(truncatingIfNeeded: start)
-            arena.relationships[r].data = .one
-            arena.relationships[r].linkageCount &+= 1
-            arena.linkages.append(record)
-            top.member = .none
-        }
-        return j &+ 1
+        guard MemberNameRules.isPlainFast(UnsafeRawBufferPointer(start: p + type.lowerBound, count: type.count))
+        else { return nil }
+        return PlainIdentifier(type: type, id: id, object: i..<(j &+ 1))
     }
 
-    /// A resource's or relationship's `links` object whose members are all plain names with
-    /// plain string links that pass the URI check (in a relationship, only the names the
-    /// specification allows there).
-    private mutating func wholeLinks(
-        _ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int
+    /// A `links` object at `p[i]` whose members are all plain names with plain links that pass
+    /// the URI check (in a relationship, only the names the specification allows there); the
+    /// index past its `}`. Changes nothing.
+    static func parseLinks(
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, inRelationship: Bool
     ) -> Int? {
-        let inRelationship = top.kind == .relationship
+        guard i < n, byte(p, i) == UInt8(ascii: "{") else { return nil }
         var j = i &+ 1
-        Self.skipWhitespace(p, &j, n)
+        skipWhitespace(p, &j, n)
         guard j < n else { return nil }
-        if Self.byte(p, j) != UInt8(ascii: "}") {
-            while true {
-                guard j < n, Self.byte(p, j) == UInt8(ascii: "\"") else { return nil }
-                guard let name = Self.plainString(p, &j, n, limit: stringLimit) else { return nil }
-                let nameBytes = UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count)
-                if inRelationship {
-                    guard Self.isRelationshipLinkName(nameBytes) else { return nil }
-                } else {
-                    guard MemberNameRules.isPlainFast(nameBytes) else { return nil }
-                }
-                guard Self.colon(p, &j, n), let link = Self.plainString(p, &j, n, limit: stringLimit) else {
-                    return nil
-                }
-                let linkBytes = UnsafeRawBufferPointer(start: p + link.lowerBound, count: link.count)
-                guard MemberNameRules.linkProblem(linkBytes) == nil else { return nil }
-                Self.skipWhitespace(p, &j, n)
-                guard j < n else { return nil }
-                let c = Self.byte(p, j)
-                if c == UInt8(ascii: "}") { break }
-                guard c == UInt8(ascii: ",") else { return nil }
-                j &+= 1
-                Self.skipWhitespace(p, &j, n)
+        if byte(p, j) == UInt8(ascii: "}") { return j &+ 1 }
+        while true {
+            guard let name = plainString(p, &j, n, limit: stringLimit) else { return nil }
+            let nameBytes = UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count)
+            if inRelationship {
+                guard isRelationshipLinkName(nameBytes) else { return nil }
+            } else {
+                guard MemberNameRules.isPlainFast(nameBytes) else { return nil }
             }
+            guard colon(p, &j, n), plainLink(p, &j, n, limit: stringLimit) else { return nil }
+            skipWhitespace(p, &j, n)
+            guard j < n else { return nil }
+            let c = byte(p, j)
+            if c == UInt8(ascii: "}") { return j &+ 1 }
+            guard c == UInt8(ascii: ",") else { return nil }
+            j &+= 1
+            skipWhitespace(p, &j, n)
         }
-        // Accepted: the parent records the object's range, as completing the member would.
-        let range = ByteRange(base &+ i, base &+ j &+ 1)
-        top.valueStart = UInt32(truncatingIfNeeded: base &+ i)
-        if inRelationship {
-            arena.relationships[Int(top.record)].links = range
-        } else {
-            arena.resources[Int(top.record)].links = range
-        }
-        top.member = .none
-        return j &+ 1
     }
 
     // MARK: Byte helpers
@@ -195,6 +311,42 @@ extension DocumentBuilder {
         guard k < n, byte(p, k) == UInt8(ascii: "\""), k &- start <= limit else { return nil }
         j = k &+ 1
         return start..<k
+    }
+
+    /// Whether a string at `p[j]` is a link `MemberNameRules.linkProblem` would accept, made
+    /// only of ASCII bytes a URI may hold unencoded (no `%`, no escapes), wholly before `n` and at
+    /// most `limit` bytes long; moves `j` past its closing quote. One pass finds the closing quote
+    /// and checks every byte before it.
+    @inline(__always)
+    private static func plainLink(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int, limit: Int) -> Bool {
+        guard j < n, byte(p, j) == UInt8(ascii: "\"") else { return false }
+        let start = j &+ 1
+        var k = start
+        let nonASCII = SIMD16<UInt8>(repeating: 0x80)
+        // SAFETY: each 16-byte load ends at or before `n`; single reads are below `n`.
+        while k &+ 16 <= n {
+            let chunk = p.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self)
+            let hits = MemberNameRules.nonURIBytes(chunk) .| (chunk .>= nonASCII)
+            let words = unsafeBitCast(hits, to: SIMD2<UInt64>.self)
+            if words[0] == 0 && words[1] == 0 {
+                k &+= 16
+                continue
+            }
+            k &+= words[0] != 0 ? words[0].trailingZeroBitCount &>> 3 : 8 &+ (words[1].trailingZeroBitCount &>> 3)
+            break
+        }
+        while k < n {
+            let c = byte(p, k)
+            if c == UInt8(ascii: "\"") { break }
+            guard c < 0x80, (c < 64 ? MemberNameRules.lowURIBytes : MemberNameRules.highURIBytes) >> (c & 63) & 1 != 0
+            else { return false }
+            k &+= 1
+        }
+        guard k < n, byte(p, k) == UInt8(ascii: "\""), k > start, k &- start <= limit else { return false }
+        let link = UnsafeRawBufferPointer(start: p + start, count: k &- start)
+        guard byte(p, start) == UInt8(ascii: "/") || MemberNameRules.hasScheme(link) else { return false }
+        j = k &+ 1
+        return true
     }
 
     /// The link names a relationship's `links` object may have.

@@ -36,6 +36,8 @@ public struct DocumentBuilder: JSONEventHandler {
     var fieldNames: [ByteRange] = []
     var fieldNamesEscaped = false
     var scratch: [UInt8] = []
+    /// The identifiers of a relationship being taken whole (see `DocumentBuilder+WholeObjects`).
+    var plainIdentifiers: [PlainIdentifier] = []
 
     /// Creates a builder for one document.
     public init(options: ParsingOptions) {

@@ -157,6 +157,13 @@ enum MemberNameRules {
     /// and DEL. Bytes >= 0x80 pass.
     @inline(__always)
     static func hasNonURIByte(_ chunk: SIMD16<UInt8>) -> Bool {
+        let words = unsafeBitCast(nonURIBytes(chunk), to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
+    }
+
+    /// The lanes of ``hasNonURIByte(_:)``'s test.
+    @inline(__always)
+    static func nonURIBytes(_ chunk: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
         // Every constant spelled with its full type, so the comparisons stay vector operations.
         let controlOrSpace = SIMD16<UInt8>(repeating: 0x21)
         let braces = SIMD16<UInt8>(repeating: 0x7B)  // `{|}` are 0x7B-0x7D
@@ -173,8 +180,7 @@ enum MemberNameRules {
             (chunk .< controlOrSpace) .| ((chunk &- braces) .< three) .| (chunk .== quote) .| (chunk .== percent)
             .| (chunk .== less) .| (chunk .== greater) .| (chunk .== backslash) .| (chunk .== caret)
             .| (chunk .== backtick) .| (chunk .== delete)
-        let words = unsafeBitCast(hits, to: SIMD2<UInt64>.self)
-        return words[0] | words[1] != 0
+        return hits
     }
 
     /// Bytes 0-63 a URI may contain unencoded: `!#$&'()*+,-./0-9:;=?` (not space, `"`, `%`, `<`, `>`).
@@ -186,7 +192,8 @@ enum MemberNameRules {
     static let highURIBytes: UInt64 = 0x47FF_FFFE_AFFF_FFFF
 
     /// Whether `link` starts with `scheme:`.
-    private static func hasScheme(_ link: UnsafeRawBufferPointer) -> Bool {
+    static func hasScheme(_ link: UnsafeRawBufferPointer) -> Bool {
+        if link.hasPrefix("https://") || link.hasPrefix("http://") { return true }
         guard let first = link.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else {
             return false
         }

@@ -94,17 +94,20 @@ public protocol JSONEventHandler {
     /// chunk, does for it what its events would have done and returns the index just past its
     /// `}`; the scanner then goes on after it. It may accept only text the scanner itself would
     /// accept with the same events: JSON whitespace, and strings of printable ASCII without
-    /// escapes, of at most `stringLimit` bytes. Anything else returns nil (the default), and the
+    /// escapes, of at most `stringLimit` bytes, nested at most `depthLimit` levels deep counting
+    /// the object itself (the scanner's depth limit). Anything else returns nil (the default), and the
     /// scanner reports the object's events as usual. Used for the small, very frequent objects
     /// of JSON:API (resource identifiers, links), where per-event work dominates.
-    mutating func wholeObject(_ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int) -> Int?
+    mutating func wholeObject(
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int, depthLimit: Int
+    ) -> Int?
 }
 
 extension JSONEventHandler {
     /// Declines every object: the scanner reports all events.
     @inline(__always)
     public mutating func wholeObject(
-        _ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int, depthLimit: Int
     ) -> Int? {
         nil
     }

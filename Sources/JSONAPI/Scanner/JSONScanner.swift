@@ -277,7 +277,8 @@ public struct JSONScanner: Sendable {
                     // The handler may take a small object whole (never past the depth limit,
                     // whose error the event path must raise).
                     if isObject && depth < maximumDepth,
-                        let end = handler.wholeObject(p, at: i, count: n, base: base, stringLimit: limit)
+                        let end = handler.wholeObject(
+                            p, at: i, count: n, base: base, stringLimit: limit, depthLimit: maximumDepth &- depth)
                     {
                         expect = depth == 0 ? .done : .commaOrEnd
                         i = end

@@ -85,6 +85,41 @@ struct WholeObjectTests {
         }
     }
 
+    @Test("relationship objects taken whole or declined agree with the event path, in every document kind")
+    func relationshipObjects() {
+        let relationships = [
+            #"{"data":null}"#, #"{"data":[]}"#, #"{ "data" : [ ] , "links" : { } }"#,
+            #"{"data":[{"type":"people","id":"9"},{"id":"8","type":"people"}],"links":{"related":"/x"}}"#,
+            #"{"links":{"self":"/a"}}"#,  // no data: an error in requests
+            #"{"links":{"self":"/a"},"meta":{"count":1}}"#,  // meta: declined
+            #"{"data":null,"data":null}"#,  // a repeated member
+            #"{"links":null,"data":null}"#, #"{"data":{"type":"people","id":"9"},"other":1}"#, #"{}"#,
+            #"{"data":[{"type":"people","id":"9"},null]}"#, #"{"data":nul}"#, #"{"data":"9"}"#,
+        ]
+        for relationship in relationships {
+            let text = #"{"data":{"type":"articles","id":"1","relationships":{"author":\#(relationship)}}}"#
+            for kind in [ParsingOptions.Kind.response, .createRequest, .updateRequest] {
+                for lenient in [false, true] {
+                    var options = ParsingOptions()
+                    options.kind = kind
+                    options.isLenient = lenient
+                    parseEverywhere(text, options: options)
+                }
+            }
+        }
+    }
+
+    @Test("depth limits around a relationship's nested linkage agree with the event path")
+    func relationshipDepth() {
+        let text =
+            #"{"data":{"type":"articles","id":"1","relationships":{"tags":{"data":[{"type":"tags","id":"1"}]}}}}"#
+        for depth in 1...8 {
+            var options = ParsingOptions()
+            options.maximumDepth = depth
+            parseEverywhere(text, options: options)
+        }
+    }
+
     @Test("a bad link in a relationship's links is still reported with its location")
     func badLinkReported() {
         let text = #"{"data":{"type":"articles","id":"1","relationships":{"author":{"links":{"self":"/a b"}}}}}"#
