@@ -179,7 +179,9 @@ public struct DocumentBuilder: JSONEventHandler {
         // Fast path for the most common key of all: a plain attribute or meta name.
         if (top.kind == .attributes || top.kind == .meta) && !token.hasEscapes {
             let name = input.slice(ByteRange(token.start, token.end))
-            if MemberNameRules.isPlainFast(name) && (top.kind == .meta || !(name.equals("id") || name.equals("type"))) {
+            if MemberNameRules.isPlainFast(name, in: input)
+                && (top.kind == .meta || !(name.equals("id") || name.equals("type")))
+            {
                 top.key = ByteRange(token.start, token.end)
                 top.keyEscaped = false
                 if top.kind == .attributes {
@@ -263,7 +265,7 @@ public struct DocumentBuilder: JSONEventHandler {
     mutating func opaqueKey(_ token: JSONStringToken) {
         if !token.hasEscapes {
             let name = input.slice(ByteRange(token.start, token.end))
-            if MemberNameRules.isPlainFast(name)
+            if MemberNameRules.isPlainFast(name, in: input)
                 && !(opaqueIsAttributeValue && (name.equals("links") || name.equals("relationships")))
             {
                 return

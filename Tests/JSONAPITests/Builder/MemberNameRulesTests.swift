@@ -67,6 +67,28 @@ struct MemberNameRulesTests {
         }
     }
 
+    @Test("the sixteen-byte plain-name test agrees with the byte loop for every byte at every position")
+    func plainNamesInBuffers() {
+        for length in 1...18 {
+            for position in 0..<length {
+                for byte in 0...255 {
+                    // Trailing bytes that fail, so a test that looked past the name would err.
+                    var buffer = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    buffer += [UInt8](repeating: UInt8(ascii: "!"), count: 20)
+                    buffer[position] = UInt8(byte)
+                    let (fast, loop) = buffer.withUnsafeBytes { all in
+                        let name = UnsafeRawBufferPointer(rebasing: all[0..<length])
+                        return (MemberNameRules.isPlainFast(name, in: all), MemberNameRules.isPlainFast(name))
+                    }
+                    if fast != loop {
+                        Issue.record("length \(length), byte \(byte) at \(position): \(fast) against \(loop)")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
     @Test("member names")
     func memberNames() {
         for plain in ["a", "title", "first-name", "first_name", "first name", "ünïcödé", "a1"] {
