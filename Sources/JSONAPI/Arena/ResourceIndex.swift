@@ -1,13 +1,21 @@
 /// The (type, id) → resource index of a document: open addressing with linear probing.
 ///
-/// Each slot packs 32 bits of the key's hash (a tag that rejects most mismatches without
-/// touching the input) and the resource's position plus one (0 marks an empty slot). The table
-/// is sized once, after the last resource is known, to at most half full, so probes stay short.
+/// Each slot is one 16-byte entry, so a probe touches one cache line. Its first word packs 32
+/// bits of the key's hash (a tag that rejects most mismatches) and the resource's position plus
+/// one (0 marks an empty slot). Its second word says how to confirm a match:
 ///
-/// Short keys (a type among the first 255 and an id of at most 6 bytes, such as most numeric
-/// ids) are also stored whole in a parallel `shortKeys` array, so comparing them touches neither
-/// the resource records nor the input: in a large document those are cache misses, and they
-/// were a quarter of the build's wall time at 100 MB.
+/// - a *short* key (a type among the first 255 and an id of at most 6 bytes, such as most
+///   numeric ids) is stored whole (``shortKey(type:id:)``, bit 63 set), so comparing it touches
+///   neither the resource records nor the input;
+/// - a longer id without escapes is described by its offset and length in the input and its type
+///   (``longKey(type:record:)``, bit 63 clear), so confirming it reads the input once and never
+///   the resource record;
+/// - anything else (escaped ids, very long ones, offsets past 4 GiB) is 0: confirmed through
+///   the record.
+///
+/// In a large document those records and ids are cache misses: index work was a third of the
+/// build's wall time at 100 MB. The table is sized once, after the last resource is known, to at
+/// most half full, so probes stay short.
 ///
 /// Keys are hashed with a keyed multiply-fold hash (in the style of wyhash: each 64-bit word of
 /// the id is mixed in by a 64 x 64 -> 128-bit multiply whose halves are folded together), with
@@ -19,9 +27,13 @@
 /// documents never pay for SipHash.
 @usableFromInline
 struct ResourceIndex: Sendable {
-    private var slots: [UInt64] = []
-    /// For each slot, its key packed by ``shortKey(type:id:)``, or 0 when the key is not short.
-    private var shortKeys: [UInt64] = []
+    /// One slot: the tag and position word, and the key word (see the type's discussion).
+    struct Entry: Sendable {
+        var head: UInt64
+        var key: UInt64
+    }
+
+    private var slots: [Entry] = []
     private var mask: Int = 0
     /// The fast hash's keys, drawn when the index is built.
     private var key0: UInt64 = 0
@@ -31,7 +43,7 @@ struct ResourceIndex: Sendable {
 
     @inlinable init() {}
 
-    var footprint: Int { slots.capacity * 8 + shortKeys.capacity * 8 }
+    var footprint: Int { slots.capacity * MemoryLayout<Entry>.stride }
 
     /// The longest probe run a build accepts before it switches to SipHash. With the table at
     /// most half full, a run this long from well-spread hashes is far beyond unlikely.
@@ -52,21 +64,74 @@ struct ResourceIndex: Sendable {
         return word
     }
 
-    /// Hashes a (type, unescaped id) key with the index's current hash.
+    /// The key word of a longer unescaped id: its input offset (32 bits), length (16 bits) and
+    /// type (15 bits), bit 63 clear; 0 when it does not fit or the id has escapes.
     @inline(__always)
-    func hash(type: UInt32, id: UnsafeRawBufferPointer) -> UInt64 {
-        usesSipHash
-            ? Self.sipHash(type: type, id: id)
-            : Self.foldHash(type: type, id: id, key0: key0, key1: key1)
+    static func longKey(type: UInt32, record: ResourceRecord) -> UInt64 {
+        let length = record.id.end &- record.id.start
+        guard type < 1 << 15, length < 1 << 16, !record.flags.contains(.idHasEscapes) else { return 0 }
+        return UInt64(type) << 48 | UInt64(length) << 32 | UInt64(record.id.start)
     }
+
+    /// Whether the entry's key word `key` (not short) names `type` and `id`.
+    @inline(__always)
+    private static func keyMatches(
+        _ key: UInt64, position: Int, type: UInt32, id: UnsafeRawBufferPointer, resources: [ResourceRecord],
+        input: UnsafeRawBufferPointer
+    ) -> Bool {
+        guard key != 0 else {
+            return resources[position].type == type && idEquals(resources[position], input: input, id)
+        }
+        guard key >> 48 == UInt64(type), Int((key >> 32) & 0xFFFF) == id.count else { return false }
+        let start = Int(key & 0xFFFF_FFFF)
+        guard start &+ id.count <= input.count, let base = input.baseAddress else { return false }
+        guard let other = id.baseAddress else { return id.count == 0 }
+        return memcmpBytes(base + start, other, id.count)
+    }
+
+    /// Draws fresh random keys for the fast hash. The builder does this before the first
+    /// ``digest(type:id:)``, so digests taken during the parse and lookups afterwards agree.
+    mutating func drawKeys() {
+        var generator = SystemRandomNumberGenerator()
+        key0 = generator.next()
+        key1 = generator.next()
+    }
+
+    /// A key's digest, taken by the builder while the id's bytes are still in cache so that
+    /// building the index and resolving linkage need not read them again: the short key itself
+    /// (bit 63 set) or, for a longer key, its fast hash with bit 63 clear.
+    @inline(__always)
+    func digest(type: UInt32, id: UnsafeRawBufferPointer) -> UInt64 {
+        let short = Self.shortKey(type: type, id: id)
+        if short != 0 { return short }
+        return Self.foldHash(type: type, id: id, key0: key0, key1: key1) & ~(1 << 63)
+    }
+
+    /// The probe hash and short key (0 if not short) of a digest, for the fast hash.
+    @inline(__always)
+    func probe(digest: UInt64) -> (hash: UInt64, short: UInt64) {
+        guard digest >> 63 != 0 else { return (digest, 0) }
+        return (Self.fold(Self.fold(digest ^ key0, Self.p0 ^ key1) ^ key1, Self.p1), digest)
+    }
+
+    /// The probe hash and short key of (type, unescaped id) with the index's current hash; with
+    /// `digest` (from ``digest(type:id:)``), without reading the id for the fast hash.
+    @inline(__always)
+    func locate(type: UInt32, id: UnsafeRawBufferPointer, digest: UInt64?) -> (hash: UInt64, short: UInt64) {
+        if usesSipHash { return (Self.sipHash(type: type, id: id), Self.shortKey(type: type, id: id)) }
+        return probe(digest: digest ?? self.digest(type: type, id: id))
+    }
+
+    /// Odd constants from the digits of pi, so no word multiplies to a fixed point.
+    static let p0: UInt64 = 0x243F_6A88_85A3_08D3
+    static let p1: UInt64 = 0x1319_8A2E_0370_7345
 
     /// The fast keyed hash: the id as whole 64-bit words (the tail zero-padded, the length mixed
     /// in with the type), each folded in by a keyed 128-bit multiply.
     @inline(__always)
     static func foldHash(type: UInt32, id: UnsafeRawBufferPointer, key0: UInt64, key1: UInt64) -> UInt64 {
-        // Odd constants from the digits of pi, so no word multiplies to a fixed point.
-        let p0: UInt64 = 0x243F_6A88_85A3_08D3
-        let p1: UInt64 = 0x1319_8A2E_0370_7345
+        let p0 = Self.p0
+        let p1 = Self.p1
         var h = fold((UInt64(type) << 32 | UInt64(truncatingIfNeeded: id.count)) ^ key0, p0 ^ key1)
         if let base = id.baseAddress {
             var i = 0
@@ -123,59 +188,62 @@ struct ResourceIndex: Sendable {
     /// Builds the index over every resource that has a type and an id.
     ///
     /// - Parameters:
+    ///   - digests: each resource's ``digest(type:id:)`` (any value for resources without a type
+    ///     or id), or nil to read every id from `input`.
     ///   - probeLimit: the longest probe run accepted before falling back to SipHash; tests
     ///     lower it to exercise the fallback.
     ///   - duplicate: called with (first, second) positions for each repeated key.
     mutating func build(
-        resources: [ResourceRecord], input: UnsafeRawBufferPointer, probeLimit: Int = Self.probeLimit,
-        duplicate: (Int, Int) -> Void
+        resources: [ResourceRecord], input: UnsafeRawBufferPointer, digests: [UInt64]? = nil,
+        probeLimit: Int = Self.probeLimit, duplicate: (Int, Int) -> Void
     ) {
-        var generator = SystemRandomNumberGenerator()
-        key0 = generator.next()
-        key1 = generator.next()
         usesSipHash = false
+        let digests = digests.flatMap { $0.count == resources.count ? $0 : nil }
         var duplicates: [(Int, Int)] = []
-        if !fill(resources: resources, input: input, probeLimit: probeLimit, duplicates: &duplicates) {
+        if !fill(resources: resources, input: input, digests: digests, probeLimit: probeLimit, duplicates: &duplicates)
+        {
             usesSipHash = true
             duplicates.removeAll()
-            _ = fill(resources: resources, input: input, probeLimit: .max, duplicates: &duplicates)
+            _ = fill(resources: resources, input: input, digests: nil, probeLimit: .max, duplicates: &duplicates)
         }
         for (first, second) in duplicates { duplicate(first, second) }
     }
 
     /// One attempt at filling the table; false when a probe run exceeds `probeLimit`.
     private mutating func fill(
-        resources: [ResourceRecord], input: UnsafeRawBufferPointer, probeLimit: Int, duplicates: inout [(Int, Int)]
+        resources: [ResourceRecord], input: UnsafeRawBufferPointer, digests: [UInt64]?, probeLimit: Int,
+        duplicates: inout [(Int, Int)]
     ) -> Bool {
         var capacity = 16
         while capacity < resources.count &* 2 { capacity &<<= 1 }
-        slots = [UInt64](repeating: 0, count: capacity)
-        shortKeys = [UInt64](repeating: 0, count: capacity)
+        slots = [Entry](repeating: Entry(head: 0, key: 0), count: capacity)
         mask = capacity &- 1
         var scratch: [UInt8] = []
         for position in resources.indices {
             let record = resources[position]
             guard record.type != .max, record.id.isPresent else { continue }
             let placed = withID(of: record, input: input, scratch: &scratch) { id -> Bool in
-                let h = hash(type: record.type, id: id)
+                let (h, short) = locate(type: record.type, id: id, digest: digests?[position])
                 let tag = h >> 32
-                let short = Self.shortKey(type: record.type, id: id)
                 var slot = Int(truncatingIfNeeded: h) & mask
                 var probes = 0
                 while true {
                     let entry = slots[slot]
-                    if entry == 0 {
-                        slots[slot] = (tag << 32) | UInt64(position &+ 1)
-                        shortKeys[slot] = short
+                    if entry.head == 0 {
+                        slots[slot] = Entry(
+                            head: (tag << 32) | UInt64(position &+ 1),
+                            key: short != 0 ? short : Self.longKey(type: record.type, record: record))
                         return true
                     }
-                    if entry >> 32 == tag {
-                        let other = Int(entry & 0xFFFF_FFFF) &- 1
+                    if entry.head >> 32 == tag {
+                        let other = Int(entry.head & 0xFFFF_FFFF) &- 1
                         let same =
                             short != 0
-                            ? shortKeys[slot] == short
-                            : (resources[other].type == record.type
-                                && Self.idEquals(resources[other], input: input, id))
+                            ? entry.key == short
+                            : (entry.key >> 63 == 0
+                                && Self.keyMatches(
+                                    entry.key, position: other, type: record.type, id: id, resources: resources,
+                                    input: input))
                         if same {
                             duplicates.append((other, position))
                             return true
@@ -192,23 +260,29 @@ struct ResourceIndex: Sendable {
     }
 
     /// The position of the resource with this type and unescaped id.
+    ///
+    /// - Parameter digest: the key's ``digest(type:id:)`` if known; then the id is read only to
+    ///   confirm a long key.
     func find(
-        type: UInt32, id: UnsafeRawBufferPointer, resources: [ResourceRecord], input: UnsafeRawBufferPointer
+        type: UInt32, id: UnsafeRawBufferPointer, digest: UInt64? = nil, resources: [ResourceRecord],
+        input: UnsafeRawBufferPointer
     ) -> UInt32? {
         guard !slots.isEmpty else { return nil }
-        let h = hash(type: type, id: id)
+        let (h, short) = locate(type: type, id: id, digest: digest)
         let tag = h >> 32
-        let short = Self.shortKey(type: type, id: id)
         var slot = Int(truncatingIfNeeded: h) & mask
         while true {
             let entry = slots[slot]
-            if entry == 0 { return nil }
-            if entry >> 32 == tag {
-                let position = Int(entry & 0xFFFF_FFFF) &- 1
+            if entry.head == 0 { return nil }
+            if entry.head >> 32 == tag {
+                let position = Int(entry.head & 0xFFFF_FFFF) &- 1
                 if short != 0 {
                     // A short key matches only a short key, and exactly.
-                    if shortKeys[slot] == short { return UInt32(position) }
-                } else if resources[position].type == type, Self.idEquals(resources[position], input: input, id) {
+                    if entry.key == short { return UInt32(position) }
+                } else if entry.key >> 63 == 0,
+                    Self.keyMatches(
+                        entry.key, position: position, type: type, id: id, resources: resources, input: input)
+                {
                     return UInt32(position)
                 }
             }

@@ -13,7 +13,7 @@ extension DocumentBuilder {
         let input = self.input
         // 1. The (type, id) index, reporting repeated pairs.
         var duplicates: [(Int, Int)] = []
-        arena.index.build(resources: arena.resources, input: input) { first, second in
+        arena.index.build(resources: arena.resources, input: input, digests: resourceDigests) { first, second in
             duplicates.append((first, second))
         }
         for (_, second) in duplicates {
@@ -28,13 +28,14 @@ extension DocumentBuilder {
         var scratch: [UInt8] = []
         let resources = arena.resources
         let index = arena.index
+        let digests = linkageDigests.count == arena.linkages.count ? linkageDigests : nil
         for i in arena.linkages.indices {
             let link = arena.linkages[i]
             guard link.type != .max, link.id.isPresent else { continue }
             let target = ResourceIndex.withUnescaped(
                 link.id, escaped: link.flags.contains(.idHasEscapes), input: input, scratch: &scratch
             ) { id in
-                index.find(type: link.type, id: id, resources: resources, input: input)
+                index.find(type: link.type, id: id, digest: digests?[i], resources: resources, input: input)
             }
             if let target { arena.linkages[i].target = target }
         }

@@ -699,6 +699,10 @@ extension DocumentBuilder {
             closeResource(frame, start: start)
         case .identifier:
             arena.linkages[r].object.end = UInt32(truncatingIfNeeded: end)
+            if linkageDigests.count == r {
+                let link = arena.linkages[r]
+                linkageDigests.append(digest(type: link.type, id: link.id, escaped: link.flags.contains(.idHasEscapes)))
+            }
             if !frame.has(.type) {
                 problem(start, .specViolation, "a resource identifier object must have a `type` member")
             }
@@ -728,6 +732,11 @@ extension DocumentBuilder {
 
     private mutating func closeResource(_ frame: Frame, start: Int) {
         let r = Int(frame.record)
+        if resourceDigests.count == r {
+            let record = arena.resources[r]
+            resourceDigests.append(
+                digest(type: record.type, id: record.id, escaped: record.flags.contains(.idHasEscapes)))
+        }
         let section = Section(rawValue: frame.context) ?? .included
         if !frame.has(.type) {
             problem(start, .specViolation, "a resource object must have a `type` member")

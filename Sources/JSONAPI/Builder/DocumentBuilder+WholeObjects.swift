@@ -76,6 +76,12 @@ extension DocumentBuilder {
             UnsafeRawBufferPointer(start: p + identifier.type.lowerBound, count: identifier.type.count))
         record.id = ByteRange(base &+ identifier.id.lowerBound, base &+ identifier.id.upperBound)
         record.object = ByteRange(base &+ identifier.object.lowerBound, base &+ identifier.object.upperBound)
+        if linkageDigests.count == arena.linkages.count {
+            linkageDigests.append(
+                arena.index.digest(
+                    type: record.type,
+                    id: UnsafeRawBufferPointer(start: p + identifier.id.lowerBound, count: identifier.id.count)))
+        }
         arena.linkages.append(record)
     }
 

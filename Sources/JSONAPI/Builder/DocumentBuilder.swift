@@ -38,11 +38,17 @@ public struct DocumentBuilder: JSONEventHandler {
     var scratch: [UInt8] = []
     /// The identifiers of a relationship being taken whole (see `DocumentBuilder+WholeObjects`).
     var plainIdentifiers: [PlainIdentifier] = []
+    /// Each resource's and each identifier's index digest (`ResourceIndex.digest`), taken as the
+    /// object closes, while its id is in cache; `finish()` builds the index and resolves linkage
+    /// from these without reading the ids again. Dropped with the builder.
+    var resourceDigests: [UInt64] = []
+    var linkageDigests: [UInt64] = []
 
     /// Creates a builder for one document.
     public init(options: ParsingOptions) {
         self.options = options
         below.reserveCapacity(16)
+        arena.index.drawKeys()
     }
 
     /// Sizes the record arrays for a document of about `byteCount` bytes, so a large document
@@ -55,6 +61,19 @@ public struct DocumentBuilder: JSONEventHandler {
         arena.resources.reserveCapacity(resources)
         arena.relationships.reserveCapacity(byteCount / 512)
         arena.linkages.reserveCapacity(byteCount / 256)
+        resourceDigests.reserveCapacity(resources)
+        linkageDigests.reserveCapacity(byteCount / 256)
+    }
+
+    /// The index digest of a record's (type, id), or 0 without both (never looked up).
+    @inline(__always)
+    mutating func digest(type: UInt32, id: ByteRange, escaped: Bool) -> UInt64 {
+        guard type != .max, id.isPresent else { return 0 }
+        let raw = input.slice(id)
+        if !escaped { return arena.index.digest(type: type, id: raw) }
+        scratch.removeAll(keepingCapacity: true)
+        JSONStringDecoding.unescape(raw, into: &scratch)
+        return scratch.withUnsafeBytes { arena.index.digest(type: type, id: $0) }
     }
 
     // MARK: Frames

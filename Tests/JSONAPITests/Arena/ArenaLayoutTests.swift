@@ -68,6 +68,19 @@ struct ResourceIndexTests {
             #expect(document.resource(type: "t\(type)", id: "1234568") == nil)
             #expect(document.resource(type: "t\(type)", id: "12345") == nil)
         }
+        // Escaped ids are confirmed through their records, plain long ones through the input:
+        // the same id spelled both ways is one key, found either way, and a duplicate either way.
+        let escaped = #"{"data":[{"type":"t","id":"abc\u0064efgh"},{"type":"u","id":"abcdefgh"}]}"#
+        let both = try Document(parsing: escaped)
+        #expect(both.resource(type: "t", id: "abcdefgh")?.type == "t")
+        #expect(both.resource(type: "u", id: "abcdefgh")?.type == "u")
+        #expect(both.resource(type: "t", id: "abcdefgi") == nil)
+        for pair in [
+            #"[{"type":"t","id":"abc\u0064efgh"},{"type":"t","id":"abcdefgh"}]"#,
+            #"[{"type":"t","id":"abcdefgh"},{"type":"t","id":"abc\u0064efgh"}]"#,
+        ] {
+            #expect(throws: JSONAPIError.self, "\(pair)") { try Document(parsing: #"{"data":"# + pair + "}") }
+        }
         for (type, id) in [(3, "123456"), (3, "1234567"), (280, "1"), (280, "abcdefghijklmnop")] {
             let duplicated = #"{"data":[{"type":"t\#(type)","id":"\#(id)"},{"type":"t\#(type)","id":"\#(id)"}]}"#
             #expect(throws: JSONAPIError.self, "t\(type)/\(id)") { try Document(parsing: duplicated) }
