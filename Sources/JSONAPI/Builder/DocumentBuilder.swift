@@ -61,8 +61,18 @@ public struct DocumentBuilder: JSONEventHandler {
         arena.resources.reserveCapacity(resources)
         arena.relationships.reserveCapacity(byteCount / 512)
         arena.linkages.reserveCapacity(byteCount / 256)
+        // Large reservations are faulted in as huge pages where Linux allows it.
+        Self.adviseHugePages(&arena.resources)
+        Self.adviseHugePages(&arena.relationships)
+        Self.adviseHugePages(&arena.linkages)
         resourceDigests.reserveCapacity(resources)
         linkageDigests.reserveCapacity(byteCount / 256)
+    }
+
+    /// Advises huge pages for the whole reserved capacity of `array` (see `adviseHugePages`).
+    private static func adviseHugePages<Element>(_ array: inout [Element]) {
+        let byteCount = array.capacity * MemoryLayout<Element>.stride
+        array.withUnsafeMutableBytes { JSONAPI.adviseHugePages($0.baseAddress, byteCount: byteCount) }
     }
 
     /// The index digest of a record's (type, id), or 0 without both (never looked up).

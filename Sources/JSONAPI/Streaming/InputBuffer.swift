@@ -22,7 +22,12 @@ final class InputBuffer: @unchecked Sendable {
     private(set) var capacity = 0
 
     init(reserving capacity: Int) {
-        if capacity > 0 { _ = grow(to: capacity) }
+        if capacity > 0 && grow(to: capacity) {
+            // A buffer sized up front (the caller knew the length) is faulted in as huge pages
+            // where Linux allows it. Not done when growing: measured, advising the regions
+            // `realloc` moves with `mremap` made page faults more frequent, not less.
+            JSONAPI.adviseHugePages(base, byteCount: capacity)
+        }
     }
 
     deinit {
@@ -59,4 +64,20 @@ final class InputBuffer: @unchecked Sendable {
         capacity = newCapacity
         return true
     }
+}
+
+/// Asks Linux to back a large block (8 MB or more) with transparent huge pages, where the
+/// system leaves that to `madvise`: it is then faulted in 2 MB at a time instead of 4 KiB.
+/// Elsewhere, and for small blocks, does nothing. Only advice: if the kernel says no, nothing
+/// changes.
+func adviseHugePages(_ base: UnsafeMutableRawPointer?, byteCount: Int) {
+    #if os(Linux)
+        let hugePage = 2 << 20
+        guard byteCount >= 4 * hugePage, let base else { return }
+        let page = 4096
+        let start = (Int(bitPattern: base) + page - 1) & ~(page - 1)
+        let end = (Int(bitPattern: base) + byteCount) & ~(page - 1)
+        guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(aligned, end - start, MADV_HUGEPAGE)
+    #endif
 }
