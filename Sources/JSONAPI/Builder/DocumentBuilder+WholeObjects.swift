@@ -97,19 +97,19 @@ extension DocumentBuilder {
         Self.skipWhitespace(p, &j, n)
         guard j < n, Self.byte(p, j) != UInt8(ascii: "}") else { return nil }
         while true {
-            if links == nil && Self.matches(p, j, n, "\"links\"") {
+            if links == nil && Self.matches(p, j, n, Self.linksKey) {
                 j &+= 7
                 guard Self.colon(p, &j, n),
                     let end = Self.parseLinks(p, at: j, count: n, stringLimit: stringLimit, inRelationship: true)
                 else { return nil }
                 links = j..<end
                 j = end
-            } else if data == .absent && Self.matches(p, j, n, "\"data\"") {
+            } else if data == .absent && Self.matches(p, j, n, Self.dataKey) {
                 j &+= 6
                 guard Self.colon(p, &j, n), j < n else { return nil }
                 switch Self.byte(p, j) {
                 case UInt8(ascii: "n"):
-                    guard Self.matches(p, j, n, "null") else { return nil }
+                    guard Self.matches(p, j, n, Self.nullLiteral) else { return nil }
                     data = .null
                     j &+= 4
                 case UInt8(ascii: "{"):
@@ -200,12 +200,12 @@ extension DocumentBuilder {
                 j &+= 1
                 skipWhitespace(p, &j, n)
             }
-            if type == nil && matches(p, j, n, "\"type\"") {
+            if type == nil && matches(p, j, n, typeKey) {
                 j &+= 6
                 guard colon(p, &j, n) else { return nil }
                 type = plainString(p, &j, n, limit: stringLimit)
                 if type == nil { return nil }
-            } else if id == nil && matches(p, j, n, "\"id\"") {
+            } else if id == nil && matches(p, j, n, idKey) {
                 j &+= 4
                 guard colon(p, &j, n) else { return nil }
                 id = plainString(p, &j, n, limit: stringLimit)
@@ -217,7 +217,10 @@ extension DocumentBuilder {
         skipWhitespace(p, &j, n)
         guard j < n, byte(p, j) == UInt8(ascii: "}"), let type, let id else { return nil }
         // The event path checks other type names (and reports bad ones); plain ones are valid.
-        guard MemberNameRules.isPlainFast(UnsafeRawBufferPointer(start: p + type.lowerBound, count: type.count))
+        let chunk = UnsafeRawBufferPointer(start: p, count: n)
+        guard
+            MemberNameRules.isPlainFast(
+                UnsafeRawBufferPointer(start: p + type.lowerBound, count: type.count), in: chunk)
         else { return nil }
         return PlainIdentifier(type: type, id: id, object: i..<(j &+ 1))
     }
@@ -239,7 +242,9 @@ extension DocumentBuilder {
             if inRelationship {
                 guard isRelationshipLinkName(nameBytes) else { return nil }
             } else {
-                guard MemberNameRules.isPlainFast(nameBytes) else { return nil }
+                guard MemberNameRules.isPlainFast(nameBytes, in: UnsafeRawBufferPointer(start: p, count: n)) else {
+                    return nil
+                }
             }
             guard colon(p, &j, n), plainLink(p, &j, n, limit: stringLimit) else { return nil }
             skipWhitespace(p, &j, n)
@@ -272,11 +277,35 @@ extension DocumentBuilder {
 
     /// Whether `literal` is at `p[j]`, wholly before `n`.
     @inline(__always)
-    private static func matches(_ p: UnsafeRawPointer, _ j: Int, _ n: Int, _ literal: StaticString) -> Bool {
-        let count = literal.utf8CodeUnitCount
+    private static func matches(_ p: UnsafeRawPointer, _ j: Int, _ n: Int, _ literal: PackedLiteral) -> Bool {
+        let count = literal.count
         guard j &+ count <= n else { return false }
-        return memcmpBytes(p + j, UnsafeRawPointer(literal.utf8Start), count)
+        if j &+ 8 <= n {
+            // SAFETY: the eight bytes at `j` end at or before `n`.
+            let word = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+            return word & ((1 &<< UInt64(count &* 8)) &- 1) == literal.word
+        }
+        var i = 0
+        while i < count {
+            guard byte(p, j &+ i) == UInt8(truncatingIfNeeded: literal.word &>> UInt64(i &* 8)) else { return false }
+            i &+= 1
+        }
+        return true
     }
+
+    /// Up to seven bytes as a little-endian word, for matching with one load.
+    struct PackedLiteral {
+        var word: UInt64
+        var count: Int
+    }
+
+    /// `"type"`, `"id"`, `"links"`, `"data"` (with their quotes) and `null`, packed by hand;
+    /// `WholeObjectTests` checks each against its text.
+    static let typeKey = PackedLiteral(word: 0x2265_7079_7422, count: 6)
+    static let idKey = PackedLiteral(word: 0x2264_6922, count: 4)
+    static let linksKey = PackedLiteral(word: 0x22_736B_6E69_6C22, count: 7)
+    static let dataKey = PackedLiteral(word: 0x2261_7461_6422, count: 6)
+    static let nullLiteral = PackedLiteral(word: 0x6C6C_756E, count: 4)
 
     /// Moves `j` past optional whitespace, a colon and optional whitespace; false if no colon.
     @inline(__always)

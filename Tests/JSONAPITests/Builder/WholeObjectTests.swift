@@ -24,6 +24,20 @@ struct WholeObjectTests {
         return options
     }()
 
+    @Test("the hand-packed literals spell their text")
+    func packedLiterals() {
+        let literals: [(DocumentBuilder.PackedLiteral, String)] = [
+            (DocumentBuilder.typeKey, #""type""#), (DocumentBuilder.idKey, #""id""#),
+            (DocumentBuilder.linksKey, #""links""#), (DocumentBuilder.dataKey, #""data""#),
+            (DocumentBuilder.nullLiteral, "null"),
+        ]
+        for (literal, text) in literals {
+            var word: UInt64 = 0
+            for (i, byte) in text.utf8.enumerated() { word |= UInt64(byte) << UInt64(i * 8) }
+            #expect(literal.word == word && literal.count == text.utf8.count, "\(text)")
+        }
+    }
+
     @Test("plain identifiers in every member order and spacing resolve as the events would")
     func plainIdentifiers() throws {
         for author in [
