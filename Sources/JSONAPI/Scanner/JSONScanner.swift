@@ -230,14 +230,26 @@ public struct JSONScanner: Sendable {
                 let end = base &+ close
                 if end &- start > limit { throw Self.stringTooLong(start: start, limit: limit) }
                 let token = JSONStringToken(start: start, end: end, hasEscapes: hasEscapes)
+                i = close &+ 1
                 if isKey {
                     try handler.key(token)
-                    expect = .colon
+                    // The colon nearly always follows at once: take it here rather than on
+                    // another turn of the loop (SAFETY: i < n is checked before the read).
+                    if i < n && Self.byte(p, i) == UInt8(ascii: ":") {
+                        expect = .memberValue
+                        i &+= 1
+                    } else {
+                        expect = .colon
+                    }
                 } else {
                     try handler.string(token)
                     expect = depth == 0 ? .done : .commaOrEnd
+                    // Likewise the comma after a value (SAFETY: as above).
+                    if depth > 0 && i < n && Self.byte(p, i) == UInt8(ascii: ",") {
+                        expect = inObject ? .key : .element
+                        i &+= 1
+                    }
                 }
-                i = close &+ 1
                 continue
             }
 
@@ -308,6 +320,11 @@ public struct JSONScanner: Sendable {
                         JSONNumberToken(start: base &+ i, end: base &+ end, isInteger: phase.isInteger))
                     expect = depth == 0 ? .done : .commaOrEnd
                     i = end
+                    // The comma nearly always follows at once (SAFETY: i < n is checked first).
+                    if depth > 0 && i < n && Self.byte(p, i) == UInt8(ascii: ",") {
+                        expect = inObject ? .key : .element
+                        i &+= 1
+                    }
 
                 case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                     let literal: JSONLiteral =
@@ -321,6 +338,11 @@ public struct JSONScanner: Sendable {
                         try handler.literal(literal, at: base &+ i)
                         expect = depth == 0 ? .done : .commaOrEnd
                         i &+= length
+                        // As after a number (SAFETY: i < n is checked first).
+                        if depth > 0 && i < n && Self.byte(p, i) == UInt8(ascii: ",") {
+                            expect = inObject ? .key : .element
+                            i &+= 1
+                        }
                     } else {
                         var matched = 0
                         let end = try Self.matchLiteral(
