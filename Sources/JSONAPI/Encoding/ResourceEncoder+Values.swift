@@ -88,10 +88,28 @@ final class EncodingContext {
     let userInfo: [CodingUserInfoKey: Any]
     let sorted: Bool
 
+    /// Whether member names are the coding keys as they are.
+    let usesDefaultKeys: Bool
+    /// Whether resources are written through ``ResourceStream``: compact, unsorted output, and
+    /// no custom strategy (those need full coding paths and encoders of their own).
+    let streams: Bool
+
     init(options: EncodingOptions) {
         self.options = options
         self.userInfo = options.userInfo
         self.sorted = options.sortsKeys
+        var usesDefaultKeys = false
+        var customKeys = false
+        switch options.keyEncodingStrategy {
+        case .useDefaultKeys: usesDefaultKeys = true
+        case .convertToSnakeCase, .convertToKebabCase: break
+        case .custom: customKeys = true
+        }
+        var customValues = false
+        if case .custom = options.dateEncodingStrategy { customValues = true }
+        if case .custom = options.dataEncodingStrategy { customValues = true }
+        self.usesDefaultKeys = usesDefaultKeys
+        streams = !options.sortsKeys && !options.writer.prettyPrinted && !customKeys && !customValues
     }
 
     /// The member name for `key` under the key strategy.
@@ -185,6 +203,7 @@ final class EncodingContext {
 /// `[String: V]`, whose keys are written as they are (no key strategy), as the decoder reads them.
 protocol StringKeyedDictionary {
     func boxMembers(_ context: EncodingContext, path: [any CodingKey]) throws -> EncodedValue
+    func streamMembers(_ stream: ResourceStream, parent: StreamValueEncoder?, key: any CodingKey) throws
 }
 
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Encodable {
