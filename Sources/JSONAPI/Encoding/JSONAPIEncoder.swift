@@ -82,35 +82,41 @@ public final class JSONAPIEncoder: Sendable {
     /// ```swift
     /// let bytes = try JSONAPIEncoder().encode(
     ///     articles, meta: PageMeta(total: 40), links: ["next": "/articles?page=2"],
-    ///     jsonapiVersion: "1.1")
+    ///     jsonapi: JSONAPIInfo(version: "1.1", profiles: ["https://example.com/profiles/timestamps"]))
     /// ```
     ///
     /// - Parameters:
     ///   - value: The primary data.
     ///   - meta: The top-level `meta`, any `Encodable` that encodes an object.
     ///   - links: The top-level `links`.
-    ///   - jsonapiVersion: When given, a `jsonapi` object with this `version`.
+    ///   - jsonapi: The top-level `jsonapi` object: `version`, `ext`, `profile` and `meta`.
+    ///   - jsonapiVersion: Shorthand for a `jsonapi` object with only this `version`; ignored
+    ///     when `jsonapi` is given.
     ///   - included: Further models (or unions) for `included`, after those found through
     ///     relationships; duplicates are left out.
     /// - Returns: UTF-8 JSON.
     public func encode<T: Encodable>(
-        _ value: T, meta: (any Encodable)? = nil, links: (any Encodable)? = nil, jsonapiVersion: String? = nil,
-        included: [any Encodable] = []
+        _ value: T, meta: (any Encodable)? = nil, links: (any Encodable)? = nil, jsonapi: JSONAPIInfo? = nil,
+        jsonapiVersion: String? = nil, included: [any Encodable] = []
     ) throws -> [UInt8] {
         var document = DocumentEncoder(options: options, mode: .document)
-        return try document.encode(value, meta: meta, links: links, jsonapiVersion: jsonapiVersion, included: included)
+        return try document.encode(
+            value, meta: meta, links: links, jsonapi: jsonapi ?? jsonapiVersion.map { JSONAPIInfo(version: $0) },
+            included: included)
     }
 
-    /// ``encode(_:meta:links:jsonapiVersion:included:)`` as `Data`.
+    /// ``encode(_:meta:links:jsonapi:jsonapiVersion:included:)`` as `Data`.
     ///
     /// ```swift
     /// request.httpBody = try JSONAPIEncoder().encodeData(article)
     /// ```
     public func encodeData<T: Encodable>(
-        _ value: T, meta: (any Encodable)? = nil, links: (any Encodable)? = nil, jsonapiVersion: String? = nil,
-        included: [any Encodable] = []
+        _ value: T, meta: (any Encodable)? = nil, links: (any Encodable)? = nil, jsonapi: JSONAPIInfo? = nil,
+        jsonapiVersion: String? = nil, included: [any Encodable] = []
     ) throws -> Data {
-        Data(try encode(value, meta: meta, links: links, jsonapiVersion: jsonapiVersion, included: included))
+        Data(
+            try encode(
+                value, meta: meta, links: links, jsonapi: jsonapi, jsonapiVersion: jsonapiVersion, included: included))
     }
 }
 
@@ -168,7 +174,7 @@ struct DocumentEncoder {
     }
 
     mutating func encode<T: Encodable>(
-        _ value: T, meta: (any Encodable)?, links: (any Encodable)?, jsonapiVersion: String?,
+        _ value: T, meta: (any Encodable)?, links: (any Encodable)?, jsonapi: JSONAPIInfo?,
         included: [any Encodable]
     ) throws -> [UInt8] {
         // The stream's spare value encoders refer back to it.
@@ -213,12 +219,9 @@ struct DocumentEncoder {
             writer.key("links")
             try context.box(links, path: []).write(to: &writer, sorted: context.sorted)
         }
-        if let jsonapiVersion {
+        if let jsonapi {
             writer.key("jsonapi")
-            writer.beginObject()
-            writer.key("version")
-            writer.string(jsonapiVersion)
-            writer.endObject()
+            jsonapi.write(to: &writer, sortingKeys: context.sorted)
         }
         writer.endObject()
         return try writer.finish()
@@ -436,7 +439,7 @@ struct DocumentEncoder {
     private mutating func writeStreamed(_ stream: ResourceStream) throws {
         writer.beginObject()
         try writeIdentity(type: stream.resourceType, id: stream.id, lid: stream.lid)
-        try stream.out.storage.withUnsafeBytes { bytes in
+        stream.out.storage.withUnsafeBytes { bytes in
             if !stream.attributes.isEmpty {
                 writer.key("attributes")
                 writer.rawObject(members: stream.attributes, of: bytes)
@@ -569,6 +572,10 @@ struct DocumentEncoder {
         if let lid = reference.lid {
             writer.key("lid")
             writer.string(lid)
+        }
+        if let meta = reference.meta, !meta.isAbsent {
+            writer.key("meta")
+            JSON(meta).write(to: &writer, sortingKeys: context.sorted)
         }
         writer.endObject()
     }

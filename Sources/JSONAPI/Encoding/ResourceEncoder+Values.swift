@@ -13,6 +13,8 @@ enum EncodedValue {
     case array(EncodedArray)
     /// `[String]`, the commonest array, without a box per element.
     case strings([String])
+    /// A ``JSON`` value, written as it is (member names untouched by the key strategy).
+    case json(JSON)
 
     /// Writes the value; nesting is bounded by the nesting of the Swift value that made it.
     func write(to writer: inout JSONWriter, sorted: Bool) throws {
@@ -49,6 +51,8 @@ enum EncodedValue {
             writer.beginArray()
             for element in strings { writer.string(element) }
             writer.endArray()
+        case .json(let value):
+            value.write(to: &writer, sortingKeys: sorted)
         }
     }
 }
@@ -156,6 +160,7 @@ final class EncodingContext {
         if T.self == Double.self { return .double(sameType(value, as: Double.self)) }
         if T.self == Bool.self { return .bool(sameType(value, as: Bool.self)) }
         if T.self == [String].self { return .strings(sameType(value, as: [String].self)) }
+        if T.self == JSON.self { return .json(sameType(value, as: JSON.self)) }
         if T.self == Date.self { return try boxDate(sameType(value, as: Date.self), path: path()) }
         if T.self == Data.self { return try boxData(sameType(value, as: Data.self), path: path()) }
         if T.self == URL.self { return .string(sameType(value, as: URL.self).absoluteString) }

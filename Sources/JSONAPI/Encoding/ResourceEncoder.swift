@@ -7,6 +7,8 @@ struct LinkageReference {
     var lid: String?
     /// The model to put in `included`, when the relationship holds models rather than identifiers.
     var model: (any JSONAPIResource & Encodable)?
+    /// The resource identifier object's `meta` (``Identifier/meta``, ``Lazy/identifierMeta``).
+    var meta: JSONObject? = nil
 
     var key: ResourceKey { ResourceKey(type: type, id: id, lid: lid) }
 }

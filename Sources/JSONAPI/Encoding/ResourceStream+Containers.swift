@@ -176,6 +176,7 @@ struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 func isStreamedLeaf(_ type: Any.Type) -> Bool {
     type == String.self || type == Int.self || type == Double.self || type == Bool.self || type == [String].self
         || type == Date.self || type == Data.self || type == URL.self || type == UUID.self || type == Decimal.self
+        || type == JSON.self
 }
 
 extension ResourceStream {
@@ -237,6 +238,13 @@ extension ResourceStream {
             out.appendByte(UInt8(ascii: ","))
             out.appendKey("lid")
             out.appendString(lid)
+        }
+        if let meta = reference.meta, !meta.isAbsent {
+            out.appendByte(UInt8(ascii: ","))
+            out.appendKey("meta")
+            var writer = JSONWriter(options: context.options.writer)
+            JSON(meta).write(to: &writer, sortingKeys: false)
+            out.storage.append(contentsOf: writer.bytes)
         }
         out.appendByte(UInt8(ascii: "}"))
     }

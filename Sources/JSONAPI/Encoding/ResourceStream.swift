@@ -168,6 +168,11 @@ final class ResourceStream: Encoder {
                 out.appendString(strings[index])
             }
             out.appendByte(UInt8(ascii: "]"))
+        } else if T.self == JSON.self {
+            // As it is: member names are not changed by the key strategy.
+            var writer = JSONWriter(options: context.options.writer)
+            sameType(value, as: JSON.self).write(to: &writer, sortingKeys: false)
+            out.storage.append(contentsOf: try writer.finish())
         } else if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == UUID.self
             || T.self == Decimal.self
         {
