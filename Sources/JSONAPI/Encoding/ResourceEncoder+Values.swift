@@ -134,10 +134,23 @@ final class EncodingContext {
     }
 
     private var kinds: [ObjectIdentifier: TypeKind] = [:]
+    /// The last type seen in each of 16 slots chosen by its metadata address: a model has a
+    /// handful of member types, found here without hashing.
+    @exclusivity(unchecked) private var recentKinds = [(type: UInt, kind: TypeKind)](repeating: (0, .plain), count: 16)
 
     /// The kind of `type`, cached: metatype casts to protocols are costly, and each type is
     /// asked about once per member.
+    @inline(__always)
     func kind(of type: Any.Type) -> TypeKind {
+        let bits = UInt(bitPattern: ObjectIdentifier(type))
+        let slot = Int(truncatingIfNeeded: (bits >> 4) & 15)
+        if recentKinds[slot].type == bits { return recentKinds[slot].kind }
+        let kind = lookUpKind(of: type)
+        recentKinds[slot] = (bits, kind)
+        return kind
+    }
+
+    private func lookUpKind(of type: Any.Type) -> TypeKind {
         let key = ObjectIdentifier(type)
         if let kind = kinds[key] { return kind }
         let kind: TypeKind

@@ -19,6 +19,11 @@ struct ResourceKey: Hashable {
     var id: String?
     var lid: String?
 
+    /// The id (or lid) alone: types are few, and equal keys still compare every member.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(id ?? lid)
+    }
+
     init(type: String, id: String?, lid: String?) {
         self.type = type
         self.id = id
@@ -205,10 +210,17 @@ extension EncodingContext {
         case 5: if raw == "links" { return .links }
         default:
             // The shortest dotted forms are "x.meta" and "x.links".
-            if count >= 6 && raw.utf8.contains(UInt8(ascii: ".")) { return dottedSection(raw) }
+            if count >= 6 && hasDot(raw) { return dottedSection(raw) }
         }
         if usesDefaultKeys { return .attribute(raw) }
         return .attribute(name(for: key, path: []))
+    }
+
+    @inline(__always)
+    private func hasDot(_ raw: String) -> Bool {
+        // Coding keys are native strings: scan their bytes, not the UTF-8 view's iterator.
+        raw.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ".")) }
+            ?? raw.utf8.contains(UInt8(ascii: "."))
     }
 
     private func dottedSection(_ raw: String) -> MemberSection {

@@ -101,6 +101,12 @@ struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try encodeGeneric(value, key)
     }
 
+    // The protocol's default asks for `Optional<T>` metadata on every call.
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        guard let value else { return }
+        try encodeGeneric(value, key)
+    }
+
     private func encodeGeneric<T: Encodable>(_ value: T, _ key: Key) throws {
         let context = stream.context
         switch context.section(of: key) {
@@ -395,6 +401,12 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if begin(key) { encoder.stream.out.appendInteger(value) }
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        if begin(key) { try encoder.stream.writeValue(value, parent: encoder, key: key) }
+    }
+
+    // The protocol's default asks for `Optional<T>` metadata on every call.
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        guard let value else { return }
         if begin(key) { try encoder.stream.writeValue(value, parent: encoder, key: key) }
     }
 
