@@ -47,6 +47,27 @@ struct EncoderGapsTests {
         #expect(text(bytes).contains(#"{"type":"people","id":"9","meta":{"a":[1,2.5,"x\n"]}}"#))
     }
 
+    struct LazyPost: Codable, JSONAPIResource {
+        static let resourceType = "posts"
+        var id: String
+        var author: Lazy<F.Person>
+    }
+
+    @Test func lazyReferencesKeepTheirIdentifierMeta() throws {
+        let input = #"""
+            {"data":{"type":"posts","id":"1","relationships":{
+              "author":{"data":{"type":"people","id":"9","meta":{"seen":true}}}}},
+             "included":[{"type":"people","id":"9","attributes":{"name":"Ada"}}]}
+            """#
+        let post = try JSONAPIDecoder().decode(LazyPost.self, from: Array(input.utf8))
+        #expect(post.author.identifierMeta?["seen"]?.boolValue == true)
+        let bytes = try JSONAPIEncoder().encode(post)
+        #expect(
+            text(bytes)
+                == #"{"data":{"type":"posts","id":"1","relationships":{"author":{"data":{"type":"people","id":"9","meta":{"seen":true}}}}}}"#
+        )
+    }
+
     @Test func identifierMetaInRequestBodies() throws {
         let create = try JSONAPIEncoder().encodeCreate(Post(id: "", author: Self.post.author, tags: []))
         #expect(
