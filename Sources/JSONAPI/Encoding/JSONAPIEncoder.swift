@@ -187,28 +187,8 @@ struct DocumentEncoder {
         try drainQueue(&head)
         // Models given in `included` come after those found through relationships, and bring
         // what they relate to (their own relationships are their paths' roots).
-        var resourceTypes: [ObjectIdentifier: String] = [:]
-        for element in included {
-            // The model's type by a metatype cast (once per type): no copy of the value into a new box.
-            let elementType = type(of: element)
-            let resourceType: String?
-            if let known = resourceTypes[ObjectIdentifier(elementType)] {
-                resourceType = known
-            } else if let modelType = elementType as? any JSONAPIResource.Type {
-                resourceType = modelType.resourceType
-                resourceTypes[ObjectIdentifier(elementType)] = modelType.resourceType
-            } else {
-                resourceType = nil
-            }
-            if let resourceType {
-                try include(element, resourceType: resourceType, head: &head)
-            } else {
-                var extra = LinkageBuilder(context: context, resolvesIdentity: false)
-                try extra.addValue(element)
-                for model in extra.references.compactMap(\.model) {
-                    try include(model, resourceType: Swift.type(of: model).resourceType, head: &head)
-                }
-            }
+        try included.withUnsafeBufferPointer { included in
+            try includeAll(included, head: &head)
         }
         if includedOpen { writer.endArray() }
         if let meta {
@@ -227,11 +207,38 @@ struct DocumentEncoder {
         return try writer.finish()
     }
 
+    /// Writes the models given in `included` that are not written yet, and what they relate to.
+    private mutating func includeAll(_ included: UnsafeBufferPointer<any Encodable>, head: inout Int) throws {
+        // Included models usually come grouped by type: the last type's answer is reused.
+        var lastType: ObjectIdentifier?
+        var lastResourceType: String?
+        for index in included.indices {
+            let element = included[index]
+            // The model's type by a metatype cast: no copy of the value into a new box.
+            let elementType = ObjectIdentifier(type(of: element))
+            if elementType != lastType {
+                lastType = elementType
+                lastResourceType = (type(of: element) as? any JSONAPIResource.Type)?.resourceType
+            }
+            let resourceType = lastResourceType
+            if let resourceType {
+                try include(element, resourceType: resourceType, head: &head)
+            } else {
+                var extra = LinkageBuilder(context: context, resolvesIdentity: false)
+                try extra.addValue(element)
+                for model in extra.references.compactMap(\.model) {
+                    try include(model, resourceType: Swift.type(of: model).resourceType, head: &head)
+                }
+            }
+        }
+    }
+
     /// Writes a model given in `included` (unless already written) and what it relates to.
     private mutating func include<Model: Encodable>(_ model: Model, resourceType: String, head: inout Int) throws {
         let record = try makeRecord(model, resourceType: resourceType)
+        // Every primary resource is in `emitted` by now: a new key is not one of them.
         guard emitted.insert(key(of: record)).inserted else { return }
-        try writeIncluded(record)
+        try writeIncluded(record, mayBePrimary: false)
         enqueueRelated(of: record, path: "")
         try drainQueue(&head)
     }
@@ -248,8 +255,8 @@ struct DocumentEncoder {
 
     /// Writes one resource of `included`, starting the array before the first; a resource of
     /// the primary data (queued through a relationship before it was written) is left out.
-    private mutating func writeIncluded(_ record: EncodedRecord) throws {
-        if !primaryKeys.isEmpty && primaryKeys.contains(key(of: record)) { return }
+    private mutating func writeIncluded(_ record: EncodedRecord, mayBePrimary: Bool = true) throws {
+        if mayBePrimary && !primaryKeys.isEmpty && primaryKeys.contains(key(of: record)) { return }
         if !includedOpen {
             writer.key("included")
             writer.beginArray()
@@ -600,6 +607,11 @@ protocol EncodableModelArray {
 
 extension Array: EncodableModelArray where Element: JSONAPIResource & Encodable {
     func writeRecords(into document: inout DocumentEncoder) throws {
-        for element in self { try document.writePrimaryRecord(try document.makeRecord(element)) }
+        // Elements are borrowed from the buffer, not copied out (a copy retains every member).
+        try withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                try document.writePrimaryRecord(try document.makeRecord(elements[index]))
+            }
+        }
     }
 }

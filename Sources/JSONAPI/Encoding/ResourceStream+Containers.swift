@@ -189,8 +189,16 @@ extension ResourceStream {
     /// Writes the linkage of relationship `name` (and keeps its models for `included`).
     func encodeRelationship<T: Encodable>(_ value: T, name: String) throws {
         if let fieldset, !fieldset.contains(name) { return }
-        var linkage = LinkageBuilder(context: context)
         let index = relationshipIndex(name)
+        if let writer = linkageWriter(for: T.self) {
+            // Identifiers: written as they are read, no references kept.
+            let start = out.storage.count
+            writer.appendLinkage(value, to: self)
+            relationships[index].data = start..<out.storage.count
+            relationships[index].references = []
+            return
+        }
+        var linkage = LinkageBuilder(context: context)
         if let direct = T.self as? any DirectLinkageEncodable.Type {
             // Identifiers, arrays, optionals: no copy of the value into an existential box.
             try direct.collect(value, into: &linkage)
@@ -232,20 +240,24 @@ extension ResourceStream {
     }
 
     func appendIdentifier(_ reference: LinkageReference) {
+        appendIdentifier(type: reference.type, id: reference.id, lid: reference.lid, meta: reference.meta)
+    }
+
+    func appendIdentifier(type: String, id: String?, lid: String?, meta: JSONObject?) {
         out.appendByte(UInt8(ascii: "{"))
         out.appendKey("type")
-        out.appendString(reference.type)
-        if let id = reference.id {
+        out.appendString(type)
+        if let id {
             out.appendByte(UInt8(ascii: ","))
             out.appendKey("id")
             out.appendString(id)
         }
-        if let lid = reference.lid {
+        if let lid {
             out.appendByte(UInt8(ascii: ","))
             out.appendKey("lid")
             out.appendString(lid)
         }
-        if let meta = reference.meta, !meta.isAbsent {
+        if let meta, !meta.isAbsent {
             out.appendByte(UInt8(ascii: ","))
             out.appendKey("meta")
             var writer = JSONWriter(options: context.options.writer)
@@ -259,15 +271,17 @@ extension ResourceStream {
 /// The `Encoder` of a nested value of a streamed resource.
 final class StreamValueEncoder: Encoder {
     let stream: ResourceStream
+    // No exclusivity checks, as in `ResourceStream`: one thread, no overlapping accesses.
+
     /// The encoder of the enclosing value, and this value's key there: the coding path.
-    var parent: StreamValueEncoder?
-    var key: (any CodingKey)?
+    @exclusivity(unchecked) var parent: StreamValueEncoder?
+    @exclusivity(unchecked) var key: (any CodingKey)?
     /// Where the value starts in the stream (bytes, open containers): a single value may be
     /// written only there.
-    var slotStart = 0
-    var slotDepth = 0
+    @exclusivity(unchecked) var slotStart = 0
+    @exclusivity(unchecked) var slotDepth = 0
     /// The container this value opened, if any.
-    var container: ContainerHandle?
+    @exclusivity(unchecked) var container: ContainerHandle?
 
     init(stream: ResourceStream) {
         self.stream = stream
@@ -582,5 +596,70 @@ struct StreamSingleContainer: SingleValueEncodingContainer {
         guard encoder.beginSingle() else { return }
         // The value takes this value's place: same position, same coding path.
         try stream.writeValue(value, parent: encoder.parent, key: encoder.key ?? AnyKey(""))
+    }
+}
+
+// MARK: - Identifier linkage
+
+/// A relationship type whose linkage a stream writes directly: ``Identifier``, and arrays and
+/// optionals of identifiers.
+protocol StreamedLinkage {
+    /// Writes the linkage of `value`, which is a `Self`.
+    static func appendLinkage<V>(_ value: V, to stream: ResourceStream)
+}
+
+/// ``Identifier``, the element type arrays and optionals of which are ``StreamedLinkage``.
+protocol StreamedIdentifier: StreamedLinkage {}
+
+extension Identifier: StreamedIdentifier {
+    static func appendLinkage<V>(_ value: V, to stream: ResourceStream) {
+        let identifier = sameType(value, as: Identifier.self)
+        stream.appendIdentifier(
+            type: Model.resourceType, id: identifier.id.isEmpty ? nil : identifier.id, lid: identifier.lid,
+            meta: identifier.meta)
+    }
+}
+
+extension Array: StreamedLinkage where Element: StreamedIdentifier {
+    static func appendLinkage<V>(_ value: V, to stream: ResourceStream) {
+        let elements = sameType(value, as: [Element].self)
+        stream.out.appendByte(UInt8(ascii: "["))
+        for index in elements.indices {
+            if index != 0 { stream.out.appendByte(UInt8(ascii: ",")) }
+            Element.appendLinkage(elements[index], to: stream)
+        }
+        stream.out.appendByte(UInt8(ascii: "]"))
+    }
+}
+
+extension Optional: StreamedLinkage where Wrapped: StreamedIdentifier {
+    static func appendLinkage<V>(_ value: V, to stream: ResourceStream) {
+        if let wrapped = sameType(value, as: Wrapped?.self) {
+            Wrapped.appendLinkage(wrapped, to: stream)
+        } else {
+            stream.out.appendNull()
+        }
+    }
+}
+
+/// One slot of ``ResourceStream``'s cache of linkage writers.
+struct RecentLinkage {
+    /// The metadata address of the type, 0 for none.
+    var type: UInt = 0
+    var writer: (any StreamedLinkage.Type)?
+}
+
+extension ResourceStream {
+    /// How values of `type` write their linkage, when they are identifiers (or arrays or
+    /// optionals of them); nil for models and other relationship values. The protocol cast is
+    /// made once per type: the answer is kept in 16 slots chosen by the metadata address.
+    @inline(__always)
+    func linkageWriter(for type: Any.Type) -> (any StreamedLinkage.Type)? {
+        let bits = UInt(bitPattern: ObjectIdentifier(type))
+        let slot = Int(truncatingIfNeeded: (bits >> 4) & 15)
+        if recentLinkage[slot].type == bits { return recentLinkage[slot].writer }
+        let writer = type as? any StreamedLinkage.Type
+        recentLinkage[slot] = RecentLinkage(type: bits, writer: writer)
+        return writer
     }
 }

@@ -29,27 +29,33 @@ final class ResourceStream: Encoder {
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
 
+    // Stored properties are accessed without exclusivity checks: the stream serves one
+    // `encode` call on one thread, and no access to one of them overlaps another (no property
+    // is passed `inout` to code that reaches the same property).
+
     /// The resource being encoded.
-    var resourceType = ""
+    @exclusivity(unchecked) var resourceType = ""
     /// The sparse fieldset of `resourceType`, if the request has one.
-    var fieldset: Set<String>?
-    var id: String?
-    var lid: String?
+    @exclusivity(unchecked) var fieldset: Set<String>?
+    @exclusivity(unchecked) var id: String?
+    @exclusivity(unchecked) var lid: String?
     /// Member values as JSON text (`storage` only: the writer's state machine is not used).
     @exclusivity(unchecked) var out: JSONWriter
     /// The `"name":value` ranges of `out` of the attributes, in order.
     @exclusivity(unchecked) var attributes: [Range<Int>] = []
     @exclusivity(unchecked) var relationships: [StreamedRelationship] = []
-    var meta: Range<Int>?
-    var links: Range<Int>?
-    var failure: (any Error)?
+    @exclusivity(unchecked) var meta: Range<Int>?
+    @exclusivity(unchecked) var links: Range<Int>?
+    @exclusivity(unchecked) var failure: (any Error)?
     /// Set when containers were used in an order streaming cannot follow.
-    var needsTree = false
+    @exclusivity(unchecked) var needsTree = false
     /// The containers of nested values that are open, outermost first.
     @exclusivity(unchecked) var open: [OpenContainer] = []
-    var nextSerial: UInt32 = 0
+    @exclusivity(unchecked) var nextSerial: UInt32 = 0
     /// Value encoders nobody holds any more, for the next nested values.
-    var spare: [StreamValueEncoder] = []
+    @exclusivity(unchecked) var spare: [StreamValueEncoder] = []
+    /// How each recent relationship type writes its linkage (see ``linkageWriter(for:)``).
+    @exclusivity(unchecked) var recentLinkage = [RecentLinkage](repeating: RecentLinkage(), count: 16)
 
     init(context: EncodingContext) {
         self.context = context
@@ -99,7 +105,7 @@ final class ResourceStream: Encoder {
         return true
     }
 
-    private var attributeStart = 0
+    @exclusivity(unchecked) private var attributeStart = 0
 
     @inline(__always)
     func endAttribute() {

@@ -206,6 +206,38 @@ struct EncoderStreamingTests {
                 == ["value": [[1], "after", ["k": NSNull()], [String: Any]()], "single": [1.5, 2]] as NSDictionary)
     }
 
+    /// Identifier linkage written straight to the stream: optional (nil and not), arrays,
+    /// lids without ids, explicit `encode` of a nil optional.
+    struct Linked: Encodable, JSONAPIResource {
+        static let resourceType = "linked"
+        var id = "1"
+        var none: Identifier<F.Person>? = nil
+        var some: Identifier<F.Person>? = Identifier("9")
+        var local = Identifier<F.Person>(id: "", lid: "tmp")
+        var many: [Identifier<F.Tag>] = [Identifier("1"), Identifier(id: "", lid: "new")]
+        var empty: [Identifier<F.Tag>] = []
+
+        enum CodingKeys: String, CodingKey { case id, none, some, local, many, empty }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(none, forKey: .none)
+            try container.encode(some, forKey: .some)
+            try container.encode(local, forKey: .local)
+            try container.encode(many, forKey: .many)
+            try container.encode(empty, forKey: .empty)
+        }
+    }
+
+    @Test func identifierLinkageShapes() throws {
+        let bytes = try expectSameDocument(Linked())
+        #expect(
+            text(bytes)
+                == #"{"data":{"type":"linked","id":"1","relationships":{"none":{"data":null},"some":{"data":{"type":"people","id":"9"}},"local":{"data":{"type":"people","lid":"tmp"}},"many":{"data":[{"type":"tags","id":"1"},{"type":"tags","lid":"new"}]},"empty":{"data":[]}}}}"#
+        )
+    }
+
     @Test func nonFiniteAttributeThrows() throws {
         struct Bad: Encodable, JSONAPIResource {
             static let resourceType = "bad"
