@@ -446,7 +446,7 @@ struct DocumentEncoder {
     private mutating func writeStreamed(_ stream: ResourceStream) throws {
         writer.beginObject()
         try writeIdentity(type: stream.resourceType, id: stream.id, lid: stream.lid)
-        stream.out.storage.withUnsafeBytes { bytes in
+        stream.out.withBytes { bytes in
             if !stream.attributes.isEmpty {
                 writer.key("attributes")
                 writer.rawObject(members: stream.attributes, of: bytes)

@@ -177,6 +177,28 @@ extension JSONWriter {
         return found & high
     }
 
+    /// The escape sequence of one byte that needs escaping, its bytes packed little-endian
+    /// (first byte lowest), as ``appendEscape(_:)`` writes it.
+    static func escapeSequence(_ byte: UInt8) -> (word: UInt64, count: Int) {
+        let backslash = UInt64(UInt8(ascii: "\\"))
+        func pair(_ second: UInt8) -> (word: UInt64, count: Int) { (backslash | UInt64(second) << 8, 2) }
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return pair(byte)
+        case 0x08: return pair(UInt8(ascii: "b"))
+        case 0x0C: return pair(UInt8(ascii: "f"))
+        case 0x0A: return pair(UInt8(ascii: "n"))
+        case 0x0D: return pair(UInt8(ascii: "r"))
+        case 0x09: return pair(UInt8(ascii: "t"))
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            let high = UInt64(hex.utf8Start[Int(byte >> 4)])
+            let low = UInt64(hex.utf8Start[Int(byte & 0x0F)])
+            // \u00XX
+            let prefix = backslash | UInt64(UInt8(ascii: "u")) << 8 | 0x3030 << 16
+            return (prefix | high << 32 | low << 40, 6)
+        }
+    }
+
     /// Appends the escape sequence of one byte that needs escaping.
     @usableFromInline
     mutating func appendEscape(_ byte: UInt8) {

@@ -29,9 +29,9 @@ struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         case .relationship(let name):
             if let fieldset = stream.fieldset, !fieldset.contains(name) { return }
             let index = stream.relationshipIndex(name)
-            let start = stream.out.storage.count
+            let start = stream.out.count
             stream.out.appendNull()
-            stream.relationships[index].data = start..<stream.out.storage.count
+            stream.relationships[index].data = start..<stream.out.count
             stream.relationships[index].references = []
         case .meta: stream.meta = nil
         case .links: stream.links = nil
@@ -148,9 +148,9 @@ struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     /// Writes a whole value (`meta`, `links`) and returns where it lies.
     private func fragment<T: Encodable>(_ value: T, _ key: Key) throws -> Range<Int> {
-        let start = stream.out.storage.count
+        let start = stream.out.count
         try stream.writeValue(value, parent: nil, key: key)
-        return start..<stream.out.storage.count
+        return start..<stream.out.count
     }
 
     // Containers opened on the resource itself (never by synthesized conformances): written
@@ -192,9 +192,9 @@ extension ResourceStream {
         let index = relationshipIndex(name)
         if let writer = linkageWriter(for: T.self) {
             // Identifiers: written as they are read, no references kept.
-            let start = out.storage.count
+            let start = out.count
             writer.appendLinkage(value, to: self)
-            relationships[index].data = start..<out.storage.count
+            relationships[index].data = start..<out.count
             relationships[index].references = []
             return
         }
@@ -205,21 +205,21 @@ extension ResourceStream {
         } else if let related = value as? any RelatedEncodable {
             try linkage.addValue(related.relatedValue)
             if let meta = related.relatedMeta {
-                let start = out.storage.count
+                let start = out.count
                 try writeValue(meta, parent: nil, key: AnyKey(name))
-                relationships[index].meta = start..<out.storage.count
+                relationships[index].meta = start..<out.count
             }
             if let links = related.relatedLinks {
-                let start = out.storage.count
+                let start = out.count
                 try writeValue(links, parent: nil, key: AnyKey(name))
-                relationships[index].links = start..<out.storage.count
+                relationships[index].links = start..<out.count
             }
         } else {
             try linkage.addValue(value)
         }
-        let start = out.storage.count
+        let start = out.count
         appendLinkage(linkage)
-        relationships[index].data = start..<out.storage.count
+        relationships[index].data = start..<out.count
         relationships[index].references = linkage.hasModels ? linkage.references : []
     }
 
@@ -262,7 +262,7 @@ extension ResourceStream {
             out.appendKey("meta")
             var writer = JSONWriter(options: context.options.writer)
             JSON(meta).write(to: &writer, sortingKeys: false)
-            out.storage.append(contentsOf: writer.bytes)
+            out.append(writer.bytes)
         }
         out.appendByte(UInt8(ascii: "}"))
     }
@@ -311,7 +311,7 @@ final class StreamValueEncoder: Encoder {
             stream.needsTree = true
             return .invalid
         }
-        guard stream.out.storage.count == slotStart, stream.open.count == slotDepth else {
+        guard stream.out.count == slotStart, stream.open.count == slotDepth else {
             stream.needsTree = true
             return .invalid
         }
@@ -335,7 +335,7 @@ final class StreamValueEncoder: Encoder {
     /// Whether a single value may be written now: nothing written for this value yet.
     @inline(__always)
     func beginSingle() -> Bool {
-        guard container == nil, stream.out.storage.count == slotStart, stream.open.count == slotDepth else {
+        guard container == nil, stream.out.count == slotStart, stream.open.count == slotDepth else {
             stream.needsTree = true
             return false
         }

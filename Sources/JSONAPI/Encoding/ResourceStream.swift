@@ -39,8 +39,8 @@ final class ResourceStream: Encoder {
     @exclusivity(unchecked) var fieldset: Set<String>?
     @exclusivity(unchecked) var id: String?
     @exclusivity(unchecked) var lid: String?
-    /// Member values as JSON text (`storage` only: the writer's state machine is not used).
-    @exclusivity(unchecked) var out: JSONWriter
+    /// Member values as JSON text.
+    @exclusivity(unchecked) var out: StreamBuffer
     /// The `"name":value` ranges of `out` of the attributes, in order.
     @exclusivity(unchecked) var attributes: [Range<Int>] = []
     @exclusivity(unchecked) var relationships: [StreamedRelationship] = []
@@ -59,7 +59,11 @@ final class ResourceStream: Encoder {
 
     init(context: EncodingContext) {
         self.context = context
-        out = JSONWriter(options: context.options.writer, reservingCapacity: 4096)
+        out = StreamBuffer(capacity: 4096, escapeSlashes: context.options.writer.escapesSlashes)
+    }
+
+    deinit {
+        out.deallocate()
     }
 
     /// Forgets the previous resource.
@@ -68,7 +72,7 @@ final class ResourceStream: Encoder {
         fieldset = context.options.fields.isEmpty ? nil : context.options.fields[resourceType]
         id = nil
         lid = nil
-        out.storage.removeAll(keepingCapacity: true)
+        out.count = 0
         attributes.removeAll(keepingCapacity: true)
         relationships.removeAll(keepingCapacity: true)
         meta = nil
@@ -100,7 +104,7 @@ final class ResourceStream: Encoder {
     @inline(__always)
     func beginAttribute(_ name: String) -> Bool {
         if let fieldset, !fieldset.contains(name) { return false }
-        attributeStart = out.storage.count
+        attributeStart = out.count
         out.appendKey(name)
         return true
     }
@@ -109,7 +113,7 @@ final class ResourceStream: Encoder {
 
     @inline(__always)
     func endAttribute() {
-        attributes.append(attributeStart..<out.storage.count)
+        attributes.append(attributeStart..<out.count)
     }
 
     /// The relationship named `name`, added at the end the first time.
@@ -137,13 +141,13 @@ final class ResourceStream: Encoder {
             return
         }
         var encoder = takeEncoder(parent: parent, key: key)
-        let start = out.storage.count
+        let start = out.count
         let depth = open.count
         encoder.slotStart = start
         encoder.slotDepth = depth
         try value.encode(to: encoder)
         close(downTo: depth)
-        if out.storage.count == start {
+        if out.count == start {
             // An encoder given nothing writes an empty object, as `JSONEncoder` does.
             out.appendByte(UInt8(ascii: "{"))
             out.appendByte(UInt8(ascii: "}"))
@@ -178,7 +182,7 @@ final class ResourceStream: Encoder {
             // As it is: member names are not changed by the key strategy.
             var writer = JSONWriter(options: context.options.writer)
             sameType(value, as: JSON.self).write(to: &writer, sortingKeys: false)
-            out.storage.append(contentsOf: try writer.finish())
+            out.append(try writer.finish())
         } else if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == UUID.self
             || T.self == Decimal.self
         {
@@ -193,7 +197,7 @@ final class ResourceStream: Encoder {
     func writeBoxed(_ value: EncodedValue) throws {
         var writer = JSONWriter(options: context.options.writer)
         try value.write(to: &writer, sorted: false)
-        out.storage.append(contentsOf: try writer.finish())
+        out.append(try writer.finish())
     }
 
     @inline(__always)
@@ -213,7 +217,7 @@ final class ResourceStream: Encoder {
         encoder.parent = parent
         encoder.key = key
         encoder.container = nil
-        encoder.slotStart = out.storage.count
+        encoder.slotStart = out.count
         encoder.slotDepth = open.count
         return encoder
     }

@@ -238,6 +238,38 @@ struct EncoderStreamingTests {
         )
     }
 
+    struct Text: Encodable, JSONAPIResource {
+        static let resourceType = "texts"
+        var id = "1"
+        var value: String
+    }
+
+    /// The stream's own buffer escapes exactly as `JSONWriter` does, at every offset of its
+    /// word-at-a-time checks, with and without slash escaping.
+    @Test(arguments: [false, true])
+    func streamedStringsEscapeAsTheWriterDoes(slashes: Bool) throws {
+        var options = EncodingOptions()
+        options.writer.escapesSlashes = slashes
+        let encoder = JSONAPIEncoder(options: options)
+        let specials: [Character] = ["\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "é", "😀"]
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 31, 33, 48, 49, 70] {
+            for position in Set([0, length / 2, max(length - 1, 0)]) {
+                for special in specials {
+                    var characters = Array(repeating: Character("a"), count: max(length, 1))
+                    characters[position] = special
+                    if length > 2 { characters[0] = special }
+                    let value = String(characters)
+                    var writer = JSONWriter(options: JSONWriter.Options(escapesSlashes: slashes))
+                    writer.string(value)
+                    let expected =
+                        #"{"data":{"type":"texts","id":"1","attributes":{"value":"#
+                        + text(writer.bytes) + "}}}"
+                    #expect(text(try encoder.encode(Text(value: value))) == expected)
+                }
+            }
+        }
+    }
+
     @Test func nonFiniteAttributeThrows() throws {
         struct Bad: Encodable, JSONAPIResource {
             static let resourceType = "bad"
