@@ -62,10 +62,6 @@ final class ResourceStream: Encoder {
         out = StreamBuffer(capacity: 4096, escapeSlashes: context.options.writer.escapesSlashes)
     }
 
-    deinit {
-        out.deallocate()
-    }
-
     /// Forgets the previous resource.
     func begin(resourceType: String) {
         self.resourceType = resourceType

@@ -4,12 +4,12 @@
 /// A plain pointer, capacity and count, so that a short string costs one capacity check and
 /// one copy. (`Array.append(contentsOf:)` spends about a hundred instructions per call on
 /// uniqueness and capacity bookkeeping; the stream appends a few hundred thousand short runs
-/// per 10 MB.) It is not copyable in any meaningful sense: its owner, a class, keeps the one
-/// instance and calls ``deallocate()`` once.
+/// per 10 MB.) Noncopyable: one owner, which frees the memory when it goes.
 ///
 /// SAFETY: every write first makes room with ``reserve(_:)``, so writes stay inside
-/// `base..<base + capacity`; bytes at `count...` are never read.
-struct StreamBuffer {
+/// `base..<base + capacity`; bytes at `count...` are never read; `base` is freed only by
+/// `deinit` (or replaced by `grow`, which copies and frees the old block).
+struct StreamBuffer: ~Copyable {
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var capacity: Int
     /// The bytes written.
@@ -23,8 +23,7 @@ struct StreamBuffer {
         self.escapeSlashes = escapeSlashes
     }
 
-    /// Frees the memory; the buffer must not be used afterwards.
-    func deallocate() {
+    deinit {
         base.deallocate()
     }
 
