@@ -82,35 +82,41 @@ public final class JSONAPIEncoder: Sendable {
     /// ```swift
     /// let bytes = try JSONAPIEncoder().encode(
     ///     articles, meta: PageMeta(total: 40), links: ["next": "/articles?page=2"],
-    ///     jsonapiVersion: "1.1")
+    ///     jsonapi: JSONAPIInfo(version: "1.1", profiles: ["https://example.com/profiles/timestamps"]))
     /// ```
     ///
     /// - Parameters:
     ///   - value: The primary data.
     ///   - meta: The top-level `meta`, any `Encodable` that encodes an object.
     ///   - links: The top-level `links`.
-    ///   - jsonapiVersion: When given, a `jsonapi` object with this `version`.
+    ///   - jsonapi: The top-level `jsonapi` object: `version`, `ext`, `profile` and `meta`.
+    ///   - jsonapiVersion: Shorthand for a `jsonapi` object with only this `version`; ignored
+    ///     when `jsonapi` is given.
     ///   - included: Further models (or unions) for `included`, after those found through
     ///     relationships; duplicates are left out.
     /// - Returns: UTF-8 JSON.
     public func encode<T: Encodable>(
-        _ value: T, meta: (any Encodable)? = nil, links: (any Encodable)? = nil, jsonapiVersion: String? = nil,
-        included: [any Encodable] = []
+        _ value: T, meta: (any Encodable)? = nil, links: (any Encodable)? = nil, jsonapi: JSONAPIInfo? = nil,
+        jsonapiVersion: String? = nil, included: [any Encodable] = []
     ) throws -> [UInt8] {
         var document = DocumentEncoder(options: options, mode: .document)
-        return try document.encode(value, meta: meta, links: links, jsonapiVersion: jsonapiVersion, included: included)
+        return try document.encode(
+            value, meta: meta, links: links, jsonapi: jsonapi ?? jsonapiVersion.map { JSONAPIInfo(version: $0) },
+            included: included)
     }
 
-    /// ``encode(_:meta:links:jsonapiVersion:included:)`` as `Data`.
+    /// ``encode(_:meta:links:jsonapi:jsonapiVersion:included:)`` as `Data`.
     ///
     /// ```swift
     /// request.httpBody = try JSONAPIEncoder().encodeData(article)
     /// ```
     public func encodeData<T: Encodable>(
-        _ value: T, meta: (any Encodable)? = nil, links: (any Encodable)? = nil, jsonapiVersion: String? = nil,
-        included: [any Encodable] = []
+        _ value: T, meta: (any Encodable)? = nil, links: (any Encodable)? = nil, jsonapi: JSONAPIInfo? = nil,
+        jsonapiVersion: String? = nil, included: [any Encodable] = []
     ) throws -> Data {
-        Data(try encode(value, meta: meta, links: links, jsonapiVersion: jsonapiVersion, included: included))
+        Data(
+            try encode(
+                value, meta: meta, links: links, jsonapi: jsonapi, jsonapiVersion: jsonapiVersion, included: included))
     }
 }
 
@@ -137,6 +143,8 @@ struct DocumentEncoder {
     var includedOpen = false
     /// The resources written as primary data one by one (an array of models).
     var primaryKeys: Set<ResourceKey> = []
+    /// Writes resources as their models encode them, when the options allow (else nil).
+    let stream: ResourceStream?
 
     struct VisitKey: Hashable {
         var resource: ResourceKey
@@ -162,46 +170,25 @@ struct DocumentEncoder {
             includeSet = nil
         }
         writer = JSONWriter(options: options.writer, reservingCapacity: 4096)
+        stream = context.streams ? ResourceStream(context: context) : nil
     }
 
     mutating func encode<T: Encodable>(
-        _ value: T, meta: (any Encodable)?, links: (any Encodable)?, jsonapiVersion: String?,
+        _ value: T, meta: (any Encodable)?, links: (any Encodable)?, jsonapi: JSONAPIInfo?,
         included: [any Encodable]
     ) throws -> [UInt8] {
+        // The stream's spare value encoders refer back to it.
+        defer { stream?.spare.removeAll() }
         writer.beginObject()
         writer.key("data")
         try writePrimary(value)
         // Each related resource is written as soon as it is encoded, while its values are hot.
         var head = 0
-        while head < queue.count {
-            let item = queue[head]
-            head += 1
-            let record = try encodeResource(item.model, path: item.path)
-            if item.emit { try writeIncluded(record) }
-        }
+        try drainQueue(&head)
         // Models given in `included` come after those found through relationships, and bring
         // what they relate to (their own relationships are their paths' roots).
-        for element in included {
-            var records: [ResourceEncoder] = []
-            // The model's type by a metatype cast: no copy of the value into a new box.
-            if let modelType = type(of: element) as? any JSONAPIResource.Type {
-                records.append(try makeRecord(element, resourceType: modelType.resourceType))
-            } else {
-                var extra = LinkageBuilder(context: context, resolvesIdentity: false)
-                try extra.addValue(element)
-                for model in extra.references.compactMap(\.model) { records.append(try makeRecord(model)) }
-            }
-            for record in records {
-                guard emitted.insert(record.key).inserted else { continue }
-                try writeIncluded(record)
-                enqueueRelated(of: record, path: "")
-                while head < queue.count {
-                    let item = queue[head]
-                    head += 1
-                    let related = try encodeResource(item.model, path: item.path)
-                    if item.emit { try writeIncluded(related) }
-                }
-            }
+        try included.withUnsafeBufferPointer { included in
+            try includeAll(included, head: &head)
         }
         if includedOpen { writer.endArray() }
         if let meta {
@@ -212,21 +199,64 @@ struct DocumentEncoder {
             writer.key("links")
             try context.box(links, path: []).write(to: &writer, sorted: context.sorted)
         }
-        if let jsonapiVersion {
+        if let jsonapi {
             writer.key("jsonapi")
-            writer.beginObject()
-            writer.key("version")
-            writer.string(jsonapiVersion)
-            writer.endObject()
+            jsonapi.write(to: &writer, sortingKeys: context.sorted)
         }
         writer.endObject()
         return try writer.finish()
     }
 
+    /// Writes the models given in `included` that are not written yet, and what they relate to.
+    private mutating func includeAll(_ included: UnsafeBufferPointer<any Encodable>, head: inout Int) throws {
+        // Included models usually come grouped by type: the last type's answer is reused.
+        var lastType: ObjectIdentifier?
+        var lastResourceType: String?
+        for index in included.indices {
+            let element = included[index]
+            // The model's type by a metatype cast: no copy of the value into a new box.
+            let elementType = ObjectIdentifier(type(of: element))
+            if elementType != lastType {
+                lastType = elementType
+                lastResourceType = (type(of: element) as? any JSONAPIResource.Type)?.resourceType
+            }
+            let resourceType = lastResourceType
+            if let resourceType {
+                try include(element, resourceType: resourceType, head: &head)
+            } else {
+                var extra = LinkageBuilder(context: context, resolvesIdentity: false)
+                try extra.addValue(element)
+                for model in extra.references.compactMap(\.model) {
+                    try include(model, resourceType: Swift.type(of: model).resourceType, head: &head)
+                }
+            }
+        }
+    }
+
+    /// Writes a model given in `included` (unless already written) and what it relates to.
+    private mutating func include<Model: Encodable>(_ model: Model, resourceType: String, head: inout Int) throws {
+        let record = try makeRecord(model, resourceType: resourceType)
+        // Every primary resource is in `emitted` by now: a new key is not one of them.
+        guard emitted.insert(key(of: record)).inserted else { return }
+        try writeIncluded(record, mayBePrimary: false)
+        enqueueRelated(of: record, path: "")
+        try drainQueue(&head)
+    }
+
+    /// Encodes and writes the queued related models from `head` on, and what they queue.
+    private mutating func drainQueue(_ head: inout Int) throws {
+        while head < queue.count {
+            let item = queue[head]
+            head += 1
+            let record = try encodeResource(item.model, path: item.path)
+            if item.emit { try writeIncluded(record) }
+        }
+    }
+
     /// Writes one resource of `included`, starting the array before the first; a resource of
     /// the primary data (queued through a relationship before it was written) is left out.
-    private mutating func writeIncluded(_ record: ResourceEncoder) throws {
-        if !primaryKeys.isEmpty && primaryKeys.contains(record.key) { return }
+    private mutating func writeIncluded(_ record: EncodedRecord, mayBePrimary: Bool = true) throws {
+        if mayBePrimary && !primaryKeys.isEmpty && primaryKeys.contains(key(of: record)) { return }
         if !includedOpen {
             writer.key("included")
             writer.beginArray()
@@ -236,8 +266,8 @@ struct DocumentEncoder {
     }
 
     /// Writes one resource of the primary data.
-    mutating func writePrimaryRecord(_ record: ResourceEncoder) throws {
-        let key = record.key
+    mutating func writePrimaryRecord(_ record: EncodedRecord) throws {
+        let key = key(of: record)
         emitted.insert(key)
         primaryKeys.insert(key)
         enqueueRelated(of: record, path: "")
@@ -255,7 +285,7 @@ struct DocumentEncoder {
         }
         if let model = value as? any JSONAPIResource & Encodable {
             let record = try makeRecord(model)
-            emitted.insert(record.key)
+            emitted.insert(key(of: record))
             enqueueRelated(of: record, path: "")
             try write(record)
             return
@@ -273,26 +303,44 @@ struct DocumentEncoder {
                 value,
                 EncodingError.Context(codingPath: [], debugDescription: "primary data mixes models and identifiers"))
         }
+        // Every identity is known before any resource is written: the tree encoder.
         var records: [ResourceEncoder] = []
         records.reserveCapacity(models.count)
         for model in models {
-            let record = try makeRecord(model)
+            let record = try makeTreeRecord(model, resourceType: Swift.type(of: model).resourceType)
             emitted.insert(record.key)
             records.append(record)
         }
         if primary.isToMany { writer.beginArray() }
         for record in records {
-            enqueueRelated(of: record, path: "")
-            try write(record)
+            enqueueRelated(of: .tree(record), path: "")
+            try write(.tree(record))
         }
         if primary.isToMany { writer.endArray() }
     }
 
-    func makeRecord<Model: JSONAPIResource & Encodable>(_ model: Model) throws -> ResourceEncoder {
+    func makeRecord<Model: JSONAPIResource & Encodable>(_ model: Model) throws -> EncodedRecord {
         try makeRecord(model, resourceType: Model.resourceType)
     }
 
-    func makeRecord<Model: Encodable>(_ model: Model, resourceType: String) throws -> ResourceEncoder {
+    /// Encodes `model`: through the stream when it can follow the model, else as a tree.
+    ///
+    /// A model that uses its containers out of order is encoded a second time, as a tree.
+    func makeRecord<Model: Encodable>(_ model: Model, resourceType: String) throws -> EncodedRecord {
+        guard let stream else { return .tree(try makeTreeRecord(model, resourceType: resourceType)) }
+        stream.begin(resourceType: resourceType)
+        try model.encode(to: stream)
+        if stream.needsTree { return .tree(try makeTreeRecord(model, resourceType: resourceType)) }
+        if let failure = stream.failure { throw failure }
+        if mode == .update && (stream.id ?? "").isEmpty {
+            throw EncodingError.invalidValue(
+                model,
+                EncodingError.Context(codingPath: [], debugDescription: "an update needs the resource's id"))
+        }
+        return .streamed
+    }
+
+    func makeTreeRecord<Model: Encodable>(_ model: Model, resourceType: String) throws -> ResourceEncoder {
         let record = ResourceEncoder(context: context, resourceType: resourceType)
         try model.encode(to: record)
         if let failure = record.failure { throw failure }
@@ -306,63 +354,143 @@ struct DocumentEncoder {
 
     /// Encodes a related model taken from the worklist and queues what it relates to.
     private mutating func encodeResource(_ model: any JSONAPIResource & Encodable, path: String) throws
-        -> ResourceEncoder
+        -> EncodedRecord
     {
         let record = try makeRecord(model)
         enqueueRelated(of: record, path: path)
         return record
     }
 
+    /// The identity of an encoded resource.
+    func key(of record: EncodedRecord) -> ResourceKey {
+        switch record {
+        case .tree(let record): record.key
+        case .streamed:
+            // `stream` is set whenever a record is streamed.
+            ResourceKey(type: stream?.resourceType ?? "", id: stream?.id, lid: stream?.lid)
+        }
+    }
+
     /// Queues the models of `record`'s relationships that the include paths select.
-    private mutating func enqueueRelated(of record: ResourceEncoder, path: String) {
+    private mutating func enqueueRelated(of record: EncodedRecord, path: String) {
         guard includeSet?.isEmpty != true else { return }
-        let fieldset = context.options.fields[record.resourceType]
-        for index in record.relationships.indices {
-            guard record.relationships[index].hasModels,
-                let references = record.relationships[index].linkage?.references
-            else { continue }
-            let name = record.relationships[index].name
-            if let fieldset, !fieldset.contains(name) { continue }
-            var childPath = ""
-            if let includeSet {
-                childPath = path.isEmpty ? name : path + "." + name
-                guard includeSet.contains(childPath) else { continue }
+        switch record {
+        case .tree(let record):
+            let fieldset = context.options.fields[record.resourceType]
+            for index in record.relationships.indices {
+                guard record.relationships[index].hasModels,
+                    let references = record.relationships[index].linkage?.references
+                else { continue }
+                let name = record.relationships[index].name
+                if let fieldset, !fieldset.contains(name) { continue }
+                enqueue(references, name: name, path: path)
             }
-            for reference in references {
-                guard let model = reference.model else { continue }
-                let key = reference.key
-                if includeSet == nil {
-                    if emitted.insert(key).inserted { queue.append((model, "", true)) }
-                } else {
-                    let emit = emitted.insert(key).inserted
-                    if visited.insert(VisitKey(resource: key, path: childPath)).inserted {
-                        queue.append((model, childPath, emit))
-                    }
+        case .streamed:
+            // The stream leaves out relationships outside the fieldset altogether.
+            guard let stream else { return }
+            for index in stream.relationships.indices where !stream.relationships[index].references.isEmpty {
+                enqueue(stream.relationships[index].references, name: stream.relationships[index].name, path: path)
+            }
+        }
+    }
+
+    /// Queues the models of one relationship, if the include paths select it.
+    private mutating func enqueue(_ references: [LinkageReference], name: String, path: String) {
+        var childPath = ""
+        if let includeSet {
+            childPath = path.isEmpty ? name : path + "." + name
+            guard includeSet.contains(childPath) else { return }
+        }
+        for reference in references {
+            guard let model = reference.model else { continue }
+            let key = reference.key
+            if includeSet == nil {
+                if emitted.insert(key).inserted { queue.append((model, "", true)) }
+            } else {
+                let emit = emitted.insert(key).inserted
+                if visited.insert(VisitKey(resource: key, path: childPath)).inserted {
+                    queue.append((model, childPath, emit))
                 }
             }
         }
     }
 
     /// Writes a resource object.
+    private mutating func write(_ record: EncodedRecord) throws {
+        switch record {
+        case .tree(let record): try write(record)
+        case .streamed:
+            guard let stream else { return }
+            try writeStreamed(stream)
+        }
+    }
+
+    /// Writes `type`, `id` and `lid`, after the resource object's `{`.
+    private mutating func writeIdentity(type: String, id: String?, lid: String?) throws {
+        writer.key("type")
+        writer.string(type)
+        if let id, !(id.isEmpty && (mode == .create || lid != nil)) {
+            writer.key("id")
+            writer.string(id)
+        } else if id == nil && lid == nil && mode != .create {
+            throw EncodingError.invalidValue(
+                type, EncodingError.Context(codingPath: [], debugDescription: "a `\(type)` resource has no id"))
+        }
+        if let lid {
+            writer.key("lid")
+            writer.string(lid)
+        }
+    }
+
+    /// Writes the resource the stream holds, copying the JSON text of its members.
+    private mutating func writeStreamed(_ stream: ResourceStream) throws {
+        writer.beginObject()
+        try writeIdentity(type: stream.resourceType, id: stream.id, lid: stream.lid)
+        stream.out.withBytes { bytes in
+            if !stream.attributes.isEmpty {
+                writer.key("attributes")
+                writer.rawObject(members: stream.attributes, of: bytes)
+            }
+            if !stream.relationships.isEmpty {
+                writer.key("relationships")
+                writer.beginObject()
+                for relationship in stream.relationships {
+                    writer.key(relationship.name)
+                    writer.beginObject()
+                    if let data = relationship.data {
+                        writer.key("data")
+                        writer.rawValue(UnsafeRawBufferPointer(rebasing: bytes[data]))
+                    }
+                    if let links = relationship.links {
+                        writer.key("links")
+                        writer.rawValue(UnsafeRawBufferPointer(rebasing: bytes[links]))
+                    }
+                    if let meta = relationship.meta {
+                        writer.key("meta")
+                        writer.rawValue(UnsafeRawBufferPointer(rebasing: bytes[meta]))
+                    }
+                    writer.endObject()
+                }
+                writer.endObject()
+            }
+            if let links = stream.links {
+                writer.key("links")
+                writer.rawValue(UnsafeRawBufferPointer(rebasing: bytes[links]))
+            }
+            if let meta = stream.meta {
+                writer.key("meta")
+                writer.rawValue(UnsafeRawBufferPointer(rebasing: bytes[meta]))
+            }
+        }
+        writer.endObject()
+    }
+
+    /// Writes a resource encoded as a tree.
     private mutating func write(_ record: ResourceEncoder) throws {
         let sorted = context.sorted
         let fieldset = context.options.fields[record.resourceType]
         writer.beginObject()
-        writer.key("type")
-        writer.string(record.resourceType)
-        if let id = record.id, !(id.isEmpty && (mode == .create || record.lid != nil)) {
-            writer.key("id")
-            writer.string(id)
-        } else if record.id == nil && record.lid == nil && mode != .create {
-            throw EncodingError.invalidValue(
-                record.resourceType,
-                EncodingError.Context(codingPath: [], debugDescription: "a `\(record.resourceType)` resource has no id")
-            )
-        }
-        if let lid = record.lid {
-            writer.key("lid")
-            writer.string(lid)
-        }
+        try writeIdentity(type: record.resourceType, id: record.id, lid: record.lid)
         let attributes = record.attributes
         if fieldset == nil && !sorted {
             if !attributes.keys.isEmpty {
@@ -452,12 +580,24 @@ struct DocumentEncoder {
             writer.key("lid")
             writer.string(lid)
         }
+        if let meta = reference.meta, !meta.isAbsent {
+            writer.key("meta")
+            JSON(meta).write(to: &writer, sortingKeys: context.sorted)
+        }
         writer.endObject()
     }
 }
 
 extension ResourceEncoder {
     var key: ResourceKey { ResourceKey(type: resourceType, id: id, lid: lid) }
+}
+
+/// A resource encoded by ``DocumentEncoder/makeRecord(_:resourceType:)``, ready to write.
+enum EncodedRecord {
+    /// Captured as values.
+    case tree(ResourceEncoder)
+    /// Held by the document's ``ResourceStream`` until the next resource is encoded.
+    case streamed
 }
 
 /// Arrays of one model type, encoded as primary data without an existential per element.
@@ -467,6 +607,11 @@ protocol EncodableModelArray {
 
 extension Array: EncodableModelArray where Element: JSONAPIResource & Encodable {
     func writeRecords(into document: inout DocumentEncoder) throws {
-        for element in self { try document.writePrimaryRecord(try document.makeRecord(element)) }
+        // Elements are borrowed from the buffer, not copied out (a copy retains every member).
+        try withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                try document.writePrimaryRecord(try document.makeRecord(elements[index]))
+            }
+        }
     }
 }

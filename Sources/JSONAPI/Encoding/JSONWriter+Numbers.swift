@@ -113,6 +113,12 @@ extension JSONWriter {
     public mutating func number(_ value: Double) throws(JSONAPIError) {
         guard value.isFinite else { throw Self.nonFinite(value.description) }
         guard beforeValue() else { return }
+        appendFinite(value)
+    }
+
+    /// Appends the text of a finite `value` (see ``number(_:)-(Double)``), outside the state machine.
+    @inlinable
+    mutating func appendFinite(_ value: Double) {
         // Integral values below 2^53 print as their digits plus ".0", as `description` does.
         let magnitude = value.magnitude
         if magnitude < 9_007_199_254_740_992.0, magnitude.rounded(.towardZero) == magnitude {

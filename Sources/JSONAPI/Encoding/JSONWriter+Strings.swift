@@ -37,24 +37,41 @@ extension JSONWriter {
     mutating func writeQuoted(_ value: String, suffix: UInt16, suffixCount: Int) {
         let handled: Bool? = value.utf8.withContiguousStorageIfAvailable { utf8 in
             let count = utf8.count
-            guard count <= 48, let base = utf8.baseAddress,
-                !Self.containsEscapable(UnsafeRawBufferPointer(utf8), slashes: escapeSlashes)
-            else { return false }
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 52) { buffer in
-                guard let out = buffer.baseAddress else { return }
+            guard count <= 48, let base = utf8.baseAddress else { return false }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+                guard let out = buffer.baseAddress else { return false }
+                // Copy first, pad with spaces (never escaped) to whole 16-byte chunks, then
+                // check the copy: no partial loads, no tail loop.
                 out[0] = UInt8(ascii: "\"")
                 (out + 1).initialize(from: base, count: count)
+                let padded = (count &+ 15) & ~15
+                (out + 1 + count).initialize(repeating: UInt8(ascii: " "), count: padded &- count)
+                var offset = 0
+                while offset < padded {
+                    if Self.chunkNeedsEscape(UnsafeRawPointer(out + 1 + offset), slashes: escapeSlashes) {
+                        return false
+                    }
+                    offset &+= 16
+                }
                 out[count &+ 1] = UInt8(ascii: "\"")
                 out[count &+ 2] = UInt8(truncatingIfNeeded: suffix)
                 out[count &+ 3] = UInt8(truncatingIfNeeded: suffix >> 8)
                 storage.append(contentsOf: UnsafeBufferPointer(start: out, count: count &+ 2 &+ suffixCount))
+                return true
             }
-            return true
         }
         if handled == true { return }
         writeQuoted(value)
         if suffixCount > 0 { storage.append(UInt8(truncatingIfNeeded: suffix)) }
         if suffixCount > 1 { storage.append(UInt8(truncatingIfNeeded: suffix >> 8)) }
+    }
+
+    /// True when some byte of the 16 at `pointer` is below 0x20, `"`, `\`, or (with `slashes`) `/`.
+    @inlinable @inline(__always)
+    static func chunkNeedsEscape(_ pointer: UnsafeRawPointer, slashes: Bool) -> Bool {
+        // Two words' flags combined before the one branch.
+        wordEscapeFlags(pointer.loadUnaligned(as: UInt64.self), slashes: slashes)
+            | wordEscapeFlags(pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self), slashes: slashes) != 0
     }
 
     /// Whether any byte of `utf8` needs an escape.
@@ -103,6 +120,11 @@ extension JSONWriter {
         var index = 0
         var runStart = 0
         while index < count {
+            while index &+ 16 <= count,
+                !Self.chunkNeedsEscape(base + index, slashes: slashes)
+            {
+                index &+= 16
+            }
             while index &+ 8 <= count,
                 !Self.wordNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self), slashes: slashes)
             {
@@ -135,6 +157,13 @@ extension JSONWriter {
     /// is zero, and `(x - n…) & ~x & 0x80…` exactly when some byte is below `n` (n ≤ 0x80).
     @inlinable @inline(__always)
     static func wordNeedsEscape(_ word: UInt64, slashes: Bool) -> Bool {
+        wordEscapeFlags(word, slashes: slashes) != 0
+    }
+
+    /// The high bit of each byte of `word` that may need an escape (nonzero exactly when
+    /// ``wordNeedsEscape(_:slashes:)``).
+    @inlinable @inline(__always)
+    static func wordEscapeFlags(_ word: UInt64, slashes: Bool) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         let control = (word &- ones &* 0x20) & ~word
@@ -145,7 +174,29 @@ extension JSONWriter {
             let slash = word ^ (ones &* 0x2F)
             found |= (slash &- ones) & ~slash
         }
-        return found & high != 0
+        return found & high
+    }
+
+    /// The escape sequence of one byte that needs escaping, its bytes packed little-endian
+    /// (first byte lowest), as ``appendEscape(_:)`` writes it.
+    static func escapeSequence(_ byte: UInt8) -> (word: UInt64, count: Int) {
+        let backslash = UInt64(UInt8(ascii: "\\"))
+        func pair(_ second: UInt8) -> (word: UInt64, count: Int) { (backslash | UInt64(second) << 8, 2) }
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return pair(byte)
+        case 0x08: return pair(UInt8(ascii: "b"))
+        case 0x0C: return pair(UInt8(ascii: "f"))
+        case 0x0A: return pair(UInt8(ascii: "n"))
+        case 0x0D: return pair(UInt8(ascii: "r"))
+        case 0x09: return pair(UInt8(ascii: "t"))
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            let high = UInt64(hex.utf8Start[Int(byte >> 4)])
+            let low = UInt64(hex.utf8Start[Int(byte & 0x0F)])
+            // \u00XX
+            let prefix = backslash | UInt64(UInt8(ascii: "u")) << 8 | 0x3030 << 16
+            return (prefix | high << 32 | low << 40, 6)
+        }
     }
 
     /// Appends the escape sequence of one byte that needs escaping.

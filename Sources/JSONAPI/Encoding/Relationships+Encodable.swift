@@ -46,7 +46,7 @@ extension Identifier: LinkageEncodable, LinkageEncodableType {
     }
 
     var reference: LinkageReference {
-        LinkageReference(type: Model.resourceType, id: id.isEmpty ? nil : id, lid: lid, model: nil)
+        LinkageReference(type: Model.resourceType, id: id.isEmpty ? nil : id, lid: lid, model: nil, meta: meta)
     }
 }
 
@@ -65,7 +65,8 @@ extension Identifier: IdentifierArrayElement {
         for identifier in identifiers {
             let id = identifier.id
             references.append(
-                LinkageReference(type: type, id: id.isEmpty ? nil : id, lid: identifier.lid, model: nil))
+                LinkageReference(
+                    type: type, id: id.isEmpty ? nil : id, lid: identifier.lid, model: nil, meta: identifier.meta))
         }
         return references
     }
@@ -75,7 +76,9 @@ extension Lazy: LinkageEncodable, LinkageEncodableType {
     static var isLinkage: Bool { true }
     func collectLinkage(into linkage: inout LinkageBuilder) throws {
         let identifier = self.identifier
-        linkage.add(LinkageReference(type: identifier.type, id: identifier.id, lid: identifier.lid, model: nil))
+        linkage.add(
+            LinkageReference(
+                type: identifier.type, id: identifier.id, lid: identifier.lid, model: nil, meta: identifierMeta))
     }
 }
 

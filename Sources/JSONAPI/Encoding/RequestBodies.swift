@@ -28,25 +28,43 @@ public struct RelationshipUpdate: Sendable, Hashable {
     public var operation: Operation
     /// The linkage: at most one identifier for ``Operation/replaceToOne`` (none for `null`).
     public var identifiers: [ResourceIdentifier]
+    /// The `meta` of each resource identifier object, by position in ``identifiers`` (nil for
+    /// none; positions past the end have none). Taken from ``Identifier/meta``.
+    public var identifierMeta: [JSON.Object?]
+
+    /// Creates an update.
+    public init(operation: Operation, identifiers: [ResourceIdentifier], identifierMeta: [JSON.Object?] = []) {
+        self.operation = operation
+        self.identifiers = identifiers
+        self.identifierMeta = identifierMeta
+    }
+
+    private init<Model>(_ operation: Operation, _ identifiers: [Identifier<Model>]) {
+        var metas: [JSON.Object?] = []
+        if identifiers.contains(where: { $0.meta.map { !$0.isAbsent } ?? false }) {
+            metas = identifiers.map { identifier in identifier.meta.flatMap { JSON($0).objectValue } }
+        }
+        self.init(operation: operation, identifiers: identifiers.map(\.resourceIdentifier), identifierMeta: metas)
+    }
 
     /// Sets a to-one relationship to `identifier`, or clears it with `nil`.
     public static func toOne<Model>(_ identifier: Identifier<Model>?) -> RelationshipUpdate {
-        RelationshipUpdate(operation: .replaceToOne, identifiers: identifier.map { [$0.resourceIdentifier] } ?? [])
+        RelationshipUpdate(.replaceToOne, identifier.map { [$0] } ?? [])
     }
 
     /// Replaces every member of a to-many relationship (an empty array clears it).
     public static func toMany<Model>(_ identifiers: [Identifier<Model>]) -> RelationshipUpdate {
-        RelationshipUpdate(operation: .replaceToMany, identifiers: identifiers.map(\.resourceIdentifier))
+        RelationshipUpdate(.replaceToMany, identifiers)
     }
 
     /// Adds members to a to-many relationship.
     public static func add<Model>(_ identifiers: [Identifier<Model>]) -> RelationshipUpdate {
-        RelationshipUpdate(operation: .add, identifiers: identifiers.map(\.resourceIdentifier))
+        RelationshipUpdate(.add, identifiers)
     }
 
     /// Removes members from a to-many relationship.
     public static func remove<Model>(_ identifiers: [Identifier<Model>]) -> RelationshipUpdate {
-        RelationshipUpdate(operation: .remove, identifiers: identifiers.map(\.resourceIdentifier))
+        RelationshipUpdate(.remove, identifiers)
     }
 
     /// The HTTP method the operation is sent with.
@@ -82,7 +100,7 @@ extension JSONAPIEncoder {
         -> [UInt8]
     {
         var document = DocumentEncoder(options: options, mode: .create)
-        return try document.encode(model, meta: meta, links: nil, jsonapiVersion: nil, included: [])
+        return try document.encode(model, meta: meta, links: nil, jsonapi: nil, included: [])
     }
 
     /// Encodes the body of a request updating `model` (`PATCH /articles/1`): only the members
@@ -104,7 +122,7 @@ extension JSONAPIEncoder {
         -> [UInt8]
     {
         var document = DocumentEncoder(options: options, mode: .update)
-        return try document.encode(model, meta: meta, links: nil, jsonapiVersion: nil, included: [])
+        return try document.encode(model, meta: meta, links: nil, jsonapi: nil, included: [])
     }
 
     /// Encodes the body of a relationship request: `{"data": linkage}`.
@@ -120,13 +138,16 @@ extension JSONAPIEncoder {
         writer.key("data")
         if update.operation == .replaceToOne {
             if let identifier = update.identifiers.first {
-                write(identifier, to: &writer)
+                write(identifier, meta: update.identifierMeta.first ?? nil, to: &writer, sorted: context.sorted)
             } else {
                 writer.null()
             }
         } else {
             writer.beginArray()
-            for identifier in update.identifiers { write(identifier, to: &writer) }
+            for (index, identifier) in update.identifiers.enumerated() {
+                let meta = index < update.identifierMeta.count ? update.identifierMeta[index] : nil
+                write(identifier, meta: meta, to: &writer, sorted: context.sorted)
+            }
             writer.endArray()
         }
         if let meta {
@@ -137,7 +158,8 @@ extension JSONAPIEncoder {
         return try writer.finish()
     }
 
-    private func write(_ identifier: ResourceIdentifier, to writer: inout JSONWriter) {
+    private func write(_ identifier: ResourceIdentifier, meta: JSON.Object?, to writer: inout JSONWriter, sorted: Bool)
+    {
         writer.beginObject()
         writer.key("type")
         writer.string(identifier.type)
@@ -148,6 +170,10 @@ extension JSONAPIEncoder {
         if let lid = identifier.lid {
             writer.key("lid")
             writer.string(lid)
+        }
+        if let meta {
+            writer.key("meta")
+            JSON.object(meta).write(to: &writer, sortingKeys: sorted)
         }
         writer.endObject()
     }

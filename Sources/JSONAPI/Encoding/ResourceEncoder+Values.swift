@@ -13,6 +13,8 @@ enum EncodedValue {
     case array(EncodedArray)
     /// `[String]`, the commonest array, without a box per element.
     case strings([String])
+    /// A ``JSON`` value, written as it is (member names untouched by the key strategy).
+    case json(JSON)
 
     /// Writes the value; nesting is bounded by the nesting of the Swift value that made it.
     func write(to writer: inout JSONWriter, sorted: Bool) throws {
@@ -49,6 +51,8 @@ enum EncodedValue {
             writer.beginArray()
             for element in strings { writer.string(element) }
             writer.endArray()
+        case .json(let value):
+            value.write(to: &writer, sortingKeys: sorted)
         }
     }
 }
@@ -88,10 +92,28 @@ final class EncodingContext {
     let userInfo: [CodingUserInfoKey: Any]
     let sorted: Bool
 
+    /// Whether member names are the coding keys as they are.
+    let usesDefaultKeys: Bool
+    /// Whether resources are written through ``ResourceStream``: compact, unsorted output, and
+    /// no custom strategy (those need full coding paths and encoders of their own).
+    let streams: Bool
+
     init(options: EncodingOptions) {
         self.options = options
         self.userInfo = options.userInfo
         self.sorted = options.sortsKeys
+        var usesDefaultKeys = false
+        var customKeys = false
+        switch options.keyEncodingStrategy {
+        case .useDefaultKeys: usesDefaultKeys = true
+        case .convertToSnakeCase, .convertToKebabCase: break
+        case .custom: customKeys = true
+        }
+        var customValues = false
+        if case .custom = options.dateEncodingStrategy { customValues = true }
+        if case .custom = options.dataEncodingStrategy { customValues = true }
+        self.usesDefaultKeys = usesDefaultKeys
+        streams = !options.sortsKeys && !options.writer.prettyPrinted && !customKeys && !customValues
     }
 
     /// The member name for `key` under the key strategy.
@@ -112,10 +134,23 @@ final class EncodingContext {
     }
 
     private var kinds: [ObjectIdentifier: TypeKind] = [:]
+    /// The last type seen in each of 16 slots chosen by its metadata address: a model has a
+    /// handful of member types, found here without hashing.
+    @exclusivity(unchecked) private var recentKinds = [(type: UInt, kind: TypeKind)](repeating: (0, .plain), count: 16)
 
     /// The kind of `type`, cached: metatype casts to protocols are costly, and each type is
     /// asked about once per member.
+    @inline(__always)
     func kind(of type: Any.Type) -> TypeKind {
+        let bits = UInt(bitPattern: ObjectIdentifier(type))
+        let slot = Int(truncatingIfNeeded: (bits >> 4) & 15)
+        if recentKinds[slot].type == bits { return recentKinds[slot].kind }
+        let kind = lookUpKind(of: type)
+        recentKinds[slot] = (bits, kind)
+        return kind
+    }
+
+    private func lookUpKind(of type: Any.Type) -> TypeKind {
         let key = ObjectIdentifier(type)
         if let kind = kinds[key] { return kind }
         let kind: TypeKind
@@ -138,6 +173,7 @@ final class EncodingContext {
         if T.self == Double.self { return .double(sameType(value, as: Double.self)) }
         if T.self == Bool.self { return .bool(sameType(value, as: Bool.self)) }
         if T.self == [String].self { return .strings(sameType(value, as: [String].self)) }
+        if T.self == JSON.self { return .json(sameType(value, as: JSON.self)) }
         if T.self == Date.self { return try boxDate(sameType(value, as: Date.self), path: path()) }
         if T.self == Data.self { return try boxData(sameType(value, as: Data.self), path: path()) }
         if T.self == URL.self { return .string(sameType(value, as: URL.self).absoluteString) }
@@ -185,6 +221,7 @@ final class EncodingContext {
 /// `[String: V]`, whose keys are written as they are (no key strategy), as the decoder reads them.
 protocol StringKeyedDictionary {
     func boxMembers(_ context: EncodingContext, path: [any CodingKey]) throws -> EncodedValue
+    func streamMembers(_ stream: ResourceStream, parent: StreamValueEncoder?, key: any CodingKey) throws
 }
 
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Encodable {

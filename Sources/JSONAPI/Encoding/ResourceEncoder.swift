@@ -7,6 +7,8 @@ struct LinkageReference {
     var lid: String?
     /// The model to put in `included`, when the relationship holds models rather than identifiers.
     var model: (any JSONAPIResource & Encodable)?
+    /// The resource identifier object's `meta` (``Identifier/meta``, ``Lazy/identifierMeta``).
+    var meta: JSONObject? = nil
 
     var key: ResourceKey { ResourceKey(type: type, id: id, lid: lid) }
 }
@@ -16,6 +18,11 @@ struct ResourceKey: Hashable {
     var type: String
     var id: String?
     var lid: String?
+
+    /// The id (or lid) alone: types are few, and equal keys still compare every member.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(id ?? lid)
+    }
 
     init(type: String, id: String?, lid: String?) {
         self.type = type
@@ -148,6 +155,12 @@ final class ResourceEncoder: Encoder {
         return relationships.count - 1
     }
 
+    func identityString<T: Encodable>(_ value: T, key: any CodingKey) throws -> String? {
+        try context.identityString(value, key: key)
+    }
+}
+
+extension EncodingContext {
     /// The string of an `id` or `lid` value: a string, a UUID, an integer, any
     /// `LosslessStringConvertible`.
     func identityString<T: Encodable>(_ value: T, key: any CodingKey) throws -> String? {
@@ -157,7 +170,7 @@ final class ResourceEncoder: Encoder {
         case let value as any LosslessStringConvertible: return value.description
         default: break
         }
-        switch try context.box(value, path: [key]) {
+        switch try box(value, path: [key]) {
         case .string(let string): return string
         case .int(let int): return String(int)
         case .uint(let int): return String(int)
@@ -170,41 +183,64 @@ final class ResourceEncoder: Encoder {
     }
 }
 
+/// Where a member of a model goes, and its name there.
+enum MemberSection {
+    case attribute(String)
+    case relationship(String)
+    case relationshipMeta(String)
+    case relationshipLinks(String)
+    case id, lid, type, meta, links
+}
+
+extension EncodingContext {
+    /// Where the member for `key` goes: `id`, `lid`, `type`, `meta` and `links` by name, keys
+    /// with a dot by their prefix or suffix (`attributes.x`, `relationships.x`, `x.meta`,
+    /// `x.links`), anything else to the attributes under the key strategy.
+    @inline(__always)
+    func section(of key: some CodingKey) -> MemberSection {
+        let raw = key.stringValue
+        let count = raw.utf8.count
+        // Compare only names of the right length: most keys are none of these.
+        switch count {
+        case 2: if raw == "id" { return .id }
+        case 3: if raw == "lid" { return .lid }
+        case 4:
+            if raw == "type" { return .type }
+            if raw == "meta" { return .meta }
+        case 5: if raw == "links" { return .links }
+        default:
+            // The shortest dotted forms are "x.meta" and "x.links".
+            if count >= 6 && hasDot(raw) { return dottedSection(raw) }
+        }
+        if usesDefaultKeys { return .attribute(raw) }
+        return .attribute(name(for: key, path: []))
+    }
+
+    @inline(__always)
+    private func hasDot(_ raw: String) -> Bool {
+        // Coding keys are native strings: scan their bytes, not the UTF-8 view's iterator.
+        raw.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ".")) }
+            ?? raw.utf8.contains(UInt8(ascii: "."))
+    }
+
+    private func dottedSection(_ raw: String) -> MemberSection {
+        if raw.hasPrefix("attributes.") { return .attribute(memberName(raw.dropFirst(11))) }
+        if raw.hasPrefix("relationships.") { return .relationship(memberName(raw.dropFirst(14))) }
+        if raw.hasSuffix(".meta") { return .relationshipMeta(memberName(raw.dropLast(5))) }
+        if raw.hasSuffix(".links") { return .relationshipLinks(memberName(raw.dropLast(6))) }
+        return .attribute(usesDefaultKeys ? raw : name(for: AnyKey(raw), path: []))
+    }
+
+    private func memberName(_ raw: Substring) -> String {
+        name(for: AnyKey(String(raw)), path: [])
+    }
+}
+
 struct ResourceKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: ResourceEncoder
     var codingPath: [any CodingKey] { [] }
 
-    private enum Section {
-        case attribute(String)
-        case relationship(String)
-        case relationshipMeta(String)
-        case relationshipLinks(String)
-        case id, lid, type, meta, links
-    }
-
-    /// Where the member for `key` goes, and its name there.
-    private func section(_ key: Key) -> Section {
-        let raw = key.stringValue
-        switch raw {
-        case "id": return .id
-        case "lid": return .lid
-        case "type": return .type
-        case "meta": return .meta
-        case "links": return .links
-        default: break
-        }
-        if raw.utf8.contains(UInt8(ascii: ".")) {
-            if raw.hasPrefix("attributes.") { return .attribute(name(raw.dropFirst(11))) }
-            if raw.hasPrefix("relationships.") { return .relationship(name(raw.dropFirst(14))) }
-            if raw.hasSuffix(".meta") { return .relationshipMeta(name(raw.dropLast(5))) }
-            if raw.hasSuffix(".links") { return .relationshipLinks(name(raw.dropLast(6))) }
-        }
-        return .attribute(encoder.context.name(for: key, path: []))
-    }
-
-    private func name(_ raw: Substring) -> String {
-        encoder.context.name(for: AnyKey(String(raw)), path: [])
-    }
+    private func section(_ key: Key) -> MemberSection { encoder.context.section(of: key) }
 
     private func put(_ value: EncodedValue, _ key: Key) {
         guard !encoder.identityOnly else { return }

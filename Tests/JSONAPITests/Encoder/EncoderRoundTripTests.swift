@@ -55,6 +55,13 @@ struct EncoderRoundTripTests {
             #expect(decoded == [sample, sample])
             // And through Foundation, to check the bytes are plain JSON.
             #expect(try JSONSerialization.jsonObject(with: Data(bytes)) is [String: Any])
+            // Compact output is streamed, pretty output goes through the tree encoder: same JSON.
+            var pretty = EncodingOptions()
+            pretty.prettyPrinted = true
+            let tree = try JSONAPIEncoder(options: pretty).encode([sample, sample])
+            let streamedJSON = try JSONSerialization.jsonObject(with: Data(bytes)) as? NSDictionary
+            let treeJSON = try JSONSerialization.jsonObject(with: Data(tree)) as? NSDictionary
+            #expect(streamedJSON != nil && streamedJSON == treeJSON)
         }
     }
 

@@ -1,0 +1,665 @@
+import Foundation
+
+// The containers of ``ResourceStream``: the resource's own keyed container, which sorts members
+// into sections as ``ResourceKeyedContainer`` does, and the encoder and containers of nested
+// values, which write JSON text as they go.
+
+struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let stream: ResourceStream
+    var codingPath: [any CodingKey] { [] }
+
+    /// Starts an attribute for a primitive value; other sections take no primitives (as in
+    /// ``ResourceKeyedContainer``).
+    @inline(__always)
+    private func beginPrimitive(_ key: Key) -> Bool {
+        if case .attribute(let name) = stream.context.section(of: key) { return stream.beginAttribute(name) }
+        stream.fail(
+            EncodingError.invalidValue(
+                key.stringValue,
+                EncodingError.Context(codingPath: [key], debugDescription: "unexpected value for this member")))
+        return false
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        switch stream.context.section(of: key) {
+        case .attribute(let name):
+            guard stream.beginAttribute(name) else { return }
+            stream.out.appendNull()
+            stream.endAttribute()
+        case .relationship(let name):
+            if let fieldset = stream.fieldset, !fieldset.contains(name) { return }
+            let index = stream.relationshipIndex(name)
+            let start = stream.out.count
+            stream.out.appendNull()
+            stream.relationships[index].data = start..<stream.out.count
+            stream.relationships[index].references = []
+        case .meta: stream.meta = nil
+        case .links: stream.links = nil
+        case .relationshipMeta, .relationshipLinks, .id, .lid, .type: break
+        }
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        guard beginPrimitive(key) else { return }
+        stream.out.appendBool(value)
+        stream.endAttribute()
+    }
+
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        guard beginPrimitive(key) else { return }
+        try stream.appendDouble(value)
+        stream.endAttribute()
+    }
+
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        guard beginPrimitive(key) else { return }
+        try stream.appendFloat(value)
+        stream.endAttribute()
+    }
+
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        switch stream.context.section(of: key) {
+        case .id: stream.id = value
+        case .lid: stream.lid = value
+        case .type: break
+        case .attribute(let name):
+            guard stream.beginAttribute(name) else { return }
+            stream.out.appendString(value)
+            stream.endAttribute()
+        default: try encodeGeneric(value, key)
+        }
+    }
+
+    mutating func encode(_ value: Int, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeInteger(value, key) }
+
+    private func encodeInteger<I: BinaryInteger & Encodable>(_ value: I, _ key: Key) throws {
+        switch stream.context.section(of: key) {
+        case .id: stream.id = String(value)
+        case .lid: stream.lid = String(value)
+        case .attribute(let name):
+            guard stream.beginAttribute(name) else { return }
+            if let int = Int64(exactly: value) {
+                stream.out.appendInteger(int)
+            } else if let uint = UInt64(exactly: value) {
+                stream.out.appendInteger(uint)
+            }
+            stream.endAttribute()
+        default: try encodeGeneric(value, key)
+        }
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try encodeGeneric(value, key)
+    }
+
+    // The protocol's default asks for `Optional<T>` metadata on every call.
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        guard let value else { return }
+        try encodeGeneric(value, key)
+    }
+
+    private func encodeGeneric<T: Encodable>(_ value: T, _ key: Key) throws {
+        let context = stream.context
+        switch context.section(of: key) {
+        case .id:
+            stream.id = try context.identityString(value, key: key)
+        case .lid:
+            stream.lid = try context.identityString(value, key: key)
+        case .type:
+            break
+        case .meta:
+            stream.meta = try fragment(value, key)
+        case .links:
+            stream.links = try fragment(value, key)
+        case .relationshipMeta(let name):
+            if let fieldset = stream.fieldset, !fieldset.contains(name) { return }
+            let range = try fragment(value, key)
+            stream.relationships[stream.relationshipIndex(name)].meta = range
+        case .relationshipLinks(let name):
+            if let fieldset = stream.fieldset, !fieldset.contains(name) { return }
+            let range = try fragment(value, key)
+            stream.relationships[stream.relationshipIndex(name)].links = range
+        case .relationship(let name):
+            try stream.encodeRelationship(value, name: name)
+        case .attribute(let name):
+            // Leaves first: they are never relationships, and need no lookup to tell.
+            if isStreamedLeaf(T.self) {
+                guard stream.beginAttribute(name) else { return }
+                _ = try stream.writeLeaf(value)
+                stream.endAttribute()
+            } else if context.kind(of: T.self) == .relationship {
+                try stream.encodeRelationship(value, name: name)
+            } else {
+                guard stream.beginAttribute(name) else { return }
+                try stream.writeValue(value, parent: nil, key: key)
+                stream.endAttribute()
+            }
+        }
+    }
+
+    /// Writes a whole value (`meta`, `links`) and returns where it lies.
+    private func fragment<T: Encodable>(_ value: T, _ key: Key) throws -> Range<Int> {
+        let start = stream.out.count
+        try stream.writeValue(value, parent: nil, key: key)
+        return start..<stream.out.count
+    }
+
+    // Containers opened on the resource itself (never by synthesized conformances): written
+    // through the tree encoder, which handles them in any order.
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        stream.needsTree = true
+        let encoder = stream.takeEncoder(parent: nil, key: key)
+        return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(encoder: encoder, handle: .invalid))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        stream.needsTree = true
+        return StreamUnkeyedContainer(encoder: stream.takeEncoder(parent: nil, key: key), handle: .invalid)
+    }
+
+    mutating func superEncoder() -> any Encoder { stream }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        stream.needsTree = true
+        return stream.takeEncoder(parent: nil, key: key)
+    }
+}
+
+/// Whether `type` is one of the types ``ResourceStream/writeLeaf(_:)`` writes.
+@inline(__always)
+func isStreamedLeaf(_ type: Any.Type) -> Bool {
+    type == String.self || type == Int.self || type == Double.self || type == Bool.self || type == [String].self
+        || type == Date.self || type == Data.self || type == URL.self || type == UUID.self || type == Decimal.self
+        || type == JSON.self
+}
+
+extension ResourceStream {
+    /// Writes the linkage of relationship `name` (and keeps its models for `included`).
+    func encodeRelationship<T: Encodable>(_ value: T, name: String) throws {
+        if let fieldset, !fieldset.contains(name) { return }
+        let index = relationshipIndex(name)
+        if let writer = linkageWriter(for: T.self) {
+            // Identifiers: written as they are read, no references kept.
+            let start = out.count
+            writer.appendLinkage(value, to: self)
+            relationships[index].data = start..<out.count
+            relationships[index].references = []
+            return
+        }
+        var linkage = LinkageBuilder(context: context)
+        if let direct = T.self as? any DirectLinkageEncodable.Type {
+            // Identifiers, arrays, optionals: no copy of the value into an existential box.
+            try direct.collect(value, into: &linkage)
+        } else if let related = value as? any RelatedEncodable {
+            try linkage.addValue(related.relatedValue)
+            if let meta = related.relatedMeta {
+                let start = out.count
+                try writeValue(meta, parent: nil, key: AnyKey(name))
+                relationships[index].meta = start..<out.count
+            }
+            if let links = related.relatedLinks {
+                let start = out.count
+                try writeValue(links, parent: nil, key: AnyKey(name))
+                relationships[index].links = start..<out.count
+            }
+        } else {
+            try linkage.addValue(value)
+        }
+        let start = out.count
+        appendLinkage(linkage)
+        relationships[index].data = start..<out.count
+        relationships[index].references = linkage.hasModels ? linkage.references : []
+    }
+
+    /// Writes `null`, one resource identifier object, or an array of them.
+    func appendLinkage(_ linkage: LinkageBuilder) {
+        if linkage.isToMany {
+            out.appendByte(UInt8(ascii: "["))
+            for index in linkage.references.indices {
+                if index != 0 { out.appendByte(UInt8(ascii: ",")) }
+                appendIdentifier(linkage.references[index])
+            }
+            out.appendByte(UInt8(ascii: "]"))
+        } else if let reference = linkage.references.first {
+            appendIdentifier(reference)
+        } else {
+            out.appendNull()
+        }
+    }
+
+    func appendIdentifier(_ reference: LinkageReference) {
+        appendIdentifier(type: reference.type, id: reference.id, lid: reference.lid, meta: reference.meta)
+    }
+
+    func appendIdentifier(type: String, id: String?, lid: String?, meta: JSONObject?) {
+        out.appendByte(UInt8(ascii: "{"))
+        out.appendKey("type")
+        out.appendString(type)
+        if let id {
+            out.appendByte(UInt8(ascii: ","))
+            out.appendKey("id")
+            out.appendString(id)
+        }
+        if let lid {
+            out.appendByte(UInt8(ascii: ","))
+            out.appendKey("lid")
+            out.appendString(lid)
+        }
+        if let meta, !meta.isAbsent {
+            out.appendByte(UInt8(ascii: ","))
+            out.appendKey("meta")
+            var writer = JSONWriter(options: context.options.writer)
+            JSON(meta).write(to: &writer, sortingKeys: false)
+            out.append(writer.bytes)
+        }
+        out.appendByte(UInt8(ascii: "}"))
+    }
+}
+
+/// The `Encoder` of a nested value of a streamed resource.
+final class StreamValueEncoder: Encoder {
+    let stream: ResourceStream
+    // No exclusivity checks, as in `ResourceStream`: one thread, no overlapping accesses.
+
+    /// The encoder of the enclosing value, and this value's key there: the coding path.
+    @exclusivity(unchecked) var parent: StreamValueEncoder?
+    @exclusivity(unchecked) var key: (any CodingKey)?
+    /// Where the value starts in the stream (bytes, open containers): a single value may be
+    /// written only there.
+    @exclusivity(unchecked) var slotStart = 0
+    @exclusivity(unchecked) var slotDepth = 0
+    /// The container this value opened, if any.
+    @exclusivity(unchecked) var container: ContainerHandle?
+
+    init(stream: ResourceStream) {
+        self.stream = stream
+    }
+
+    var codingPath: [any CodingKey] {
+        var path: [any CodingKey] = []
+        var node: StreamValueEncoder? = self
+        while let current = node {
+            if let key = current.key { path.append(key) }
+            node = current.parent
+        }
+        return path.reversed()
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { stream.context.userInfo }
+
+    /// This value's container: opened now, or the one opened before (which must still be open).
+    private func open(isObject: Bool) -> ContainerHandle {
+        if let container {
+            let open = stream.open
+            if container.index < open.count, open[container.index].serial == container.serial,
+                open[container.index].isObject == isObject
+            {
+                return container
+            }
+            stream.needsTree = true
+            return .invalid
+        }
+        guard stream.out.count == slotStart, stream.open.count == slotDepth else {
+            stream.needsTree = true
+            return .invalid
+        }
+        let handle = stream.push(isObject: isObject)
+        container = handle
+        return handle
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(StreamKeyedContainer<Key>(encoder: self, handle: open(isObject: true)))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        StreamUnkeyedContainer(encoder: self, handle: open(isObject: false))
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        StreamSingleContainer(encoder: self)
+    }
+
+    /// Whether a single value may be written now: nothing written for this value yet.
+    @inline(__always)
+    func beginSingle() -> Bool {
+        guard container == nil, stream.out.count == slotStart, stream.open.count == slotDepth else {
+            stream.needsTree = true
+            return false
+        }
+        return true
+    }
+
+    /// An encoder for a container opened inside one of this value's containers.
+    func child(key: any CodingKey) -> StreamValueEncoder {
+        let child = StreamValueEncoder(stream: stream)
+        child.parent = self
+        child.key = key
+        return child
+    }
+}
+
+struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: StreamValueEncoder
+    let handle: ContainerHandle
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    /// Writes `,"name":` as needed; false when the container is no longer open.
+    @inline(__always)
+    private func begin(_ key: Key) -> Bool {
+        let stream = encoder.stream
+        guard stream.enter(handle) else { return false }
+        if stream.context.usesDefaultKeys {
+            stream.out.appendKey(key.stringValue)
+        } else {
+            stream.out.appendKey(stream.context.name(for: key, path: []))
+        }
+        return true
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        if begin(key) { encoder.stream.out.appendNull() }
+    }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        if begin(key) { encoder.stream.out.appendBool(value) }
+    }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        if begin(key) { encoder.stream.out.appendString(value) }
+    }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        if begin(key) { try encoder.stream.appendDouble(value) }
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        if begin(key) { try encoder.stream.appendFloat(value) }
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        if begin(key) { encoder.stream.out.appendInteger(Int64(value)) }
+    }
+    mutating func encode(_ value: Int8, forKey key: Key) throws {
+        if begin(key) { encoder.stream.out.appendInteger(Int64(value)) }
+    }
+    mutating func encode(_ value: Int16, forKey key: Key) throws {
+        if begin(key) { encoder.stream.out.appendInteger(Int64(value)) }
+    }
+    mutating func encode(_ value: Int32, forKey key: Key) throws {
+        if begin(key) { encoder.stream.out.appendInteger(Int64(value)) }
+    }
+    mutating func encode(_ value: Int64, forKey key: Key) throws {
+        if begin(key) { encoder.stream.out.appendInteger(value) }
+    }
+    mutating func encode(_ value: UInt, forKey key: Key) throws {
+        if begin(key) { encoder.stream.out.appendInteger(UInt64(value)) }
+    }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws {
+        if begin(key) { encoder.stream.out.appendInteger(UInt64(value)) }
+    }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws {
+        if begin(key) { encoder.stream.out.appendInteger(UInt64(value)) }
+    }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws {
+        if begin(key) { encoder.stream.out.appendInteger(UInt64(value)) }
+    }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+        if begin(key) { encoder.stream.out.appendInteger(value) }
+    }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        if begin(key) { try encoder.stream.writeValue(value, parent: encoder, key: key) }
+    }
+
+    // The protocol's default asks for `Optional<T>` metadata on every call.
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        guard let value else { return }
+        if begin(key) { try encoder.stream.writeValue(value, parent: encoder, key: key) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        let child = encoder.child(key: key)
+        let handle = begin(key) ? encoder.stream.push(isObject: true) : .invalid
+        child.container = handle
+        return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(encoder: child, handle: handle))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let child = encoder.child(key: key)
+        let handle = begin(key) ? encoder.stream.push(isObject: false) : .invalid
+        child.container = handle
+        return StreamUnkeyedContainer(encoder: child, handle: handle)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        encoder.stream.needsTree = true
+        return encoder.child(key: AnyKey("super"))
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        encoder.stream.needsTree = true
+        return encoder.child(key: key)
+    }
+}
+
+struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
+    let encoder: StreamValueEncoder
+    let handle: ContainerHandle
+    var codingPath: [any CodingKey] { encoder.codingPath }
+    private(set) var count = 0
+
+    init(encoder: StreamValueEncoder, handle: ContainerHandle) {
+        self.encoder = encoder
+        self.handle = handle
+    }
+
+    /// Writes `,` as needed; false when the container is no longer open.
+    @inline(__always)
+    private mutating func begin() -> Bool {
+        count += 1
+        return encoder.stream.enter(handle)
+    }
+
+    mutating func encodeNil() throws {
+        if begin() { encoder.stream.out.appendNull() }
+    }
+    mutating func encode(_ value: Bool) throws {
+        if begin() { encoder.stream.out.appendBool(value) }
+    }
+    mutating func encode(_ value: String) throws {
+        if begin() { encoder.stream.out.appendString(value) }
+    }
+    mutating func encode(_ value: Double) throws {
+        if begin() { try encoder.stream.appendDouble(value) }
+    }
+    mutating func encode(_ value: Float) throws {
+        if begin() { try encoder.stream.appendFloat(value) }
+    }
+    mutating func encode(_ value: Int) throws {
+        if begin() { encoder.stream.out.appendInteger(Int64(value)) }
+    }
+    mutating func encode(_ value: Int8) throws {
+        if begin() { encoder.stream.out.appendInteger(Int64(value)) }
+    }
+    mutating func encode(_ value: Int16) throws {
+        if begin() { encoder.stream.out.appendInteger(Int64(value)) }
+    }
+    mutating func encode(_ value: Int32) throws {
+        if begin() { encoder.stream.out.appendInteger(Int64(value)) }
+    }
+    mutating func encode(_ value: Int64) throws {
+        if begin() { encoder.stream.out.appendInteger(value) }
+    }
+    mutating func encode(_ value: UInt) throws {
+        if begin() { encoder.stream.out.appendInteger(UInt64(value)) }
+    }
+    mutating func encode(_ value: UInt8) throws {
+        if begin() { encoder.stream.out.appendInteger(UInt64(value)) }
+    }
+    mutating func encode(_ value: UInt16) throws {
+        if begin() { encoder.stream.out.appendInteger(UInt64(value)) }
+    }
+    mutating func encode(_ value: UInt32) throws {
+        if begin() { encoder.stream.out.appendInteger(UInt64(value)) }
+    }
+    mutating func encode(_ value: UInt64) throws {
+        if begin() { encoder.stream.out.appendInteger(value) }
+    }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let index = count
+        if begin() { try encoder.stream.writeValue(value, parent: encoder, key: AnyKey(index: index)) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        let child = encoder.child(key: AnyKey(index: count))
+        let handle = begin() ? encoder.stream.push(isObject: true) : .invalid
+        child.container = handle
+        return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(encoder: child, handle: handle))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let child = encoder.child(key: AnyKey(index: count))
+        let handle = begin() ? encoder.stream.push(isObject: false) : .invalid
+        child.container = handle
+        return StreamUnkeyedContainer(encoder: child, handle: handle)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        encoder.stream.needsTree = true
+        return encoder.child(key: AnyKey(index: count))
+    }
+}
+
+struct StreamSingleContainer: SingleValueEncodingContainer {
+    let encoder: StreamValueEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    private var stream: ResourceStream { encoder.stream }
+
+    mutating func encodeNil() throws {
+        if encoder.beginSingle() { stream.out.appendNull() }
+    }
+    mutating func encode(_ value: Bool) throws {
+        if encoder.beginSingle() { stream.out.appendBool(value) }
+    }
+    mutating func encode(_ value: String) throws {
+        if encoder.beginSingle() { stream.out.appendString(value) }
+    }
+    mutating func encode(_ value: Double) throws {
+        if encoder.beginSingle() { try stream.appendDouble(value) }
+    }
+    mutating func encode(_ value: Float) throws {
+        if encoder.beginSingle() { try stream.appendFloat(value) }
+    }
+    mutating func encode(_ value: Int) throws {
+        if encoder.beginSingle() { stream.out.appendInteger(Int64(value)) }
+    }
+    mutating func encode(_ value: Int8) throws {
+        if encoder.beginSingle() { stream.out.appendInteger(Int64(value)) }
+    }
+    mutating func encode(_ value: Int16) throws {
+        if encoder.beginSingle() { stream.out.appendInteger(Int64(value)) }
+    }
+    mutating func encode(_ value: Int32) throws {
+        if encoder.beginSingle() { stream.out.appendInteger(Int64(value)) }
+    }
+    mutating func encode(_ value: Int64) throws {
+        if encoder.beginSingle() { stream.out.appendInteger(value) }
+    }
+    mutating func encode(_ value: UInt) throws {
+        if encoder.beginSingle() { stream.out.appendInteger(UInt64(value)) }
+    }
+    mutating func encode(_ value: UInt8) throws {
+        if encoder.beginSingle() { stream.out.appendInteger(UInt64(value)) }
+    }
+    mutating func encode(_ value: UInt16) throws {
+        if encoder.beginSingle() { stream.out.appendInteger(UInt64(value)) }
+    }
+    mutating func encode(_ value: UInt32) throws {
+        if encoder.beginSingle() { stream.out.appendInteger(UInt64(value)) }
+    }
+    mutating func encode(_ value: UInt64) throws {
+        if encoder.beginSingle() { stream.out.appendInteger(value) }
+    }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        guard encoder.beginSingle() else { return }
+        // The value takes this value's place: same position, same coding path.
+        try stream.writeValue(value, parent: encoder.parent, key: encoder.key ?? AnyKey(""))
+    }
+}
+
+// MARK: - Identifier linkage
+
+/// A relationship type whose linkage a stream writes directly: ``Identifier``, and arrays and
+/// optionals of identifiers.
+protocol StreamedLinkage {
+    /// Writes the linkage of `value`, which is a `Self`.
+    static func appendLinkage<V>(_ value: V, to stream: ResourceStream)
+}
+
+/// ``Identifier``, the element type arrays and optionals of which are ``StreamedLinkage``.
+protocol StreamedIdentifier: StreamedLinkage {}
+
+extension Identifier: StreamedIdentifier {
+    static func appendLinkage<V>(_ value: V, to stream: ResourceStream) {
+        let identifier = sameType(value, as: Identifier.self)
+        stream.appendIdentifier(
+            type: Model.resourceType, id: identifier.id.isEmpty ? nil : identifier.id, lid: identifier.lid,
+            meta: identifier.meta)
+    }
+}
+
+extension Array: StreamedLinkage where Element: StreamedIdentifier {
+    static func appendLinkage<V>(_ value: V, to stream: ResourceStream) {
+        let elements = sameType(value, as: [Element].self)
+        stream.out.appendByte(UInt8(ascii: "["))
+        for index in elements.indices {
+            if index != 0 { stream.out.appendByte(UInt8(ascii: ",")) }
+            Element.appendLinkage(elements[index], to: stream)
+        }
+        stream.out.appendByte(UInt8(ascii: "]"))
+    }
+}
+
+extension Optional: StreamedLinkage where Wrapped: StreamedIdentifier {
+    static func appendLinkage<V>(_ value: V, to stream: ResourceStream) {
+        if let wrapped = sameType(value, as: Wrapped?.self) {
+            Wrapped.appendLinkage(wrapped, to: stream)
+        } else {
+            stream.out.appendNull()
+        }
+    }
+}
+
+/// One slot of ``ResourceStream``'s cache of linkage writers.
+struct RecentLinkage {
+    /// The metadata address of the type, 0 for none.
+    var type: UInt = 0
+    var writer: (any StreamedLinkage.Type)?
+}
+
+extension ResourceStream {
+    /// How values of `type` write their linkage, when they are identifiers (or arrays or
+    /// optionals of them); nil for models and other relationship values. The protocol cast is
+    /// made once per type: the answer is kept in 16 slots chosen by the metadata address.
+    @inline(__always)
+    func linkageWriter(for type: Any.Type) -> (any StreamedLinkage.Type)? {
+        let bits = UInt(bitPattern: ObjectIdentifier(type))
+        let slot = Int(truncatingIfNeeded: (bits >> 4) & 15)
+        if recentLinkage[slot].type == bits { return recentLinkage[slot].writer }
+        let writer = type as? any StreamedLinkage.Type
+        recentLinkage[slot] = RecentLinkage(type: bits, writer: writer)
+        return writer
+    }
+}

@@ -1,0 +1,298 @@
+import Foundation
+
+/// The `Encoder` a model encodes itself to when the output is compact and unsorted: member
+/// values are written as JSON text the moment the model hands them over, instead of being
+/// captured as ``EncodedValue`` trees and written afterwards.
+///
+/// A resource's members arrive in the model's order, attributes and relationships mixed, and a
+/// relationship's `data`, `links` and `meta` under different keys. So every value goes to one
+/// byte buffer, `out`, and the resource remembers where each part lies:
+///
+/// ```
+/// model: id "1", title "Hi", author Identifier("9"), metrics {views 3}, author.links {related …}
+///
+/// out:  "title":"Hi" {"type":"people","id":"9"} "metrics":{"views":3} {"related":"/a/1/author"}
+///       ^ attributes[0]  ^ relationships[0].data  ^ attributes[1]       ^ relationships[0].links
+/// ```
+///
+/// ``DocumentEncoder`` then writes `{"type":…,"id":…,"attributes":{…},"relationships":{…}}`
+/// by copying those ranges, and the buffer is reused for the next resource.
+///
+/// Nested values (a struct attribute, `meta`, `links`) stream too: each container that a value
+/// opens is pushed on `open`, and closed when a write reaches an enclosing container or the
+/// value's `encode(to:)` returns. `Encodable` allows using containers in any order (write to a
+/// nested container after its parent moved on); streaming cannot follow that, so such a use sets
+/// `needsTree` and the document encoder encodes the model again through ``ResourceEncoder``.
+/// Synthesized conformances always write in order.
+final class ResourceStream: Encoder {
+    let context: EncodingContext
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
+
+    // Stored properties are accessed without exclusivity checks: the stream serves one
+    // `encode` call on one thread, and no access to one of them overlaps another (no property
+    // is passed `inout` to code that reaches the same property).
+
+    /// The resource being encoded.
+    @exclusivity(unchecked) var resourceType = ""
+    /// The sparse fieldset of `resourceType`, if the request has one.
+    @exclusivity(unchecked) var fieldset: Set<String>?
+    @exclusivity(unchecked) var id: String?
+    @exclusivity(unchecked) var lid: String?
+    /// Member values as JSON text.
+    @exclusivity(unchecked) var out: StreamBuffer
+    /// The `"name":value` ranges of `out` of the attributes, in order.
+    @exclusivity(unchecked) var attributes: [Range<Int>] = []
+    @exclusivity(unchecked) var relationships: [StreamedRelationship] = []
+    @exclusivity(unchecked) var meta: Range<Int>?
+    @exclusivity(unchecked) var links: Range<Int>?
+    @exclusivity(unchecked) var failure: (any Error)?
+    /// Set when containers were used in an order streaming cannot follow.
+    @exclusivity(unchecked) var needsTree = false
+    /// The containers of nested values that are open, outermost first.
+    @exclusivity(unchecked) var open: [OpenContainer] = []
+    @exclusivity(unchecked) var nextSerial: UInt32 = 0
+    /// Value encoders nobody holds any more, for the next nested values.
+    @exclusivity(unchecked) var spare: [StreamValueEncoder] = []
+    /// How each recent relationship type writes its linkage (see ``linkageWriter(for:)``).
+    @exclusivity(unchecked) var recentLinkage = [RecentLinkage](repeating: RecentLinkage(), count: 16)
+
+    init(context: EncodingContext) {
+        self.context = context
+        out = StreamBuffer(capacity: 4096, escapeSlashes: context.options.writer.escapesSlashes)
+    }
+
+    /// Forgets the previous resource.
+    func begin(resourceType: String) {
+        self.resourceType = resourceType
+        fieldset = context.options.fields.isEmpty ? nil : context.options.fields[resourceType]
+        id = nil
+        lid = nil
+        out.count = 0
+        attributes.removeAll(keepingCapacity: true)
+        relationships.removeAll(keepingCapacity: true)
+        meta = nil
+        links = nil
+        failure = nil
+        needsTree = false
+        open.removeAll(keepingCapacity: true)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(StreamResourceContainer<Key>(stream: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        // Not a resource: the tree encoder reports it.
+        needsTree = true
+        return StreamUnkeyedContainer(encoder: takeEncoder(parent: nil, key: nil), handle: .invalid)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        needsTree = true
+        return StreamSingleContainer(encoder: takeEncoder(parent: nil, key: nil))
+    }
+
+    // MARK: Members of the resource
+
+    /// Starts the attribute `name`: writes its key and returns true, or false when the
+    /// sparse fieldset leaves it out.
+    @inline(__always)
+    func beginAttribute(_ name: String) -> Bool {
+        if let fieldset, !fieldset.contains(name) { return false }
+        attributeStart = out.count
+        out.appendKey(name)
+        return true
+    }
+
+    @exclusivity(unchecked) private var attributeStart = 0
+
+    @inline(__always)
+    func endAttribute() {
+        attributes.append(attributeStart..<out.count)
+    }
+
+    /// The relationship named `name`, added at the end the first time.
+    func relationshipIndex(_ name: String) -> Int {
+        if let index = relationships.firstIndex(where: { $0.name == name }) { return index }
+        relationships.append(StreamedRelationship(name: name))
+        return relationships.count - 1
+    }
+
+    func fail(_ error: any Error) {
+        if failure == nil { failure = error }
+    }
+
+    // MARK: Values
+
+    /// Writes `value`, whatever its type, at the current position.
+    ///
+    /// - Parameters:
+    ///   - parent: The encoder of the enclosing value (nil for a member of the resource).
+    ///   - key: The key (or index) of the value, for coding paths.
+    func writeValue<T: Encodable>(_ value: T, parent: StreamValueEncoder?, key: any CodingKey) throws {
+        if try writeLeaf(value) { return }
+        if context.kind(of: T.self) == .stringDictionary, let dictionary = value as? any StringKeyedDictionary {
+            try dictionary.streamMembers(self, parent: parent, key: key)
+            return
+        }
+        var encoder = takeEncoder(parent: parent, key: key)
+        let start = out.count
+        let depth = open.count
+        encoder.slotStart = start
+        encoder.slotDepth = depth
+        try value.encode(to: encoder)
+        close(downTo: depth)
+        if out.count == start {
+            // An encoder given nothing writes an empty object, as `JSONEncoder` does.
+            out.appendByte(UInt8(ascii: "{"))
+            out.appendByte(UInt8(ascii: "}"))
+        }
+        if isKnownUniquelyReferenced(&encoder) {
+            encoder.parent = nil
+            encoder.container = nil
+            spare.append(encoder)
+        }
+    }
+
+    /// Writes the common leaf types without an encoder; false for other types.
+    @inline(__always)
+    func writeLeaf<T: Encodable>(_ value: T) throws -> Bool {
+        if T.self == String.self {
+            out.appendString(sameType(value, as: String.self))
+        } else if T.self == Int.self {
+            out.appendInteger(Int64(sameType(value, as: Int.self)))
+        } else if T.self == Double.self {
+            try appendDouble(sameType(value, as: Double.self))
+        } else if T.self == Bool.self {
+            out.appendBool(sameType(value, as: Bool.self))
+        } else if T.self == [String].self {
+            let strings = sameType(value, as: [String].self)
+            out.appendByte(UInt8(ascii: "["))
+            for index in strings.indices {
+                if index != 0 { out.appendByte(UInt8(ascii: ",")) }
+                out.appendString(strings[index])
+            }
+            out.appendByte(UInt8(ascii: "]"))
+        } else if T.self == JSON.self {
+            // As it is: member names are not changed by the key strategy.
+            var writer = JSONWriter(options: context.options.writer)
+            sameType(value, as: JSON.self).write(to: &writer, sortingKeys: false)
+            out.append(try writer.finish())
+        } else if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == UUID.self
+            || T.self == Decimal.self
+        {
+            // The tree encoder's boxes of these (strategies that stream never call an encoder).
+            try writeBoxed(context.box(value, path: []))
+        } else {
+            return false
+        }
+        return true
+    }
+
+    func writeBoxed(_ value: EncodedValue) throws {
+        var writer = JSONWriter(options: context.options.writer)
+        try value.write(to: &writer, sorted: false)
+        out.append(try writer.finish())
+    }
+
+    @inline(__always)
+    func appendDouble(_ value: Double) throws {
+        guard value.isFinite else { throw JSONWriter.nonFinite(value.description) }
+        out.appendFinite(value)
+    }
+
+    func appendFloat(_ value: Float) throws {
+        guard value.isFinite else { throw JSONWriter.nonFinite(value.description) }
+        out.appendDescription(value.description)
+    }
+
+    /// A value encoder for a nested value, reused when one is free.
+    func takeEncoder(parent: StreamValueEncoder?, key: (any CodingKey)?) -> StreamValueEncoder {
+        let encoder = spare.popLast() ?? StreamValueEncoder(stream: self)
+        encoder.parent = parent
+        encoder.key = key
+        encoder.container = nil
+        encoder.slotStart = out.count
+        encoder.slotDepth = open.count
+        return encoder
+    }
+
+    // MARK: Containers of nested values
+
+    /// Opens a container at the current position.
+    func push(isObject: Bool) -> ContainerHandle {
+        out.appendByte(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        nextSerial &+= 1
+        open.append(OpenContainer(serial: nextSerial, isObject: isObject, count: 0))
+        return ContainerHandle(serial: nextSerial, index: open.count - 1)
+    }
+
+    /// Makes `handle` the innermost open container (closing those inside it) and counts one
+    /// more member or element in it; false (and `needsTree`) when it was closed already.
+    @inline(__always)
+    func enter(_ handle: ContainerHandle) -> Bool {
+        guard handle.index < open.count, open[handle.index].serial == handle.serial else {
+            needsTree = true
+            return false
+        }
+        if open.count > handle.index &+ 1 { close(downTo: handle.index &+ 1) }
+        if open[handle.index].count > 0 { out.appendByte(UInt8(ascii: ",")) }
+        open[handle.index].count &+= 1
+        return true
+    }
+
+    /// Closes open containers until `depth` remain.
+    func close(downTo depth: Int) {
+        while open.count > depth {
+            let container = open.removeLast()
+            out.appendByte(container.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        }
+    }
+}
+
+/// One relationship of a streamed resource: where its parts lie in the stream's buffer.
+struct StreamedRelationship {
+    var name: String
+    var data: Range<Int>?
+    var links: Range<Int>?
+    var meta: Range<Int>?
+    /// The linkage's references, kept when they carry models (candidates for `included`).
+    var references: [LinkageReference] = []
+
+    init(name: String) {
+        self.name = name
+    }
+}
+
+/// A container of a nested value that is open in a ``ResourceStream``.
+struct OpenContainer {
+    var serial: UInt32
+    var isObject: Bool
+    /// Members or elements written so far.
+    var count: Int
+}
+
+/// Which open container a container value writes to.
+struct ContainerHandle {
+    var serial: UInt32
+    var index: Int
+
+    /// A handle no container has.
+    static var invalid: ContainerHandle { ContainerHandle(serial: 0, index: Int.max) }
+}
+
+extension Dictionary where Key == String, Value: Encodable {
+    /// Writes the dictionary as an object, keys as they are (as ``StringKeyedDictionary``).
+    func streamMembers(_ stream: ResourceStream, parent: StreamValueEncoder?, key: any CodingKey) throws {
+        stream.out.appendByte(UInt8(ascii: "{"))
+        var first = true
+        for (name, value) in self {
+            if !first { stream.out.appendByte(UInt8(ascii: ",")) }
+            first = false
+            stream.out.appendKey(name)
+            try stream.writeValue(value, parent: parent, key: AnyKey(name))
+        }
+        stream.out.appendByte(UInt8(ascii: "}"))
+    }
+}

@@ -1,0 +1,250 @@
+/// The growable byte buffer ``ResourceStream`` writes member values to: compact JSON text,
+/// formatted exactly as ``JSONWriter`` formats it.
+///
+/// A plain pointer, capacity and count, so that a short string costs one capacity check and
+/// one copy. (`Array.append(contentsOf:)` spends about a hundred instructions per call on
+/// uniqueness and capacity bookkeeping; the stream appends a few hundred thousand short runs
+/// per 10 MB.) Noncopyable: one owner, which frees the memory when it goes.
+///
+/// SAFETY: every write first makes room with ``reserve(_:)``, so writes stay inside
+/// `base..<base + capacity`; bytes at `count...` are never read; `base` is freed only by
+/// `deinit` (or replaced by `grow`, which copies and frees the old block).
+struct StreamBuffer: ~Copyable {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var capacity: Int
+    /// The bytes written.
+    var count = 0
+    /// Escape `/` as `\/` (``JSONWriter/Options-swift.struct/escapesSlashes``).
+    let escapeSlashes: Bool
+
+    init(capacity: Int, escapeSlashes: Bool) {
+        self.capacity = max(capacity, 64)
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+        self.escapeSlashes = escapeSlashes
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// The bytes written so far, valid until the next write.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// Calls `body` with ``bytes``; `body` must not write to this buffer.
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(bytes)
+    }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if capacity &- count < extra { grow(extra) }
+    }
+
+    @inline(never)
+    private mutating func grow(_ extra: Int) {
+        let newCapacity = max(capacity &* 2, count &+ extra)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    mutating func appendByte(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count &+= 1
+    }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
+        count &+= bytes.count
+    }
+
+    mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// Appends up to 8 ASCII bytes packed little-endian in `word`.
+    @inline(__always)
+    private mutating func appendPacked(_ word: UInt64, count length: Int) {
+        reserve(8)
+        UnsafeMutableRawPointer(base + count).storeBytes(of: word.littleEndian, as: UInt64.self)
+        count &+= length
+    }
+
+    mutating func appendNull() { appendPacked(0x6c6c_756e, count: 4) }  // null
+
+    mutating func appendBool(_ value: Bool) {
+        if value {
+            appendPacked(0x6575_7274, count: 4)  // true
+        } else {
+            appendPacked(0x65_736c_6166, count: 5)  // false
+        }
+    }
+
+    // MARK: Strings
+
+    /// Appends `"name":`.
+    @inline(__always)
+    mutating func appendKey(_ name: String) {
+        appendQuoted(name)
+        appendByte(UInt8(ascii: ":"))
+    }
+
+    /// Appends a quoted, escaped string.
+    @inline(__always)
+    mutating func appendString(_ value: String) {
+        appendQuoted(value)
+    }
+
+    private mutating func appendQuoted(_ value: String) {
+        let done: Void? = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            appendQuoted(UnsafeRawBufferPointer(utf8))
+        }
+        if done == nil {
+            var copy = value
+            copy.withUTF8 { appendQuoted(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// Copies `"` + `utf8` + `"` in place, then checks the copy a word at a time; only when a
+    /// byte needs an escape is the copy rewritten with escapes.
+    private mutating func appendQuoted(_ utf8: UnsafeRawBufferPointer) {
+        let length = utf8.count
+        // Room for the quotes and for reading whole words past the end of the copy.
+        reserve(length &+ 10)
+        let start = count
+        base[start] = UInt8(ascii: "\"")
+        let contents = UnsafeMutableRawPointer(base + (start &+ 1))
+        if let source = utf8.baseAddress { contents.copyMemory(from: source, byteCount: length) }
+        var offset = 0
+        var flags: UInt64 = 0
+        while offset &+ 8 <= length {
+            flags |= JSONWriter.wordEscapeFlags(
+                contents.loadUnaligned(fromByteOffset: offset, as: UInt64.self), slashes: escapeSlashes)
+            offset &+= 8
+        }
+        if offset < length {
+            // The last partial word: bytes past the string are masked to spaces.
+            let rest = length &- offset
+            var word: UInt64 = 0x2020_2020_2020_2020
+            withUnsafeMutableBytes(of: &word) {
+                $0.baseAddress?.copyMemory(from: contents + offset, byteCount: rest)
+            }
+            flags |= JSONWriter.wordEscapeFlags(word, slashes: escapeSlashes)
+        }
+        if flags == 0 {
+            base[start &+ 1 &+ length] = UInt8(ascii: "\"")
+            count = start &+ length &+ 2
+            return
+        }
+        // Rare: rewrite with escapes, from the source (the copy is overwritten).
+        count = start &+ 1
+        appendEscaped(utf8)
+        appendByte(UInt8(ascii: "\""))
+    }
+
+    /// Appends `utf8` with escapes: clean words are skipped eight bytes at a time, and the
+    /// first flagged byte of a word (always a real one: the flags' borrows run upwards only)
+    /// ends the run of plain bytes before it.
+    private mutating func appendEscaped(_ utf8: UnsafeRawBufferPointer) {
+        guard let source = utf8.baseAddress else { return }
+        let length = utf8.count
+        var index = 0
+        var runStart = 0
+        while index < length {
+            let hit: Int
+            if index &+ 8 <= length {
+                let word = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let flags = JSONWriter.wordEscapeFlags(word, slashes: escapeSlashes)
+                if flags == 0 {
+                    index &+= 8
+                    continue
+                }
+                hit = index &+ flags.trailingZeroBitCount >> 3
+            } else {
+                let byte = source.load(fromByteOffset: index, as: UInt8.self)
+                guard
+                    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                        || (escapeSlashes && byte == UInt8(ascii: "/"))
+                else {
+                    index &+= 1
+                    continue
+                }
+                hit = index
+            }
+            if runStart < hit { append(UnsafeRawBufferPointer(rebasing: utf8[runStart..<hit])) }
+            let escape = JSONWriter.escapeSequence(source.load(fromByteOffset: hit, as: UInt8.self))
+            appendPacked(escape.word, count: escape.count)
+            index = hit &+ 1
+            runStart = index
+        }
+        if runStart < length { append(UnsafeRawBufferPointer(rebasing: utf8[runStart...])) }
+    }
+
+    // MARK: Numbers
+
+    mutating func appendInteger(_ value: Int64) {
+        appendDigits(value.magnitude, negative: value < 0)
+    }
+
+    mutating func appendInteger(_ value: UInt64) {
+        appendDigits(value, negative: false)
+    }
+
+    /// Formats as ``JSONWriter`` does: two digits per step, right to left.
+    private mutating func appendDigits(_ magnitude: UInt64, negative: Bool) {
+        // 20 digits and a sign at most.
+        reserve(21)
+        var digits = 1
+        var probe = magnitude
+        while probe >= 10 {
+            probe /= 10
+            digits &+= 1
+        }
+        var position = count &+ digits &+ (negative ? 1 : 0)
+        let end = position
+        let pairs = JSONWriter.digitPairs.utf8Start
+        var rest = magnitude
+        while rest >= 100 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            position &-= 2
+            base[position] = pairs[pair]
+            base[position &+ 1] = pairs[pair &+ 1]
+        }
+        if rest >= 10 {
+            let pair = Int(truncatingIfNeeded: rest) &* 2
+            position &-= 2
+            base[position] = pairs[pair]
+            base[position &+ 1] = pairs[pair &+ 1]
+        } else {
+            position &-= 1
+            base[position] = UInt8(truncatingIfNeeded: rest) &+ UInt8(ascii: "0")
+        }
+        if negative { base[position &- 1] = UInt8(ascii: "-") }
+        count = end
+    }
+
+    /// Appends a finite `Double` as ``JSONWriter/number(_:)-(Double)`` writes it.
+    mutating func appendFinite(_ value: Double) {
+        let magnitude = value.magnitude
+        if magnitude < 9_007_199_254_740_992.0, magnitude.rounded(.towardZero) == magnitude {
+            appendDigits(UInt64(magnitude), negative: value.sign == .minus)
+            appendPacked(0x302e, count: 2)  // .0
+        } else {
+            appendDescription(value.description)
+        }
+    }
+
+    /// Appends the description of a finite `Double` or `Float`, already JSON number text.
+    mutating func appendDescription(_ text: String) {
+        var text = text
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+}
