@@ -222,11 +222,53 @@ public struct DocumentBuilder: JSONEventHandler {
                 return
             }
         }
+        // And for a resource object's own members, when plain and not repeated.
+        if top.kind == .resource && !token.hasEscapes,
+            let member = Self.resourceMember(input.slice(ByteRange(token.start, token.end))), !top.has(member)
+        {
+            top.key = ByteRange(token.start, token.end)
+            top.keyEscaped = false
+            top.mark(member)
+            top.member = member
+            return
+        }
         memberKey(token)
+    }
+
+    /// The resource object member a plain name is, if it is one of the specification's.
+    @inline(__always)
+    static func resourceMember(_ name: UnsafeRawBufferPointer) -> Member? {
+        switch name.count {
+        case 2: return name.equals("id") ? .id : nil
+        case 3: return name.equals("lid") ? .lid : nil
+        case 4: return name.equals("type") ? .type : (name.equals("meta") ? .meta : nil)
+        case 5: return name.equals("links") ? .links : nil
+        case 10: return name.equals("attributes") ? .attributes : nil
+        case 13: return name.equals("relationships") ? .relationships : nil
+        default: return nil
+        }
     }
 
     public mutating func string(_ token: JSONStringToken) throws(JSONAPIError) {
         if opaqueDepth > 0 || nextValueIsOpaqueField { return }
+        // Fast path for a resource's plain `id` and `type`: what `begin` would do for them.
+        if hasTop && top.kind == .resource && !token.hasEscapes {
+            if top.member == .id {
+                top.valueStart = UInt32(truncatingIfNeeded: token.start &- 1)
+                arena.resources[Int(top.record)].id = ByteRange(token.start, token.end)
+                top.member = .none
+                return
+            }
+            if top.member == .type {
+                let raw = input.slice(ByteRange(token.start, token.end))
+                if MemberNameRules.isPlainFast(raw, in: input) {
+                    top.valueStart = UInt32(truncatingIfNeeded: token.start &- 1)
+                    arena.resources[Int(top.record)].type = arena.types.intern(raw)
+                    top.member = .none
+                    return
+                }
+            }
+        }
         try begin(.string, at: token.start &- 1, end: token.end &+ 1, token: token)
     }
 
