@@ -174,9 +174,11 @@ extension UnsafeRawBufferPointer {
 struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let unmanaged: Unmanaged<ResourceDecoder>
     var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
-    let record: UInt32
-    let segment: MemberSegment
-    let depth: Int
+    // SAFETY: owned by the decoder's container pool, which lives as long as the decoder.
+    unowned(unsafe) let state: KeyedState
+    var record: UInt32 { state.record }
+    var segment: MemberSegment { state.segment }
+    var depth: Int { state.depth }
 
     var codingPath: [any CodingKey] { Array(decoder.path.prefix(depth)) }
 
@@ -336,9 +338,11 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let unmanaged: Unmanaged<ResourceDecoder>
     var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
-    let object: ByteRange
-    let segment: MemberSegment
-    let depth: Int
+    // SAFETY: owned by the decoder's container pool, which lives as long as the decoder.
+    unowned(unsafe) let state: KeyedState
+    var object: ByteRange { state.object }
+    var segment: MemberSegment { state.segment }
+    var depth: Int { state.depth }
 
     var codingPath: [any CodingKey] { Array(decoder.path.prefix(depth)) }
 

@@ -114,6 +114,9 @@ final class ResourceDecoder: Decoder {
     @exclusivity(unchecked) var foreignErrorLocated = false
     @exclusivity(unchecked) var scratch: [UInt8] = []
     @exclusivity(unchecked) var localResources: [LocalKey: UInt32]?
+    /// Keyed-container boxes for reuse (see ``ContainerPool``), with a direct-mapped cache.
+    @exclusivity(unchecked) var pools: [ContainerPool] = []
+    @exclusivity(unchecked) var poolCache = [ContainerPool?](repeating: nil, count: ResourceDecoder.poolCacheSize)
     private var cachedUserInfo: [CodingUserInfoKey: Any]?
 
     init(session: DecodingSession, bytes: UnsafeRawBufferPointer, node: Node = .primary) {
@@ -161,18 +164,14 @@ final class ResourceDecoder: Decoder {
                 throw typeMismatch(Key.self, expected: "an object", found: range, path: path)
             }
             let segment = table.scan(bytes, object: range)
-            return KeyedDecodingContainer(
-                ObjectContainer<Key>(
-                    unmanaged: .passUnretained(self), object: range, segment: segment, depth: path.count))
+            return keyedContainer(Key.self, .object, record: 0, object: range, segment: segment)
         case .document:
             return KeyedDecodingContainer(DocumentContainer<Key>(unmanaged: .passUnretained(self), depth: path.count))
         case .resource, .relationship, .linkage, .primary:
             let record = try singleResource(of: node, for: Key.self)
             try enter(record)
             let segment = table.scan(bytes, object: resources[Int(record)].attributes)
-            return KeyedDecodingContainer(
-                ResourceContainer<Key>(
-                    unmanaged: .passUnretained(self), record: record, segment: segment, depth: path.count))
+            return keyedContainer(Key.self, .resource, record: record, object: .absent, segment: segment)
         case .included:
             throw typeMismatch(
                 Key.self, at: offset(of: node), expected: "an object", found: "the `included` array", path: path)
