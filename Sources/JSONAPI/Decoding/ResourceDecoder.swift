@@ -832,7 +832,7 @@ final class ResourceDecoder: Decoder {
     }
 
     func string(_ range: ByteRange, escaped: Bool) -> String {
-        JSONStringDecoding.decode(bytes.slice(range), hasEscapes: escaped)
+        StringMaking.make(bytes.slice(range), escaped: escaped)
     }
 
     func relationshipName(_ index: UInt32) -> String {

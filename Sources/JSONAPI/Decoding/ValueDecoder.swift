@@ -174,7 +174,7 @@ extension ResourceDecoder {
         }
         let contents = UnsafeRawBufferPointer(rebasing: bytes[(start &+ 1)..<(end &- 1)])
         let hasEscapes = escaped ?? ValueReader.stringEnd(bytes, start, limit: end).hasEscapes
-        return JSONStringDecoding.decode(contents, hasEscapes: hasEscapes)
+        return StringMaking.make(contents, escaped: hasEscapes)
     }
 
     /// A string from any node that can hold one.
