@@ -65,7 +65,7 @@ extension ResourceDecoder {
         _ key: Key.Type, _ kind: ContainerPool.Kind, record: UInt32, object: ByteRange, segment: MemberSegment
     ) -> KeyedDecodingContainer<Key> {
         let pool = containerPool(Key.self, kind)
-        let depth = path.count
+        let depth = pathCount
         if pool.reusable {
             var index = 0
             let count = pool.boxes.count

@@ -33,12 +33,12 @@ extension Array: DecodableArrayMarker where Element: Decodable {
 
 /// `Optional` of any `Decodable`.
 protocol DecodableOptionalMarker {
-    static func decodeOptional<R>(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?, as type: R.Type)
+    static func decodeOptional<R>(from decoder: ResourceDecoder, _ node: Node, key: KeyRef, as type: R.Type)
         throws -> R
 }
 
 extension Optional: DecodableOptionalMarker where Wrapped: Decodable {
-    static func decodeOptional<R>(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?, as type: R.Type)
+    static func decodeOptional<R>(from decoder: ResourceDecoder, _ node: Node, key: KeyRef, as type: R.Type)
         throws -> R
     {
         sameType(try decoder.decodeOptional(Wrapped.self, node, key: key), as: R.self)
@@ -78,11 +78,11 @@ protocol LazyMarker {
 /// read what they need from the node directly: no `Decoder` round trip, no frame, no cast.
 /// They decode nothing nested, so errors they throw carry `key` in their coding path.
 protocol DirectDecodable {
-    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws -> Self
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> Self
 }
 
 extension DirectDecodable {
-    static func decodeDirect<R>(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?, as type: R.Type)
+    static func decodeDirect<R>(from decoder: ResourceDecoder, _ node: Node, key: KeyRef, as type: R.Type)
         throws -> R
     {
         sameType(try decodeDirect(from: decoder, node, key: key), as: R.self)

@@ -89,7 +89,7 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
         self = try Self.decodePortable(from: decoder)
     }
 
-    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws -> Identifier {
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> Identifier {
         guard let identity = try decoder.identity(of: node, key: key) else {
             return try decoder.descend(into: node, key: key) { try decodePortable(from: decoder) }
         }
@@ -138,7 +138,7 @@ extension ResourceIdentifier: Decodable, LinkageDecodable, DirectDecodable {
         self = try Self.decodePortable(from: decoder)
     }
 
-    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws
         -> ResourceIdentifier
     {
         guard let identity = try decoder.identity(of: node, key: key) else {
@@ -226,7 +226,7 @@ extension Lazy: Decodable, DirectDecodable {
         self = try Self.decodeDirect(from: decoder, decoder.node, key: nil)
     }
 
-    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws -> Lazy {
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> Lazy {
         let record: UInt32
         do {
             record = try decoder.singleResource(of: node, for: Lazy.self)
@@ -305,10 +305,14 @@ public struct Related<Value: Decodable, Meta: Decodable, Links: Decodable>: Deco
             value = try decoder.unbox(Value.self, .relationship(index), key: nil)
             meta =
                 relationship.meta.isPresent
-                ? try decoder.unbox(Meta.self, .value(relationship.meta), key: CodingKeys.meta) : nil
+                ? try withKeyRef(CodingKeys.meta) { key in
+                    try decoder.unbox(Meta.self, .value(relationship.meta), key: key)
+                } : nil
             links =
                 relationship.links.isPresent
-                ? try decoder.unbox(Links.self, .value(relationship.links), key: CodingKeys.links) : nil
+                ? try withKeyRef(CodingKeys.links) { key in
+                    try decoder.unbox(Links.self, .value(relationship.links), key: key)
+                } : nil
             return
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -326,7 +330,7 @@ public struct NoMeta: Decodable, Sendable, Hashable, DirectDecodable {
     /// Creates a value.
     public init() {}
     public init(from decoder: any Decoder) throws {}
-    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) -> NoMeta { NoMeta() }
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) -> NoMeta { NoMeta() }
 }
 
 /// Decodes from anything and keeps nothing: for `links` you do not need.
@@ -334,7 +338,7 @@ public struct NoLinks: Decodable, Sendable, Hashable, DirectDecodable {
     /// Creates a value.
     public init() {}
     public init(from decoder: any Decoder) throws {}
-    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) -> NoLinks {
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) -> NoLinks {
         NoLinks()
     }
 }
@@ -411,7 +415,7 @@ extension ResourceDecoder {
     }
 
     /// The identity of a resource-like node; nil for nodes that are not (plain JSON values).
-    func identity(of node: Node, key: (any CodingKey)? = nil) throws -> Identity? {
+    func identity(of node: Node, key: KeyRef = .none) throws -> Identity? {
         switch node {
         case .linkage(let index):
             let l = linkages[Int(index)]
@@ -470,7 +474,7 @@ extension ResourceDecoder {
 
     /// Checks an identity's type against a model's.
     func checkType<Model: JSONAPIResource>(
-        _ identity: Identity, against model: Model.Type, identifier: Bool, key: (any CodingKey)?
+        _ identity: Identity, against model: Model.Type, identifier: Bool, key: KeyRef
     ) throws {
         let info = typeInfo(Model.self)
         guard info.resourceType != identity.type else { return }

@@ -235,13 +235,15 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
             let slot = decoder.withKeyBytes(key) { decoder.lookup($0, record: record, segment: segment) }
             if case .member(let member) = slot {
-                return try T.read(
-                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+                return try withKeyRef(key) { key in
+                    try T.read(
+                        decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+                }
             }
             guard let node = decoder.node(for: slot, record: record) else {
                 throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)
             }
-            return try T.read(decoder, node: node, key: key)
+            return try withKeyRef(key) { key in try T.read(decoder, node: node, key: key) }
         }
     }
 
@@ -251,11 +253,13 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             let slot = decoder.withKeyBytes(key) { decoder.lookup($0, record: record, segment: segment) }
             if case .member(let member) = slot {
                 if decoder.firstByte(member.value) == UInt8(ascii: "n") { return nil }
-                return try T.read(
-                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+                return try withKeyRef(key) { key in
+                    try T.read(
+                        decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+                }
             }
             guard let node = decoder.node(for: slot, record: record) else { return nil }
-            return try decoder.decodeOptional(T.self, node, key: key)
+            return try withKeyRef(key) { key in try decoder.decodeOptional(T.self, node, key: key) }
         }
     }
 
@@ -297,14 +301,14 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 }
                 throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)
             }
-            return try decoder.unbox(T.self, node, key: key)
+            return try withKeyRef(key) { key in try decoder.unbox(T.self, node, key: key) }
         }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard let node = decoder.node(for: slot(key), record: record) else { return nil }
-            return try decoder.decodeOptional(T.self, node, key: key)
+            return try withKeyRef(key) { key in try decoder.decodeOptional(T.self, node, key: key) }
         }
     }
 
@@ -378,8 +382,10 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }) else {
                 throw decoder.keyNotFound(key, in: .value(object), path: codingPath)
             }
-            return try T.read(
-                decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+            return try withKeyRef(key) { key in
+                try T.read(
+                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+            }
         }
     }
 
@@ -389,8 +395,10 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }),
                 decoder.firstByte(member.value) != UInt8(ascii: "n")
             else { return nil }
-            return try T.read(
-                decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+            return try withKeyRef(key) { key in
+                try T.read(
+                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+            }
         }
     }
 
@@ -432,7 +440,7 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 }
                 throw decoder.keyNotFound(key, in: .value(object), path: codingPath)
             }
-            return try decoder.unbox(T.self, .value(member.value), key: key)
+            return try withKeyRef(key) { key in try decoder.unbox(T.self, .value(member.value), key: key) }
         }
     }
 
@@ -441,7 +449,7 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }) else {
                 return nil
             }
-            return try decoder.decodeOptional(T.self, .value(member.value), key: key)
+            return try withKeyRef(key) { key in try decoder.decodeOptional(T.self, .value(member.value), key: key) }
         }
     }
 
@@ -538,12 +546,12 @@ struct DocumentContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             }
             throw decoder.keyNotFound(key, in: .document, path: codingPath)
         }
-        return try decoder.unbox(T.self, node, key: key)
+        return try withKeyRef(key) { key in try decoder.unbox(T.self, node, key: key) }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let node = node(key) else { return nil }
-        return try decoder.decodeOptional(T.self, node, key: key)
+        return try withKeyRef(key) { key in try decoder.decodeOptional(T.self, node, key: key) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws

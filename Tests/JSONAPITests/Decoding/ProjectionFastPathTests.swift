@@ -145,7 +145,7 @@ struct ProjectionFastPathTests {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             left = try container.decode(String.self, forKey: .left)
-            if let keeper = decoder.userInfo[ProjectionFastPathTests.keeperKey] as? Keeper {
+            if let key = ProjectionFastPathTests.keeperKey, let keeper = decoder.userInfo[key] as? Keeper {
                 keeper.containers.append(container)
             }
         }
@@ -166,7 +166,7 @@ struct ProjectionFastPathTests {
             id = try container.decode(String.self, forKey: .id)
             first = try container.decode(Pair.self, forKey: .first)
             second = try container.decode(Pair.self, forKey: .second)
-            guard let keeper = decoder.userInfo[ProjectionFastPathTests.keeperKey] as? Keeper,
+            guard let key = ProjectionFastPathTests.keeperKey, let keeper = decoder.userInfo[key] as? Keeper,
                 keeper.containers.count >= 2
             else {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no kept containers"))
@@ -177,12 +177,12 @@ struct ProjectionFastPathTests {
         }
     }
 
-    static let keeperKey = CodingUserInfoKey(rawValue: "keeper")!
+    static let keeperKey = CodingUserInfoKey(rawValue: "keeper")
 
     @Test func keptContainersStillReadTheirObjects() throws {
         let keeper = Keeper()
         var options = DecodingOptions()
-        options.userInfo = [Self.keeperKey: keeper]
+        options.userInfo = [try #require(Self.keeperKey): keeper]
         let document = try parse(
             #"""
             {"data":[
