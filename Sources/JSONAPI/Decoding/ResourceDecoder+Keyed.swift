@@ -146,6 +146,21 @@ extension ResourceDecoder {
     }
 }
 
+extension ResourceDecoder {
+    /// The value of a `T` whose key is missing, for types that have one (``Field``); else the
+    /// `keyNotFound` error.
+    ///
+    /// Out of line, and returning `T` rather than `T?`: a `T?` at the call site made every
+    /// `decode(_:forKey:)` fetch `Optional<T>`'s metadata and reserve stack for it on entry.
+    @inline(never)
+    func absentValue<T, K: CodingKey>(_ type: T.Type, key: K, in node: Node, depth: Int) throws -> T {
+        if let absent = T.self as? any AbsentRepresentable.Type, let value = absent.absentValue as? T {
+            return value
+        }
+        throw keyNotFound(key, in: node, path: Array(path.prefix(depth)))
+    }
+}
+
 extension UnsafeRawBufferPointer {
     @inline(__always)
     func hasPrefix(_ literal: StaticString) -> Bool {
@@ -296,10 +311,7 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard let node = decoder.node(for: slot(key), record: record) else {
-                if let absent = T.self as? any AbsentRepresentable.Type, let value = absent.absentValue as? T {
-                    return value
-                }
-                throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)
+                return try decoder.absentValue(T.self, key: key, in: .resource(record), depth: depth)
             }
             return try withKeyRef(key) { key in try decoder.unbox(T.self, node, key: key) }
         }
@@ -435,10 +447,7 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }) else {
-                if let absent = T.self as? any AbsentRepresentable.Type, let value = absent.absentValue as? T {
-                    return value
-                }
-                throw decoder.keyNotFound(key, in: .value(object), path: codingPath)
+                return try decoder.absentValue(T.self, key: key, in: .value(object), depth: depth)
             }
             return try withKeyRef(key) { key in try decoder.unbox(T.self, .value(member.value), key: key) }
         }
@@ -541,10 +550,7 @@ struct DocumentContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         guard let node = node(key) else {
-            if let absent = T.self as? any AbsentRepresentable.Type, let value = absent.absentValue as? T {
-                return value
-            }
-            throw decoder.keyNotFound(key, in: .document, path: codingPath)
+            return try decoder.absentValue(T.self, key: key, in: .document, depth: depth)
         }
         return try withKeyRef(key) { key in try decoder.unbox(T.self, node, key: key) }
     }
