@@ -23,6 +23,10 @@
 /// What a keyed container reads: which object, and where its members are. Set each time the
 /// container's box is handed out.
 final class KeyedState {
+    /// The member names of the container's key type (unretained: reading them must not
+    /// retain and release, once per property).
+    let names: Unmanaged<KeyNames>
+
     /// The resource record (resource containers).
     @exclusivity(unchecked) var record: UInt32 = 0
     /// The JSON object (object containers).
@@ -31,7 +35,68 @@ final class KeyedState {
     /// The length of the decoder's coding path when the container was made.
     @exclusivity(unchecked) var depth: Int = 0
 
+    // SAFETY: `names` belongs to the pool that owns this state.
+    init(names: KeyNames) { self.names = .passUnretained(names) }
+}
+
+/// The UTF-8 of the `stringValue` of each key of one key type, by the key's bits, for key
+/// types of at most one byte (the enums Swift synthesizes for `CodingKeys`).
+///
+/// Looking a key up by name called `stringValue` (a witness call and a `switch` that makes a
+/// `String`), then reached the string's UTF-8 and retained and released its storage, for every
+/// property of every object. A key of one byte has at most 256 values, and its `stringValue`
+/// depends on nothing but its value, so the name is kept the first time and read from here.
+final class KeyNames {
+    // SAFETY: when allocated, `starts` and `counts` hold 256 entries; `starts[i]` is nil or
+    // the start of a buffer of `counts[i]` bytes (allocated here, freed in `deinit`) holding the
+    // UTF-8 of the name of the key whose bits are `i`.
+    private var starts: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    private var counts: UnsafeMutablePointer<Int>?
+
     init() {}
+
+    deinit {
+        guard let starts else { return }
+        for index in 0..<256 { starts[index]?.deallocate() }
+        starts.deallocate()
+        counts?.deallocate()
+    }
+
+    /// The UTF-8 of `key.stringValue`, or nil when `key`'s type is not a small plain value.
+    @inline(__always)
+    func name<K: CodingKey>(_ key: K) -> UnsafeRawBufferPointer? {
+        guard MemoryLayout<K>.size <= 1, let bits = KeyRef.bits(of: key) else { return nil }
+        let slot = Int(truncatingIfNeeded: bits) & 0xFF
+        if let starts, let counts, let start = starts[slot] {
+            return UnsafeRawBufferPointer(start: start, count: counts[slot])
+        }
+        return remember(key, slot: slot)
+    }
+
+    @inline(never)
+    private func remember<K: CodingKey>(_ key: K, slot: Int) -> UnsafeRawBufferPointer {
+        let starts: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+        let counts: UnsafeMutablePointer<Int>
+        if let existing = self.starts, let existingCounts = self.counts {
+            starts = existing
+            counts = existingCounts
+        } else {
+            starts = .allocate(capacity: 256)
+            starts.initialize(repeating: nil, count: 256)
+            counts = .allocate(capacity: 256)
+            counts.initialize(repeating: 0, count: 256)
+            self.starts = starts
+            self.counts = counts
+        }
+        let utf8 = Array(key.stringValue.utf8)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, utf8.count), alignment: 1)
+        utf8.withUnsafeBytes { bytes in
+            if let base = bytes.baseAddress { buffer.copyMemory(from: base, byteCount: bytes.count) }
+        }
+        starts[slot] = buffer
+        counts[slot] = utf8.count
+        return UnsafeRawBufferPointer(start: buffer, count: utf8.count)
+    }
 }
 
 /// The boxes of one container type (a key type, and whether over resources or objects).
@@ -50,6 +115,7 @@ final class ContainerPool {
     // states live as long as the pool, which the decoder keeps for its whole life.
     @exclusivity(unchecked) var boxes: [AnyObject] = []
     @exclusivity(unchecked) var states: [KeyedState] = []
+    let names = KeyNames()
 
     init(type: ObjectIdentifier, kind: Kind, reusable: Bool) {
         self.type = type
@@ -89,7 +155,7 @@ extension ResourceDecoder {
         _ key: Key.Type, _ pool: ContainerPool, record: UInt32, object: ByteRange, segment: MemberSegment,
         depth: Int
     ) -> KeyedDecodingContainer<Key> {
-        let state = KeyedState()
+        let state = KeyedState(names: pool.names)
         state.record = record
         state.object = object
         state.segment = segment

@@ -134,6 +134,15 @@ extension ResourceDecoder {
         }
     }
 
+    /// Calls `body` with the UTF-8 of `key.stringValue`, from `names` when the key type is small.
+    @inline(__always)
+    func withKeyBytes<K: CodingKey, R>(
+        _ key: K, names: Unmanaged<KeyNames>, _ body: (UnsafeRawBufferPointer) -> R
+    ) -> R {
+        if let name = names._withUnsafeGuaranteedRef({ $0.name(key) }) { return body(name) }
+        return withKeyBytes(key, body)
+    }
+
     /// Calls `body` with the UTF-8 of `key.stringValue`, without copying for native strings.
     @inline(__always)
     func withKeyBytes<R>(_ key: some CodingKey, _ body: (UnsafeRawBufferPointer) -> R) -> R {
@@ -220,7 +229,7 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     func slot(_ key: Key) -> ResourceSlot {
         unmanaged._withUnsafeGuaranteedRef { decoder in
-            decoder.withKeyBytes(key) { decoder.lookup($0, record: record, segment: segment) }
+            decoder.withKeyBytes(key, names: state.names) { decoder.lookup($0, record: record, segment: segment) }
         }
     }
 
@@ -248,7 +257,9 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     func scalar<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            let slot = decoder.withKeyBytes(key) { decoder.lookup($0, record: record, segment: segment) }
+            let slot = decoder.withKeyBytes(key, names: state.names) {
+                decoder.lookup($0, record: record, segment: segment)
+            }
             if case .member(let member) = slot {
                 return try withKeyRef(key) { key in
                     try T.read(
@@ -265,7 +276,9 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     func scalarIfPresent<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T? {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            let slot = decoder.withKeyBytes(key) { decoder.lookup($0, record: record, segment: segment) }
+            let slot = decoder.withKeyBytes(key, names: state.names) {
+                decoder.lookup($0, record: record, segment: segment)
+            }
             if case .member(let member) = slot {
                 if decoder.firstByte(member.value) == UInt8(ascii: "n") { return nil }
                 return try withKeyRef(key) { key in
@@ -377,7 +390,7 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     func member(_ key: Key) -> MemberEntry? {
         unmanaged._withUnsafeGuaranteedRef { decoder in
-            decoder.withKeyBytes(key) { decoder.findMember(segment, object: object, $0) }
+            decoder.withKeyBytes(key, names: state.names) { decoder.findMember(segment, object: object, $0) }
         }
     }
 
@@ -391,7 +404,10 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     func scalar<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }) else {
+            guard
+                let member = decoder.withKeyBytes(
+                    key, names: state.names, { decoder.findMember(segment, object: object, $0) })
+            else {
                 throw decoder.keyNotFound(key, in: .value(object), path: codingPath)
             }
             return try withKeyRef(key) { key in
@@ -404,7 +420,9 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     func scalarIfPresent<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T? {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }),
+            guard
+                let member = decoder.withKeyBytes(
+                    key, names: state.names, { decoder.findMember(segment, object: object, $0) }),
                 decoder.firstByte(member.value) != UInt8(ascii: "n")
             else { return nil }
             return try withKeyRef(key) { key in
@@ -446,7 +464,10 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }) else {
+            guard
+                let member = decoder.withKeyBytes(
+                    key, names: state.names, { decoder.findMember(segment, object: object, $0) })
+            else {
                 return try decoder.absentValue(T.self, key: key, in: .value(object), depth: depth)
             }
             return try withKeyRef(key) { key in try decoder.unbox(T.self, .value(member.value), key: key) }
@@ -455,7 +476,10 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }) else {
+            guard
+                let member = decoder.withKeyBytes(
+                    key, names: state.names, { decoder.findMember(segment, object: object, $0) })
+            else {
                 return nil
             }
             return try withKeyRef(key) { key in try decoder.decodeOptional(T.self, .value(member.value), key: key) }
