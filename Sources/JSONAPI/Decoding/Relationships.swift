@@ -90,6 +90,26 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
     }
 
     static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> Identifier {
+        // The common case, an identifier with an id of the right type and nothing else, straight
+        // from its linkage record; anything else (and every error) takes the general path.
+        var linkage = UInt32.max
+        switch node {
+        case .linkage(let index):
+            linkage = index
+        case .relationship(let index):
+            let relationship = decoder.relationships[Int(index)]
+            if relationship.data == .one && relationship.linkageCount > 0 { linkage = relationship.firstLinkage }
+        default:
+            break
+        }
+        if linkage != .max {
+            let link = decoder.linkages[Int(linkage)]
+            if link.id.isPresent && link.lid.isAbsent && link.meta.isAbsent
+                && link.type == decoder.typeInfo(Model.self).resourceType
+            {
+                return Identifier(id: decoder.string(link.id, escaped: link.flags.contains(.idHasEscapes)))
+            }
+        }
         guard let identity = try decoder.identity(of: node, key: key) else {
             return try decoder.descend(into: node, key: key) { try decodePortable(from: decoder) }
         }
