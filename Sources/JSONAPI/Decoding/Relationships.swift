@@ -47,6 +47,13 @@ public struct Identifier<Model: JSONAPIResource>: Hashable, Sendable, CustomStri
         self.meta = nil
     }
 
+    @inline(__always)
+    init(id: String, lid: String?, meta: JSONObject?) {
+        self.id = id
+        self.lid = lid
+        self.meta = meta
+    }
+
     /// Creates an identifier from its id.
     public init(_ id: String) {
         self.init(id: id)
@@ -102,13 +109,8 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
         default:
             break
         }
-        if linkage != .max {
-            let link = decoder.linkages[Int(linkage)]
-            if link.id.isPresent && link.lid.isAbsent && link.meta.isAbsent
-                && link.type == decoder.typeInfo(Model.self).resourceType
-            {
-                return Identifier(id: decoder.string(link.id, escaped: link.flags.contains(.idHasEscapes)))
-            }
+        if linkage != .max, let identifier = plain(decoder, linkage, type: decoder.typeInfo(Model.self).resourceType) {
+            return identifier
         }
         guard let identity = try decoder.identity(of: node, key: key) else {
             return try decoder.descend(into: node, key: key) { try decodePortable(from: decoder) }
@@ -119,6 +121,14 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
             lid: identity.lid.isPresent ? decoder.string(identity.lid, escaped: identity.lidEscaped) : nil)
         if identity.meta.isPresent { identifier.meta = JSONObject(storage: decoder.storage, range: identity.meta) }
         return identifier
+    }
+
+    /// The identifier of linkage `index` when it has an id, no lid or meta, and `type`.
+    @inline(__always)
+    static func plain(_ decoder: ResourceDecoder, _ index: UInt32, type: UInt32) -> Identifier? {
+        let link = decoder.linkages[Int(index)]
+        guard link.id.isPresent && link.lid.isAbsent && link.meta.isAbsent && link.type == type else { return nil }
+        return Identifier(id: decoder.string(link.id, escaped: link.flags.contains(.idHasEscapes)), lid: nil, meta: nil)
     }
 
     private static func decodePortable(from decoder: any Decoder) throws -> Identifier {
@@ -134,6 +144,25 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
         return Identifier(
             id: try container.decodeIfPresent(String.self, forKey: .id) ?? "",
             lid: try container.decodeIfPresent(String.self, forKey: .lid))
+    }
+}
+
+extension Identifier: LinkageArrayDecodable {
+    static func decodeLinkageArray<R>(from decoder: ResourceDecoder, first: UInt32, count: Int, as type: R.Type)
+        throws -> R
+    {
+        var result: [Identifier] = []
+        result.reserveCapacity(count)
+        let expected = decoder.typeInfo(Model.self).resourceType
+        for position in 0..<count {
+            let index = first &+ UInt32(position)
+            if let identifier = plain(decoder, index, type: expected) {
+                result.append(identifier)
+            } else {
+                result.append(try decodeDirect(from: decoder, .linkage(index), key: .index(position)))
+            }
+        }
+        return sameType(result, as: R.self)
     }
 }
 

@@ -645,9 +645,14 @@ final class ResourceDecoder: Decoder {
             return try decodeJSONArray(E.self, range)
         }
         let list = try elements(of: node, for: [E].self)
+        let info = typeInfo(E.self)
+        if case .linkages(let first, let count) = list, let linkageArray = info.linkageArray, info.unionIndex < 0,
+            !info.needsTarget
+        {
+            return try linkageArray.decodeLinkageArray(from: self, first: first, count: Int(count), as: [E].self)
+        }
         var result: [E] = []
         result.reserveCapacity(list.count)
-        let info = typeInfo(E.self)
         switch list {
         case .linkages(let first, let count):
             for position in 0..<Int(count) {
@@ -763,6 +768,8 @@ final class ResourceDecoder: Decoder {
         var readsRelationshipObject: Bool
         /// Index into `unions`, or -1.
         var unionIndex: Int
+        /// How to decode an array of this type from linkage in one go (``Identifier``).
+        var linkageArray: (any LinkageArrayDecodable.Type)?
     }
 
     /// The type information of `T`. `TypeInfo` holds no references, so finding and returning it
@@ -842,7 +849,8 @@ final class ResourceDecoder: Decoder {
             id: ObjectIdentifier(T.self), kind: kind, model: model,
             lossless: T.self as? any LosslessStringConvertible.Type, resourceType: resourceType,
             needsTarget: !(T.self is any LinkageDecodable.Type),
-            readsRelationshipObject: T.self is any RelationshipObjectDecodable.Type, unionIndex: unionIndex)
+            readsRelationshipObject: T.self is any RelationshipObjectDecodable.Type, unionIndex: unionIndex,
+            linkageArray: T.self as? any LinkageArrayDecodable.Type)
         if typeInfos.count < 256 { typeInfos.append(info) }
         return info
     }

@@ -223,4 +223,55 @@ struct ProjectionFastPathTests {
         #expect(named.map { $0.alias?.name } == ["uno", "dos", nil])
         #expect(named.map { $0.alias?.alias } == [nil, "deux", nil])
     }
+
+    // MARK: Identifiers straight from linkage
+
+    struct Tagged: Decodable, JSONAPIResource {
+        static let resourceType = "posts"
+        var id: String
+        var owner: Identifier<Owner>
+        var tags: [Identifier<Label>]
+
+        struct Owner: Decodable, JSONAPIResource {
+            static let resourceType = "owners"
+            var id: String
+        }
+
+        struct Label: Decodable, JSONAPIResource {
+            static let resourceType = "labels"
+            var id: String
+        }
+    }
+
+    @Test func identifierArraysKeepMetaLidAndEscapes() throws {
+        let post = try decode(
+            Tagged.self,
+            #"""
+            {"data":{"type":"posts","id":"1","relationships":{
+              "owner":{"data":{"type":"owners","id":"o\"1"}},
+              "tags":{"data":[{"type":"labels","id":"a"},{"type":"labels","id":"b","meta":{"weight":2}},
+                              {"type":"labels","id":"c","lid":"local-c"},{"type":"labels","id":"d\u00e9"}]}}}}
+            """#)
+        #expect(post.owner.id == "o\"1")
+        #expect(post.tags.map(\.id) == ["a", "b", "c", "d\u{e9}"])
+        #expect(post.tags.map { $0.meta == nil } == [true, false, true, true])
+        #expect(post.tags[1].meta?["weight"]?.int64Value == 2)
+        #expect(post.tags.map(\.lid) == [nil, nil, "local-c", nil])
+    }
+
+    @Test func identifierArrayTypeIsCheckedWithTheElementIndex() throws {
+        let error = decodingError {
+            try decode(
+                Tagged.self,
+                #"""
+                {"data":{"type":"posts","id":"1","relationships":{
+                  "owner":{"data":{"type":"owners","id":"o1"}},
+                  "tags":{"data":[{"type":"labels","id":"a"},{"type":"robots","id":"r"}]}}}}
+                """#)
+        }
+        #expect(error?.debugDescription.contains("expected an identifier of type `labels`") == true)
+        #expect(error?.debugDescription.contains("found `robots` (robots/r)") == true)
+        #expect(error?.path == "tags.[1]")
+        #expect(error?.jsonapiError?.pointer == "/data/relationships/tags/data/1")
+    }
 }
