@@ -119,7 +119,11 @@ final class MemberTable {
         let end = min(Int(range.end), b.count)
         var i = ValueReader.skipWhitespace(b, Int(range.start) &+ 1)
         while i < end, b[i] == UInt8(ascii: "\"") {
-            let (keyEnd, keyEscaped) = ValueReader.stringEnd(b, i, limit: end)
+            // Strings are skipped with the whole buffer as the limit, so that the 16-byte steps
+            // also run for the short keys and values near the object's end; a string of the
+            // validated input always closes inside its object, and `min` keeps a bad range in it.
+            let (rawKeyEnd, keyEscaped) = ValueReader.stringEnd(b, i, limit: b.count)
+            let keyEnd = min(rawKeyEnd, end)
             let keyStart = i &+ 1
             i = keyEnd
             if i < end, b[i] != UInt8(ascii: ":") { i = ValueReader.skipWhitespace(b, i) }
@@ -130,9 +134,9 @@ final class MemberTable {
             let valueStart = i
             var flags: UInt32 = keyEscaped ? MemberEntry.keyEscaped : 0
             if b[i] == UInt8(ascii: "\"") {
-                let (valueEnd, valueEscaped) = ValueReader.stringEnd(b, i, limit: end)
+                let (valueEnd, valueEscaped) = ValueReader.stringEnd(b, i, limit: b.count)
                 if valueEscaped { flags |= MemberEntry.valueEscaped }
-                i = valueEnd
+                i = min(valueEnd, end)
             } else {
                 i = ValueReader.valueEnd(b, i)
             }
