@@ -22,6 +22,8 @@ extension ResourceDecoder {
         }
         let count = segment.count
         guard count > 0 else { return nil }
+        // Raw names are the names only under the exact strategy (the filter is over raw bytes).
+        if matcher.isExact && !table.mayContain(segment, name: wanted) { return nil }
         var position = table.hint(segment)
         if position >= count { position = 0 }
         var remaining = count

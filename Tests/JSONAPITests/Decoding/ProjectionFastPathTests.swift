@@ -274,4 +274,42 @@ struct ProjectionFastPathTests {
         #expect(error?.path == "tags.[1]")
         #expect(error?.jsonapiError?.pointer == "/data/relationships/tags/data/1")
     }
+
+    // MARK: Member lookups
+
+    struct Escaped: Decodable, JSONAPIResource {
+        static let resourceType = "escaped"
+        var id: String
+        var name: String
+        var title: String?
+        var owner: Identifier<Tagged.Owner>
+    }
+
+    /// Escaped member names match their decoded names, and keys found elsewhere (relationships,
+    /// `id`) are still found when the attributes' name filter is full.
+    @Test func escapedMemberNamesStillMatch() throws {
+        let value = try decode(
+            Escaped.self,
+            #"""
+            {"data":{"type":"escaped","id":"1","attributes":{"na\u006de":"n","t\u0069tle":"t"},
+              "relationships":{"owner":{"data":{"type":"owners","id":"o"}}}}}
+            """#)
+        #expect(value.name == "n")
+        #expect(value.title == "t")
+        #expect(value.owner == "o")
+    }
+
+    /// A key that shares its filter bit with an attribute (same first byte and length) is
+    /// compared, not taken for it.
+    @Test func filterCollisionsFallBackToComparison() throws {
+        struct Pair: Decodable, JSONAPIResource {
+            static let resourceType = "pairs"
+            var id: String
+            var ab: String?
+            var ac: String?
+        }
+        let only = try decode(Pair.self, #"{"data":{"type":"pairs","id":"1","attributes":{"ab":"x"}}}"#)
+        #expect(only.ab == "x")
+        #expect(only.ac == nil)
+    }
 }
