@@ -23,7 +23,7 @@ extension ResourceDecoder {
         let count = segment.count
         guard count > 0 else { return nil }
         // Raw names are the names only under the exact strategy (the filter is over raw bytes).
-        if matcher.isExact && !table.mayContain(segment, name: wanted) { return nil }
+        if exactKeys && !table.mayContain(segment, name: wanted) { return nil }
         var position = table.hint(segment)
         if position >= count { position = 0 }
         var remaining = count
@@ -45,7 +45,7 @@ extension ResourceDecoder {
     func nameMatches(_ name: ByteRange, escaped: Bool, _ wanted: UnsafeRawBufferPointer) -> Bool {
         if !escaped {
             let raw = bytes.slice(name)
-            if matcher.isExact { return KeyMatcher.equal(raw, wanted) }
+            if exactKeys { return KeyMatcher.equal(raw, wanted) }
             return matcher.matches(raw, wanted, path: { self.path })
         }
         return nameMatchesEscaped(name, wanted)

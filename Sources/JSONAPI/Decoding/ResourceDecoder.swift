@@ -92,6 +92,9 @@ final class ResourceDecoder: Decoder {
     let topLevel: TopLevelRecord
     let types: TypeTable
     let matcher: KeyMatcher
+    /// `matcher.isExact`, read once: asking the matcher copies its mode (and retains a custom
+    /// strategy's closure) on every member comparison.
+    let exactKeys: Bool
     let table = MemberTable()
 
     // The mutable state is only touched by this decoder's own thread, and never through
@@ -134,6 +137,7 @@ final class ResourceDecoder: Decoder {
         self.topLevel = arena.topLevel
         self.types = arena.types
         self.matcher = KeyMatcher(session.options.keyDecodingStrategy)
+        self.exactKeys = matcher.isExact
         self.node = node
     }
 
