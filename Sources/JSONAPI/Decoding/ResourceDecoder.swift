@@ -702,14 +702,6 @@ final class ResourceDecoder: Decoder {
             throw typeMismatch([E].self, expected: "an array", found: range, path: path)
         }
         var result: [E] = []
-        // Small arrays are counted first so that the result is allocated once, not grown
-        // 1, 2, 4, ...; for large ones a second pass over the elements could cost more.
-        if range.count <= 1024 {
-            var counter = ArrayCursor(range)
-            var count = 0
-            while counter.next(bytes) != nil { count &+= 1 }
-            result.reserveCapacity(count)
-        }
         var position = 0
         var cursor = ArrayCursor(range)
         if E.self == String.self {
