@@ -50,9 +50,14 @@ public struct CompoundDocument<Primary: Decodable, Meta: Decodable, Links: Decod
         let document = Document(storage: decoder.storage)
         if document.hasErrors { throw DocumentErrors(document: document) }
         let top = decoder.topLevel
-        data = try decoder.unbox(Primary.self, .primary, key: CodingKeys.data)
-        meta = top.meta.isPresent ? try decoder.unbox(Meta.self, .value(top.meta), key: CodingKeys.meta) : nil
-        links = top.links.isPresent ? try decoder.unbox(Links.self, .value(top.links), key: CodingKeys.links) : nil
+        data = try withKeyRef(CodingKeys.data) { key in try decoder.unbox(Primary.self, .primary, key: key) }
+        meta =
+            top.meta.isPresent
+            ? try withKeyRef(CodingKeys.meta) { key in try decoder.unbox(Meta.self, .value(top.meta), key: key) } : nil
+        links =
+            top.links.isPresent
+            ? try withKeyRef(CodingKeys.links) { key in try decoder.unbox(Links.self, .value(top.links), key: key) }
+            : nil
         jsonapi = document.jsonapi
         self.document = document
         skipped = decoder.skippedResources()

@@ -17,7 +17,7 @@ extension ResourceDecoder {
         }
     }
 
-    func viewRange<T>(for type: T.Type, object: Bool, node: Node? = nil, key: (any CodingKey)? = nil) throws
+    func viewRange<T>(for type: T.Type, object: Bool, node: Node? = nil, key: KeyRef = .none) throws
         -> ByteRange
     {
         let node = node ?? self.node
@@ -44,7 +44,7 @@ extension JSONValue: Decodable, DirectDecodable, RelationshipObjectDecodable, Li
         self.init(storage: decoder.storage, range: try decoder.viewRange(for: JSONValue.self, object: false))
     }
 
-    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws -> JSONValue {
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> JSONValue {
         JSONValue(
             storage: decoder.storage,
             range: try decoder.viewRange(for: JSONValue.self, object: false, node: node, key: key))
@@ -58,7 +58,7 @@ extension JSONObject: Decodable, DirectDecodable, RelationshipObjectDecodable, L
         self.init(storage: decoder.storage, range: try decoder.viewRange(for: JSONObject.self, object: true))
     }
 
-    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws -> JSONObject {
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> JSONObject {
         JSONObject(
             storage: decoder.storage,
             range: try decoder.viewRange(for: JSONObject.self, object: true, node: node, key: key))
@@ -72,7 +72,7 @@ extension Links: Decodable, DirectDecodable {
         self = try Self.decodeDirect(from: decoder, decoder.node, key: nil)
     }
 
-    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws -> Links {
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> Links {
         let range = try decoder.viewRange(for: Links.self, object: true, node: node, key: key)
         guard let links = Links(storage: decoder.storage, range: range) else {
             throw decoder.typeMismatch(Links.self, expected: "a links object", found: range, path: decoder.path(key))

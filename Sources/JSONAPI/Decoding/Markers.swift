@@ -33,12 +33,12 @@ extension Array: DecodableArrayMarker where Element: Decodable {
 
 /// `Optional` of any `Decodable`.
 protocol DecodableOptionalMarker {
-    static func decodeOptional<R>(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?, as type: R.Type)
+    static func decodeOptional<R>(from decoder: ResourceDecoder, _ node: Node, key: KeyRef, as type: R.Type)
         throws -> R
 }
 
 extension Optional: DecodableOptionalMarker where Wrapped: Decodable {
-    static func decodeOptional<R>(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?, as type: R.Type)
+    static func decodeOptional<R>(from decoder: ResourceDecoder, _ node: Node, key: KeyRef, as type: R.Type)
         throws -> R
     {
         sameType(try decoder.decodeOptional(Wrapped.self, node, key: key), as: R.self)
@@ -74,15 +74,24 @@ protocol LazyMarker {
     static var model: Any.Type { get }
 }
 
+/// Types that decode a whole array from a run of linkage records themselves (``Identifier``):
+/// one generic call per array instead of one per element, and no copy of each element through
+/// the generic result. Used only for types that need no target resource and are no union, so
+/// no element is ever skipped.
+protocol LinkageArrayDecodable {
+    static func decodeLinkageArray<R>(from decoder: ResourceDecoder, first: UInt32, count: Int, as type: R.Type)
+        throws -> R
+}
+
 /// The library's own view-like types (identifiers, lazy references, document views), which
 /// read what they need from the node directly: no `Decoder` round trip, no frame, no cast.
 /// They decode nothing nested, so errors they throw carry `key` in their coding path.
 protocol DirectDecodable {
-    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws -> Self
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> Self
 }
 
 extension DirectDecodable {
-    static func decodeDirect<R>(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?, as type: R.Type)
+    static func decodeDirect<R>(from decoder: ResourceDecoder, _ node: Node, key: KeyRef, as type: R.Type)
         throws -> R
     {
         sameType(try decodeDirect(from: decoder, node, key: key), as: R.self)

@@ -10,8 +10,14 @@
 /// ```
 /// entries:  [hdr A][title][body][metrics] [hdr B][views][shares]   <- top
 ///            segment A: the article's attributes      segment B: the nested `metrics` object
-/// hdr:      keyStart = stamp, keyEnd = member count, valueStart = lookup hint
+/// hdr:      keyStart = stamp, keyEnd = member count, valueStart = lookup hint,
+///           valueEnd | flags << 32 = a 64-bit filter of the member names
 /// ```
+///
+/// The filter has one bit per member, chosen by the name's first byte and length (all bits when
+/// a name has escapes, whose raw bytes are not the name). A lookup whose bit is clear cannot
+/// match any member, so the keys that live elsewhere in a resource (`id`, relationships,
+/// `links`, `meta`) are rejected without comparing them with every attribute.
 ///
 /// Each segment starts with a header entry holding a stamp. A container remembers its
 /// segment's base and stamp; if a container outlives its value (a pathological `init(from:)`
@@ -92,6 +98,21 @@ final class MemberTable {
     @inline(__always)
     func hint(_ segment: MemberSegment) -> Int { Int(entries[segment.base].valueStart) }
 
+    /// The filter bit of a member name (see the type's documentation).
+    @inline(__always)
+    static func filterBit(firstByte: UInt8, count: Int) -> UInt64 {
+        UInt64(1) &<< ((UInt64(firstByte) &+ UInt64(truncatingIfNeeded: count) &* 7) & 63)
+    }
+
+    /// Whether `segment` may have a member whose raw name is `name` (false: it has none).
+    @inline(__always)
+    func mayContain(_ segment: MemberSegment, name: UnsafeRawBufferPointer) -> Bool {
+        let header = entries[segment.base]
+        let filter = UInt64(header.valueEnd) | UInt64(header.flags) &<< 32
+        let first = name.isEmpty ? 0 : name[0]
+        return filter & Self.filterBit(firstByte: first, count: name.count) != 0
+    }
+
     @inline(__always)
     func setHint(_ segment: MemberSegment, _ position: Int) {
         entries[segment.base].valueStart = UInt32(truncatingIfNeeded: position)
@@ -117,10 +138,21 @@ final class MemberTable {
         entries[base] = MemberEntry(keyStart: stamp, keyEnd: 0, valueStart: 0, valueEnd: 0, flags: 0)
         top = base &+ 1
         let end = min(Int(range.end), b.count)
+        var filter: UInt64 = 0
         var i = ValueReader.skipWhitespace(b, Int(range.start) &+ 1)
         while i < end, b[i] == UInt8(ascii: "\"") {
-            let (keyEnd, keyEscaped) = ValueReader.stringEnd(b, i, limit: end)
+            // Strings are skipped with the whole buffer as the limit, so that the 16-byte steps
+            // also run for the short keys and values near the object's end; a string of the
+            // validated input always closes inside its object, and `min` keeps a bad range in it.
+            let (rawKeyEnd, keyEscaped) = ValueReader.stringEnd(b, i, limit: b.count)
+            let keyEnd = min(rawKeyEnd, end)
             let keyStart = i &+ 1
+            if keyEscaped {
+                filter = ~0
+            } else {
+                let keyCount = max(0, keyEnd &- 1 &- keyStart)
+                filter |= Self.filterBit(firstByte: keyCount > 0 ? b[keyStart] : 0, count: keyCount)
+            }
             i = keyEnd
             if i < end, b[i] != UInt8(ascii: ":") { i = ValueReader.skipWhitespace(b, i) }
             guard i < end, b[i] == UInt8(ascii: ":") else { break }
@@ -130,9 +162,9 @@ final class MemberTable {
             let valueStart = i
             var flags: UInt32 = keyEscaped ? MemberEntry.keyEscaped : 0
             if b[i] == UInt8(ascii: "\"") {
-                let (valueEnd, valueEscaped) = ValueReader.stringEnd(b, i, limit: end)
+                let (valueEnd, valueEscaped) = ValueReader.stringEnd(b, i, limit: b.count)
                 if valueEscaped { flags |= MemberEntry.valueEscaped }
-                i = valueEnd
+                i = min(valueEnd, end)
             } else {
                 i = ValueReader.valueEnd(b, i)
             }
@@ -150,6 +182,8 @@ final class MemberTable {
         }
         let count = top &- base &- 1
         entries[base].keyEnd = UInt32(truncatingIfNeeded: count)
+        entries[base].valueEnd = UInt32(truncatingIfNeeded: filter)
+        entries[base].flags = UInt32(truncatingIfNeeded: filter &>> 32)
         return MemberSegment(base: base, count: count, stamp: stamp)
     }
 }

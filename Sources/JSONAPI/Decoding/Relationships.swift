@@ -47,6 +47,13 @@ public struct Identifier<Model: JSONAPIResource>: Hashable, Sendable, CustomStri
         self.meta = nil
     }
 
+    @inline(__always)
+    init(id: String, lid: String?, meta: JSONObject?) {
+        self.id = id
+        self.lid = lid
+        self.meta = meta
+    }
+
     /// Creates an identifier from its id.
     public init(_ id: String) {
         self.init(id: id)
@@ -89,7 +96,22 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
         self = try Self.decodePortable(from: decoder)
     }
 
-    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws -> Identifier {
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> Identifier {
+        // The common case, an identifier with an id of the right type and nothing else, straight
+        // from its linkage record; anything else (and every error) takes the general path.
+        var linkage = UInt32.max
+        switch node {
+        case .linkage(let index):
+            linkage = index
+        case .relationship(let index):
+            let relationship = decoder.relationships[Int(index)]
+            if relationship.data == .one && relationship.linkageCount > 0 { linkage = relationship.firstLinkage }
+        default:
+            break
+        }
+        if linkage != .max, let identifier = plain(decoder, linkage, type: decoder.typeInfo(Model.self).resourceType) {
+            return identifier
+        }
         guard let identity = try decoder.identity(of: node, key: key) else {
             return try decoder.descend(into: node, key: key) { try decodePortable(from: decoder) }
         }
@@ -99,6 +121,14 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
             lid: identity.lid.isPresent ? decoder.string(identity.lid, escaped: identity.lidEscaped) : nil)
         if identity.meta.isPresent { identifier.meta = JSONObject(storage: decoder.storage, range: identity.meta) }
         return identifier
+    }
+
+    /// The identifier of linkage `index` when it has an id, no lid or meta, and `type`.
+    @inline(__always)
+    static func plain(_ decoder: ResourceDecoder, _ index: UInt32, type: UInt32) -> Identifier? {
+        let link = decoder.linkages[Int(index)]
+        guard link.id.isPresent && link.lid.isAbsent && link.meta.isAbsent && link.type == type else { return nil }
+        return Identifier(id: decoder.string(link.id, escaped: link.flags.contains(.idHasEscapes)), lid: nil, meta: nil)
     }
 
     private static func decodePortable(from decoder: any Decoder) throws -> Identifier {
@@ -114,6 +144,25 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
         return Identifier(
             id: try container.decodeIfPresent(String.self, forKey: .id) ?? "",
             lid: try container.decodeIfPresent(String.self, forKey: .lid))
+    }
+}
+
+extension Identifier: LinkageArrayDecodable {
+    static func decodeLinkageArray<R>(from decoder: ResourceDecoder, first: UInt32, count: Int, as type: R.Type)
+        throws -> R
+    {
+        var result: [Identifier] = []
+        result.reserveCapacity(count)
+        let expected = decoder.typeInfo(Model.self).resourceType
+        for position in 0..<count {
+            let index = first &+ UInt32(position)
+            if let identifier = plain(decoder, index, type: expected) {
+                result.append(identifier)
+            } else {
+                result.append(try decodeDirect(from: decoder, .linkage(index), key: .index(position)))
+            }
+        }
+        return sameType(result, as: R.self)
     }
 }
 
@@ -138,7 +187,7 @@ extension ResourceIdentifier: Decodable, LinkageDecodable, DirectDecodable {
         self = try Self.decodePortable(from: decoder)
     }
 
-    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws
         -> ResourceIdentifier
     {
         guard let identity = try decoder.identity(of: node, key: key) else {
@@ -226,7 +275,7 @@ extension Lazy: Decodable, DirectDecodable {
         self = try Self.decodeDirect(from: decoder, decoder.node, key: nil)
     }
 
-    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) throws -> Lazy {
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> Lazy {
         let record: UInt32
         do {
             record = try decoder.singleResource(of: node, for: Lazy.self)
@@ -305,10 +354,14 @@ public struct Related<Value: Decodable, Meta: Decodable, Links: Decodable>: Deco
             value = try decoder.unbox(Value.self, .relationship(index), key: nil)
             meta =
                 relationship.meta.isPresent
-                ? try decoder.unbox(Meta.self, .value(relationship.meta), key: CodingKeys.meta) : nil
+                ? try withKeyRef(CodingKeys.meta) { key in
+                    try decoder.unbox(Meta.self, .value(relationship.meta), key: key)
+                } : nil
             links =
                 relationship.links.isPresent
-                ? try decoder.unbox(Links.self, .value(relationship.links), key: CodingKeys.links) : nil
+                ? try withKeyRef(CodingKeys.links) { key in
+                    try decoder.unbox(Links.self, .value(relationship.links), key: key)
+                } : nil
             return
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -326,7 +379,7 @@ public struct NoMeta: Decodable, Sendable, Hashable, DirectDecodable {
     /// Creates a value.
     public init() {}
     public init(from decoder: any Decoder) throws {}
-    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) -> NoMeta { NoMeta() }
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) -> NoMeta { NoMeta() }
 }
 
 /// Decodes from anything and keeps nothing: for `links` you do not need.
@@ -334,7 +387,7 @@ public struct NoLinks: Decodable, Sendable, Hashable, DirectDecodable {
     /// Creates a value.
     public init() {}
     public init(from decoder: any Decoder) throws {}
-    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: (any CodingKey)?) -> NoLinks {
+    static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) -> NoLinks {
         NoLinks()
     }
 }
@@ -411,7 +464,7 @@ extension ResourceDecoder {
     }
 
     /// The identity of a resource-like node; nil for nodes that are not (plain JSON values).
-    func identity(of node: Node, key: (any CodingKey)? = nil) throws -> Identity? {
+    func identity(of node: Node, key: KeyRef = .none) throws -> Identity? {
         switch node {
         case .linkage(let index):
             let l = linkages[Int(index)]
@@ -470,7 +523,7 @@ extension ResourceDecoder {
 
     /// Checks an identity's type against a model's.
     func checkType<Model: JSONAPIResource>(
-        _ identity: Identity, against model: Model.Type, identifier: Bool, key: (any CodingKey)?
+        _ identity: Identity, against model: Model.Type, identifier: Bool, key: KeyRef
     ) throws {
         let info = typeInfo(Model.self)
         guard info.resourceType != identity.type else { return }

@@ -121,7 +121,8 @@ extension ResourceDecoder {
     }
 
     func chainDescription(appending record: UInt32) -> String {
-        (chain.map { identity(record: $0.record) } + [identity(record: record)]).joined(separator: " → ")
+        ((0..<chain.count).map { identity(record: chain[$0].record) } + [identity(record: record)]).joined(
+            separator: " → ")
     }
 
     func unhandledType(_ union: String, typeIndex: UInt32, at offset: Int, identity: String, members: [String])
@@ -135,8 +136,9 @@ extension ResourceDecoder {
 
     /// The same error with `key` appended to its coding path (for errors made before the key
     /// was pushed, in the direct paths that push no frame).
-    func adding(_ key: (any CodingKey)?, to error: any Error) -> any Error {
-        guard let key, let decodingError = error as? DecodingError, let context = decodingError.context else {
+    func adding(_ key: KeyRef, to error: any Error) -> any Error {
+        guard let key = key.key, let decodingError = error as? DecodingError, let context = decodingError.context
+        else {
             return error
         }
         let newContext = DecodingError.Context(
@@ -183,7 +185,7 @@ extension ResourceDecoder {
 
     /// The offset of the member an error's coding path names inside `node`, else of `node`.
     func offset(forErrorPath errorPath: [any CodingKey], in node: Node) -> Int {
-        let depth = path.count
+        let depth = pathCount
         guard errorPath.count > depth else { return offset(of: node) }
         let key = errorPath[depth]
         let savedTop = table.top

@@ -22,6 +22,8 @@ extension ResourceDecoder {
         }
         let count = segment.count
         guard count > 0 else { return nil }
+        // Raw names are the names only under the exact strategy (the filter is over raw bytes).
+        if exactKeys && !table.mayContain(segment, name: wanted) { return nil }
         var position = table.hint(segment)
         if position >= count { position = 0 }
         var remaining = count
@@ -43,7 +45,7 @@ extension ResourceDecoder {
     func nameMatches(_ name: ByteRange, escaped: Bool, _ wanted: UnsafeRawBufferPointer) -> Bool {
         if !escaped {
             let raw = bytes.slice(name)
-            if matcher.isExact { return KeyMatcher.equal(raw, wanted) }
+            if exactKeys { return KeyMatcher.equal(raw, wanted) }
             return matcher.matches(raw, wanted, path: { self.path })
         }
         return nameMatchesEscaped(name, wanted)
@@ -134,6 +136,15 @@ extension ResourceDecoder {
         }
     }
 
+    /// Calls `body` with the UTF-8 of `key.stringValue`, from `names` when the key type is small.
+    @inline(__always)
+    func withKeyBytes<K: CodingKey, R>(
+        _ key: K, names: Unmanaged<KeyNames>, _ body: (UnsafeRawBufferPointer) -> R
+    ) -> R {
+        if let name = names._withUnsafeGuaranteedRef({ $0.name(key) }) { return body(name) }
+        return withKeyBytes(key, body)
+    }
+
     /// Calls `body` with the UTF-8 of `key.stringValue`, without copying for native strings.
     @inline(__always)
     func withKeyBytes<R>(_ key: some CodingKey, _ body: (UnsafeRawBufferPointer) -> R) -> R {
@@ -143,6 +154,21 @@ extension ResourceDecoder {
         }
         var copy = name
         return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+extension ResourceDecoder {
+    /// The value of a `T` whose key is missing, for types that have one (``Field``); else the
+    /// `keyNotFound` error.
+    ///
+    /// Out of line, and returning `T` rather than `T?`: a `T?` at the call site made every
+    /// `decode(_:forKey:)` fetch `Optional<T>`'s metadata and reserve stack for it on entry.
+    @inline(never)
+    func absentValue<T, K: CodingKey>(_ type: T.Type, key: K, in node: Node, depth: Int) throws -> T {
+        if let absent = T.self as? any AbsentRepresentable.Type, let value = absent.absentValue as? T {
+            return value
+        }
+        throw keyNotFound(key, in: node, path: Array(path.prefix(depth)))
     }
 }
 
@@ -174,9 +200,11 @@ extension UnsafeRawBufferPointer {
 struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let unmanaged: Unmanaged<ResourceDecoder>
     var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
-    let record: UInt32
-    let segment: MemberSegment
-    let depth: Int
+    // SAFETY: owned by the decoder's container pool, which lives as long as the decoder.
+    unowned(unsafe) let state: KeyedState
+    var record: UInt32 { state.record }
+    var segment: MemberSegment { state.segment }
+    var depth: Int { state.depth }
 
     var codingPath: [any CodingKey] { Array(decoder.path.prefix(depth)) }
 
@@ -203,7 +231,7 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     func slot(_ key: Key) -> ResourceSlot {
         unmanaged._withUnsafeGuaranteedRef { decoder in
-            decoder.withKeyBytes(key) { decoder.lookup($0, record: record, segment: segment) }
+            decoder.withKeyBytes(key, names: state.names) { decoder.lookup($0, record: record, segment: segment) }
         }
     }
 
@@ -231,29 +259,37 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     func scalar<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            let slot = decoder.withKeyBytes(key) { decoder.lookup($0, record: record, segment: segment) }
+            let slot = decoder.withKeyBytes(key, names: state.names) {
+                decoder.lookup($0, record: record, segment: segment)
+            }
             if case .member(let member) = slot {
-                return try T.read(
-                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+                return try withKeyRef(key) { key in
+                    try T.read(
+                        decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+                }
             }
             guard let node = decoder.node(for: slot, record: record) else {
                 throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)
             }
-            return try T.read(decoder, node: node, key: key)
+            return try withKeyRef(key) { key in try T.read(decoder, node: node, key: key) }
         }
     }
 
     @inline(__always)
     func scalarIfPresent<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T? {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            let slot = decoder.withKeyBytes(key) { decoder.lookup($0, record: record, segment: segment) }
+            let slot = decoder.withKeyBytes(key, names: state.names) {
+                decoder.lookup($0, record: record, segment: segment)
+            }
             if case .member(let member) = slot {
                 if decoder.firstByte(member.value) == UInt8(ascii: "n") { return nil }
-                return try T.read(
-                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+                return try withKeyRef(key) { key in
+                    try T.read(
+                        decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+                }
             }
             guard let node = decoder.node(for: slot, record: record) else { return nil }
-            return try decoder.decodeOptional(T.self, node, key: key)
+            return try withKeyRef(key) { key in try decoder.decodeOptional(T.self, node, key: key) }
         }
     }
 
@@ -290,19 +326,16 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard let node = decoder.node(for: slot(key), record: record) else {
-                if let absent = T.self as? any AbsentRepresentable.Type, let value = absent.absentValue as? T {
-                    return value
-                }
-                throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)
+                return try decoder.absentValue(T.self, key: key, in: .resource(record), depth: depth)
             }
-            return try decoder.unbox(T.self, node, key: key)
+            return try withKeyRef(key) { key in try decoder.unbox(T.self, node, key: key) }
         }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard let node = decoder.node(for: slot(key), record: record) else { return nil }
-            return try decoder.decodeOptional(T.self, node, key: key)
+            return try withKeyRef(key) { key in try decoder.decodeOptional(T.self, node, key: key) }
         }
     }
 
@@ -336,9 +369,11 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let unmanaged: Unmanaged<ResourceDecoder>
     var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
-    let object: ByteRange
-    let segment: MemberSegment
-    let depth: Int
+    // SAFETY: owned by the decoder's container pool, which lives as long as the decoder.
+    unowned(unsafe) let state: KeyedState
+    var object: ByteRange { state.object }
+    var segment: MemberSegment { state.segment }
+    var depth: Int { state.depth }
 
     var codingPath: [any CodingKey] { Array(decoder.path.prefix(depth)) }
 
@@ -357,7 +392,7 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     func member(_ key: Key) -> MemberEntry? {
         unmanaged._withUnsafeGuaranteedRef { decoder in
-            decoder.withKeyBytes(key) { decoder.findMember(segment, object: object, $0) }
+            decoder.withKeyBytes(key, names: state.names) { decoder.findMember(segment, object: object, $0) }
         }
     }
 
@@ -371,22 +406,31 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     func scalar<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }) else {
+            guard
+                let member = decoder.withKeyBytes(
+                    key, names: state.names, { decoder.findMember(segment, object: object, $0) })
+            else {
                 throw decoder.keyNotFound(key, in: .value(object), path: codingPath)
             }
-            return try T.read(
-                decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+            return try withKeyRef(key) { key in
+                try T.read(
+                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+            }
         }
     }
 
     @inline(__always)
     func scalarIfPresent<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T? {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }),
+            guard
+                let member = decoder.withKeyBytes(
+                    key, names: state.names, { decoder.findMember(segment, object: object, $0) }),
                 decoder.firstByte(member.value) != UInt8(ascii: "n")
             else { return nil }
-            return try T.read(
-                decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+            return try withKeyRef(key) { key in
+                try T.read(
+                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+            }
         }
     }
 
@@ -422,22 +466,25 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }) else {
-                if let absent = T.self as? any AbsentRepresentable.Type, let value = absent.absentValue as? T {
-                    return value
-                }
-                throw decoder.keyNotFound(key, in: .value(object), path: codingPath)
+            guard
+                let member = decoder.withKeyBytes(
+                    key, names: state.names, { decoder.findMember(segment, object: object, $0) })
+            else {
+                return try decoder.absentValue(T.self, key: key, in: .value(object), depth: depth)
             }
-            return try decoder.unbox(T.self, .value(member.value), key: key)
+            return try withKeyRef(key) { key in try decoder.unbox(T.self, .value(member.value), key: key) }
         }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard let member = decoder.withKeyBytes(key, { decoder.findMember(segment, object: object, $0) }) else {
+            guard
+                let member = decoder.withKeyBytes(
+                    key, names: state.names, { decoder.findMember(segment, object: object, $0) })
+            else {
                 return nil
             }
-            return try decoder.decodeOptional(T.self, .value(member.value), key: key)
+            return try withKeyRef(key) { key in try decoder.decodeOptional(T.self, .value(member.value), key: key) }
         }
     }
 
@@ -529,17 +576,14 @@ struct DocumentContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         guard let node = node(key) else {
-            if let absent = T.self as? any AbsentRepresentable.Type, let value = absent.absentValue as? T {
-                return value
-            }
-            throw decoder.keyNotFound(key, in: .document, path: codingPath)
+            return try decoder.absentValue(T.self, key: key, in: .document, depth: depth)
         }
-        return try decoder.unbox(T.self, node, key: key)
+        return try withKeyRef(key) { key in try decoder.unbox(T.self, node, key: key) }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let node = node(key) else { return nil }
-        return try decoder.decodeOptional(T.self, node, key: key)
+        return try withKeyRef(key) { key in try decoder.decodeOptional(T.self, node, key: key) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws

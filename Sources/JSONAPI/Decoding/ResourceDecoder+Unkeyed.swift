@@ -53,7 +53,7 @@ struct ArrayContainer: UnkeyedDecodingContainer {
 
     private mutating func scalar<T: ScalarDecodable>(_ type: T.Type) throws -> T {
         let element = try next(T.self)
-        let value = try T.read(decoder, value: element, escaped: nil, key: IndexKey(currentIndex))
+        let value = try T.read(decoder, value: element, escaped: nil, key: .index(currentIndex))
         currentIndex &+= 1
         return value
     }
@@ -75,7 +75,7 @@ struct ArrayContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let element = try next(T.self)
-        let value = try decoder.unbox(T.self, .value(element), key: IndexKey(currentIndex))
+        let value = try decoder.unbox(T.self, .value(element), key: .index(currentIndex))
         currentIndex &+= 1
         return value
     }
@@ -139,7 +139,7 @@ struct ListContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let node = try next(T.self)
-        let value = try decoder.unbox(T.self, node, key: IndexKey(currentIndex))
+        let value = try decoder.unbox(T.self, node, key: .index(currentIndex))
         currentIndex &+= 1
         return value
     }

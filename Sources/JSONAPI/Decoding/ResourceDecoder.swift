@@ -92,13 +92,19 @@ final class ResourceDecoder: Decoder {
     let topLevel: TopLevelRecord
     let types: TypeTable
     let matcher: KeyMatcher
+    /// `matcher.isExact`, read once: asking the matcher copies its mode (and retains a custom
+    /// strategy's closure) on every member comparison.
+    let exactKeys: Bool
     let table = MemberTable()
 
     // The mutable state is only touched by this decoder's own thread, and never through
     // overlapping accesses; the dynamic exclusivity checks would only cost time.
     @exclusivity(unchecked) var node: Node
-    @exclusivity(unchecked) var path: [any CodingKey] = []
-    @exclusivity(unchecked) var chain: [ChainEntry] = []
+    /// The coding path of the node the decoder started at (a forked decoder's), then the keys of
+    /// the frames entered since (see ``KeyRef``); ``path`` joins them when one is needed.
+    @exclusivity(unchecked) var basePath: [any CodingKey] = []
+    @exclusivity(unchecked) var keys = TrivialStack<KeyRef>()
+    @exclusivity(unchecked) var chain = TrivialStack<ChainEntry>()
     @exclusivity(unchecked) var depth = 0
     /// The type index the resource entered by the current frame must have (`UInt32.max`: any).
     @exclusivity(unchecked) var expectedType: UInt32 = .max
@@ -114,6 +120,9 @@ final class ResourceDecoder: Decoder {
     @exclusivity(unchecked) var foreignErrorLocated = false
     @exclusivity(unchecked) var scratch: [UInt8] = []
     @exclusivity(unchecked) var localResources: [LocalKey: UInt32]?
+    /// Keyed-container boxes for reuse (see ``ContainerPool``), with a direct-mapped cache.
+    @exclusivity(unchecked) var pools: [ContainerPool] = []
+    @exclusivity(unchecked) var poolCache = [ContainerPool?](repeating: nil, count: ResourceDecoder.poolCacheSize)
     private var cachedUserInfo: [CodingUserInfoKey: Any]?
 
     init(session: DecodingSession, bytes: UnsafeRawBufferPointer, node: Node = .primary) {
@@ -128,16 +137,22 @@ final class ResourceDecoder: Decoder {
         self.topLevel = arena.topLevel
         self.types = arena.types
         self.matcher = KeyMatcher(session.options.keyDecodingStrategy)
+        self.exactKeys = matcher.isExact
         self.node = node
-        path.reserveCapacity(16)
+    }
+
+    deinit {
+        keys.deallocate()
+        chain.deallocate()
     }
 
     /// A decoder for the same document positioned at `node` with `path`, for `superDecoder`
     /// and nested containers, which must outlive the current frame.
     func fork(node: Node, path: [any CodingKey]) -> ResourceDecoder {
         let decoder = ResourceDecoder(session: session, bytes: bytes, node: node)
-        decoder.path = path
-        decoder.chain = chain
+        decoder.basePath = path
+        decoder.chain.deallocate()
+        decoder.chain = chain.copy()
         decoder.depth = depth
         return decoder
     }
@@ -145,6 +160,20 @@ final class ResourceDecoder: Decoder {
     // MARK: Decoder
 
     var codingPath: [any CodingKey] { path }
+
+    /// The current coding path, with every key copied out of the key stack.
+    var path: [any CodingKey] {
+        var result = basePath
+        result.reserveCapacity(basePath.count &+ keys.count)
+        for index in 0..<keys.count {
+            if let key = keys[index].key { result.append(key) }
+        }
+        return result
+    }
+
+    /// `path.count`, without building the path.
+    @inline(__always)
+    var pathCount: Int { basePath.count &+ keys.count }
 
     var userInfo: [CodingUserInfoKey: Any] {
         if let cachedUserInfo { return cachedUserInfo }
@@ -161,18 +190,14 @@ final class ResourceDecoder: Decoder {
                 throw typeMismatch(Key.self, expected: "an object", found: range, path: path)
             }
             let segment = table.scan(bytes, object: range)
-            return KeyedDecodingContainer(
-                ObjectContainer<Key>(
-                    unmanaged: .passUnretained(self), object: range, segment: segment, depth: path.count))
+            return keyedContainer(Key.self, .object, record: 0, object: range, segment: segment)
         case .document:
-            return KeyedDecodingContainer(DocumentContainer<Key>(unmanaged: .passUnretained(self), depth: path.count))
+            return KeyedDecodingContainer(DocumentContainer<Key>(unmanaged: .passUnretained(self), depth: pathCount))
         case .resource, .relationship, .linkage, .primary:
             let record = try singleResource(of: node, for: Key.self)
             try enter(record)
             let segment = table.scan(bytes, object: resources[Int(record)].attributes)
-            return KeyedDecodingContainer(
-                ResourceContainer<Key>(
-                    unmanaged: .passUnretained(self), record: record, segment: segment, depth: path.count))
+            return keyedContainer(Key.self, .resource, record: record, object: .absent, segment: segment)
         case .included:
             throw typeMismatch(
                 Key.self, at: offset(of: node), expected: "an object", found: "the `included` array", path: path)
@@ -187,15 +212,15 @@ final class ResourceDecoder: Decoder {
             guard firstByte(range) == UInt8(ascii: "[") else {
                 throw typeMismatch([Any].self, expected: "an array", found: range, path: path)
             }
-            return ArrayContainer(decoder: self, array: range, depth: path.count)
+            return ArrayContainer(decoder: self, array: range, depth: pathCount)
         default:
             let list = try elements(of: node, for: [Any].self)
-            return ListContainer(decoder: self, list: list, depth: path.count)
+            return ListContainer(decoder: self, list: list, depth: pathCount)
         }
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleValueContainer(unmanaged: .passUnretained(self), depth: path.count)
+        SingleValueContainer(unmanaged: .passUnretained(self), depth: pathCount)
     }
 
     // MARK: Frames
@@ -215,19 +240,19 @@ final class ResourceDecoder: Decoder {
     /// No closure and nothing generic: the hot path (`unboxComposite`) calls this and ``pop(_:)``
     /// around `T(from:)` directly, so no metadata has to be instantiated per call.
     @inline(__always)
-    func push(_ node: Node, key: (any CodingKey)?, expected: UInt32, model: (any JSONAPIResource.Type)?) throws
+    func push(_ node: Node, key: KeyRef, expected: UInt32, model: (any JSONAPIResource.Type)?) throws
         -> Frame
     {
         let frame = Frame(
             node: self.node, top: table.top, chain: chain.count, expected: expectedType, model: expectedModel,
-            pushedKey: key != nil)
+            pushedKey: !key.isNone)
         if depth >= options.maximumDepth {
             throw failure(
                 .dataCorrupted, at: offset(of: node), code: .decodingFailed, path: self.path(key),
                 "values are nested deeper than DecodingOptions.maximumDepth (\(options.maximumDepth))")
         }
         depth &+= 1
-        if let key { path.append(key) }
+        if !key.isNone { keys.push(key) }
         self.node = node
         expectedType = expected
         expectedModel = model
@@ -240,17 +265,17 @@ final class ResourceDecoder: Decoder {
     func pop(_ frame: Frame) {
         node = frame.node
         table.top = frame.top
-        if chain.count > frame.chain { chain.removeLast(chain.count &- frame.chain) }
+        chain.truncate(to: frame.chain)
         expectedType = frame.expected
         expectedModel = frame.model
         depth &-= 1
-        if frame.pushedKey { path.removeLast() }
+        if frame.pushedKey { keys.pop() }
     }
 
     /// Decodes a nested value: ``push(_:key:expected:model:)``, `body`, ``pop(_:)``, locating
     /// any error that escapes without a location. For the paths that are not hot.
     func descend<T>(
-        into node: Node, key: (any CodingKey)?, expected: UInt32 = .max, model: (any JSONAPIResource.Type)? = nil,
+        into node: Node, key: KeyRef, expected: UInt32 = .max, model: (any JSONAPIResource.Type)? = nil,
         _ body: () throws -> T
     ) throws -> T {
         let frame = try push(node, key: key, expected: expected, model: model)
@@ -271,7 +296,7 @@ final class ResourceDecoder: Decoder {
             throw wrongType(record: record)
         }
         if !chain.isEmpty {
-            for entry in chain where entry.record == record {
+            for index in 0..<chain.count where chain[index].record == record {
                 throw cycle(at: record)
             }
             if chain.count >= options.maximumRelationshipDepth {
@@ -281,20 +306,20 @@ final class ResourceDecoder: Decoder {
                 )
             }
         }
-        chain.append(ChainEntry(record: record, frame: depth))
+        chain.push(ChainEntry(record: record, frame: depth))
     }
 
     // MARK: Unboxing
 
     /// Decodes a `T` from `node`, with `key` as the last coding key.
     @inline(__always)
-    func unbox<T: Decodable>(_ type: T.Type, _ node: Node, key: (any CodingKey)?) throws -> T {
+    func unbox<T: Decodable>(_ type: T.Type, _ node: Node, key: KeyRef) throws -> T {
         if T.self == String.self { return sameType(try String.read(self, node: node, key: key), as: T.self) }
         return try unboxComposite(type, node, key: key)
     }
 
     /// Everything but strings.
-    func unboxComposite<T: Decodable>(_ type: T.Type, _ node: Node, key: (any CodingKey)?) throws -> T {
+    func unboxComposite<T: Decodable>(_ type: T.Type, _ node: Node, key: KeyRef) throws -> T {
         let info = typeInfo(T.self)
         switch info.kind {
         case .plain:
@@ -368,7 +393,7 @@ final class ResourceDecoder: Decoder {
     /// resource (an author, a tag) is usually reached through many relationships, and every
     /// decode of it as the same type gives the same value.
     func decodeRelated<T: Decodable>(
-        _ type: T.Type, _ node: Node, record: UInt32, key: (any CodingKey)?, info: TypeInfo
+        _ type: T.Type, _ node: Node, record: UInt32, key: KeyRef, info: TypeInfo
     ) throws -> T {
         let memoKey = MemoKey(type: info.id, record: record)
         if let cached = memo[memoKey], let value = cached as? T { return value }
@@ -386,7 +411,7 @@ final class ResourceDecoder: Decoder {
 
     @inline(never)
     func decodeLossless<T>(
-        _ lossless: any LosslessStringConvertible.Type, _ range: ByteRange, escaped: Bool, key: (any CodingKey)?,
+        _ lossless: any LosslessStringConvertible.Type, _ range: ByteRange, escaped: Bool, key: KeyRef,
         as type: T.Type
     ) throws -> T {
         let text = string(range, escaped: escaped)
@@ -400,7 +425,7 @@ final class ResourceDecoder: Decoder {
 
     /// Decodes an optional `W`: nil for null, absent linkage, a missing related resource
     /// (recorded as skipped), or (when allowed) a resource type a union does not handle.
-    func decodeOptional<W: Decodable>(_ type: W.Type, _ node: Node, key: (any CodingKey)?) throws -> W? {
+    func decodeOptional<W: Decodable>(_ type: W.Type, _ node: Node, key: KeyRef) throws -> W? {
         switch node {
         case .value(let range):
             if firstByte(range) == UInt8(ascii: "n") { return nil }
@@ -438,7 +463,7 @@ final class ResourceDecoder: Decoder {
 
     /// Whether linkage `index` can be decoded as a `W`; records a skip and returns false when it
     /// names a missing resource (and `W` needs it) or, if allowed, a type a union does not handle.
-    func linkageUsable<W>(_ index: UInt32, for type: W.Type, key: (any CodingKey)?) throws -> Bool {
+    func linkageUsable<W>(_ index: UInt32, for type: W.Type, key: KeyRef) throws -> Bool {
         let info = typeInfo(W.self)
         if let union = union(info), !union.handles(linkages[Int(index)].type) {
             // A type the union does not know: skip it if allowed, else let decoding report it.
@@ -453,16 +478,16 @@ final class ResourceDecoder: Decoder {
         return true
     }
 
-    func resourceUsable<W>(_ record: UInt32, for type: W.Type, key: (any CodingKey)?) throws -> Bool {
+    func resourceUsable<W>(_ record: UInt32, for type: W.Type, key: KeyRef) throws -> Bool {
         guard options.ignoresUnhandledResourceTypes, let union = union(typeInfo(W.self)) else { return true }
         if union.handles(resources[Int(record)].type) { return true }
         skip(linkage: .max, record: record, .unhandledType(union: union.name), key: key)
         return false
     }
 
-    func skip(linkage: UInt32, record: UInt32, _ reason: SkippedResource.Reason, key: (any CodingKey)?) {
+    func skip(linkage: UInt32, record: UInt32, _ reason: SkippedResource.Reason, key: KeyRef) {
         var fullPath = path
-        if let key { fullPath.append(key) }
+        if let key = key.key { fullPath.append(key) }
         let offset =
             linkage != .max ? Int(linkages[Int(linkage)].object.start) : Int(resources[Int(record)].object.start)
         skips.append(PendingSkip(linkage: linkage, record: record, reason: reason, path: fullPath, offset: offset))
@@ -624,9 +649,14 @@ final class ResourceDecoder: Decoder {
             return try decodeJSONArray(E.self, range)
         }
         let list = try elements(of: node, for: [E].self)
+        let info = typeInfo(E.self)
+        if case .linkages(let first, let count) = list, let linkageArray = info.linkageArray, info.unionIndex < 0,
+            !info.needsTarget
+        {
+            return try linkageArray.decodeLinkageArray(from: self, first: first, count: Int(count), as: [E].self)
+        }
         var result: [E] = []
         result.reserveCapacity(list.count)
-        let info = typeInfo(E.self)
         switch list {
         case .linkages(let first, let count):
             for position in 0..<Int(count) {
@@ -635,21 +665,21 @@ final class ResourceDecoder: Decoder {
                 if let union = union(info), !union.handles(link.type) {
                     // Skipped if allowed; otherwise decoding it reports the unhandled type.
                     if options.ignoresUnhandledResourceTypes {
-                        skip(linkage: index, record: .max, .unhandledType(union: union.name), key: IndexKey(position))
+                        skip(linkage: index, record: .max, .unhandledType(union: union.name), key: .index(position))
                         continue
                     }
                 } else if info.needsTarget && target(of: index) == nil {
                     if options.ignoresMissingResources {
-                        skip(linkage: index, record: .max, .missing, key: IndexKey(position))
+                        skip(linkage: index, record: .max, .missing, key: .index(position))
                         continue
                     }
-                    throw adding(IndexKey(position), to: missingResource(index))
+                    throw adding(.index(position), to: missingResource(index))
                 }
                 if case .direct(let direct) = info.kind {
                     result.append(
-                        try direct.decodeDirect(from: self, .linkage(index), key: IndexKey(position), as: E.self))
+                        try direct.decodeDirect(from: self, .linkage(index), key: .index(position), as: E.self))
                 } else {
-                    result.append(try unbox(E.self, .linkage(index), key: IndexKey(position)))
+                    result.append(try unbox(E.self, .linkage(index), key: .index(position)))
                 }
             }
         case .resources(let first, let count):
@@ -658,10 +688,10 @@ final class ResourceDecoder: Decoder {
                 if options.ignoresUnhandledResourceTypes, let union = union(info),
                     !union.handles(resources[Int(record)].type)
                 {
-                    skip(linkage: .max, record: record, .unhandledType(union: union.name), key: IndexKey(position))
+                    skip(linkage: .max, record: record, .unhandledType(union: union.name), key: .index(position))
                     continue
                 }
-                result.append(try unbox(E.self, .resource(record), key: IndexKey(position)))
+                result.append(try unbox(E.self, .resource(record), key: .index(position)))
             }
         }
         return result
@@ -676,13 +706,13 @@ final class ResourceDecoder: Decoder {
         var cursor = ArrayCursor(range)
         if E.self == String.self {
             while let element = cursor.next(bytes) {
-                result.append(sameType(try readString(element, escaped: nil, key: IndexKey(position)), as: E.self))
+                result.append(sameType(try readString(element, escaped: nil, key: .index(position)), as: E.self))
                 position &+= 1
             }
             return result
         }
         while let element = cursor.next(bytes) {
-            result.append(try unbox(E.self, .value(element), key: IndexKey(position)))
+            result.append(try unbox(E.self, .value(element), key: .index(position)))
             position &+= 1
         }
         return result
@@ -699,7 +729,9 @@ final class ResourceDecoder: Decoder {
         for position in 0..<segment.count {
             let member = table.member(segment, position)
             let name = string(member.key, escaped: member.flags & MemberEntry.keyEscaped != 0)
-            result[name] = try unbox(V.self, .value(member.value), key: AnyCodingKey(stringValue: name))
+            result[name] = try withKeyRef(AnyCodingKey(stringValue: name)) { key in
+                try unbox(V.self, .value(member.value), key: key)
+            }
         }
         return result
     }
@@ -740,6 +772,8 @@ final class ResourceDecoder: Decoder {
         var readsRelationshipObject: Bool
         /// Index into `unions`, or -1.
         var unionIndex: Int
+        /// How to decode an array of this type from linkage in one go (``Identifier``).
+        var linkageArray: (any LinkageArrayDecodable.Type)?
     }
 
     /// The type information of `T`. `TypeInfo` holds no references, so finding and returning it
@@ -819,7 +853,8 @@ final class ResourceDecoder: Decoder {
             id: ObjectIdentifier(T.self), kind: kind, model: model,
             lossless: T.self as? any LosslessStringConvertible.Type, resourceType: resourceType,
             needsTarget: !(T.self is any LinkageDecodable.Type),
-            readsRelationshipObject: T.self is any RelationshipObjectDecodable.Type, unionIndex: unionIndex)
+            readsRelationshipObject: T.self is any RelationshipObjectDecodable.Type, unionIndex: unionIndex,
+            linkageArray: T.self as? any LinkageArrayDecodable.Type)
         if typeInfos.count < 256 { typeInfos.append(info) }
         return info
     }
@@ -833,7 +868,7 @@ final class ResourceDecoder: Decoder {
     }
 
     func string(_ range: ByteRange, escaped: Bool) -> String {
-        JSONStringDecoding.decode(bytes.slice(range), hasEscapes: escaped)
+        StringMaking.make(bytes.slice(range), escaped: escaped)
     }
 
     func relationshipName(_ index: UInt32) -> String {

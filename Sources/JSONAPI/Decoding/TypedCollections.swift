@@ -62,7 +62,7 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
     /// - Precondition: `position` is a valid index (as for `Array`).
     public func element(at position: Int) throws -> Model {
         precondition(position >= 0 && position < endIndex, "TypedResourceCollection index out of range")
-        return try session.run { decoder in try decoder.unbox(Model.self, node(position), key: IndexKey(position)) }
+        return try session.run { decoder in try decoder.unbox(Model.self, node(position), key: .index(position)) }
     }
 
     /// The resource at `position` as a document view, without decoding it.
@@ -81,7 +81,7 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
     public func forEachDecoded(_ body: (Model) throws -> Void) throws {
         try session.run { decoder in
             for position in 0..<endIndex {
-                try body(try decoder.unbox(Model.self, node(position), key: IndexKey(position)))
+                try body(try decoder.unbox(Model.self, node(position), key: .index(position)))
             }
         }
     }
@@ -106,10 +106,10 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
                     !union.handles(decoder.resources[Int(record)].type)
                 {
                     decoder.skip(
-                        linkage: .max, record: record, .unhandledType(union: union.name), key: IndexKey(position))
+                        linkage: .max, record: record, .unhandledType(union: union.name), key: .index(position))
                     continue
                 }
-                result.append(try decoder.unbox(Model.self, node, key: IndexKey(position)))
+                result.append(try decoder.unbox(Model.self, node, key: .index(position)))
             }
             return DecodingReport(
                 value: result, skipped: decoder.skippedResources(), document: Document(storage: session.storage))

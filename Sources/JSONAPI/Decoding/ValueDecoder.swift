@@ -7,22 +7,22 @@ import Foundation
 protocol ScalarDecodable: Decodable {
     /// Reads a value from the JSON value at `range`. `escaped` says whether a string value has
     /// backslash escapes, when the caller knows (nil: find out).
-    static func read(_ decoder: ResourceDecoder, value range: ByteRange, escaped: Bool?, key: (any CodingKey)?)
+    static func read(_ decoder: ResourceDecoder, value range: ByteRange, escaped: Bool?, key: KeyRef)
         throws -> Self
     /// Reads a value from the raw contents of an `id` or `lid` string.
-    static func read(_ decoder: ResourceDecoder, text range: ByteRange, escaped: Bool, key: (any CodingKey)?)
+    static func read(_ decoder: ResourceDecoder, text range: ByteRange, escaped: Bool, key: KeyRef)
         throws -> Self
 }
 
 extension ScalarDecodable {
     /// Reads a value from any node, as `R` (which the caller knows is `Self`).
-    static func read<R>(_ decoder: ResourceDecoder, node: Node, key: (any CodingKey)?, as type: R.Type) throws -> R {
+    static func read<R>(_ decoder: ResourceDecoder, node: Node, key: KeyRef, as type: R.Type) throws -> R {
         sameType(try read(decoder, node: node, key: key), as: R.self)
     }
 
     /// Reads a value from any node: JSON values, `id`/`lid` text, `type` names.
     @inline(__always)
-    static func read(_ decoder: ResourceDecoder, node: Node, key: (any CodingKey)?) throws -> Self {
+    static func read(_ decoder: ResourceDecoder, node: Node, key: KeyRef) throws -> Self {
         switch node {
         case .value(let range):
             return try read(decoder, value: range, escaped: nil, key: key)
@@ -41,13 +41,13 @@ extension ScalarDecodable {
 
 extension String: ScalarDecodable {
     @inline(__always)
-    static func read(_ decoder: ResourceDecoder, value range: ByteRange, escaped: Bool?, key: (any CodingKey)?)
+    static func read(_ decoder: ResourceDecoder, value range: ByteRange, escaped: Bool?, key: KeyRef)
         throws -> String
     {
         try decoder.readString(range, escaped: escaped, key: key)
     }
 
-    static func read(_ decoder: ResourceDecoder, text range: ByteRange, escaped: Bool, key: (any CodingKey)?)
+    static func read(_ decoder: ResourceDecoder, text range: ByteRange, escaped: Bool, key: KeyRef)
         throws -> String
     {
         decoder.string(range, escaped: escaped)
@@ -56,7 +56,7 @@ extension String: ScalarDecodable {
 
 extension Bool: ScalarDecodable {
     @inline(__always)
-    static func read(_ decoder: ResourceDecoder, value range: ByteRange, escaped: Bool?, key: (any CodingKey)?)
+    static func read(_ decoder: ResourceDecoder, value range: ByteRange, escaped: Bool?, key: KeyRef)
         throws -> Bool
     {
         switch decoder.firstByte(range) {
@@ -66,7 +66,7 @@ extension Bool: ScalarDecodable {
         }
     }
 
-    static func read(_ decoder: ResourceDecoder, text range: ByteRange, escaped: Bool, key: (any CodingKey)?)
+    static func read(_ decoder: ResourceDecoder, text range: ByteRange, escaped: Bool, key: KeyRef)
         throws -> Bool
     {
         switch decoder.string(range, escaped: escaped) {
@@ -82,13 +82,13 @@ extension Bool: ScalarDecodable {
 
 extension Double: ScalarDecodable {
     @inline(__always)
-    static func read(_ decoder: ResourceDecoder, value range: ByteRange, escaped: Bool?, key: (any CodingKey)?)
+    static func read(_ decoder: ResourceDecoder, value range: ByteRange, escaped: Bool?, key: KeyRef)
         throws -> Double
     {
         try decoder.readDouble(range, key: key)
     }
 
-    static func read(_ decoder: ResourceDecoder, text range: ByteRange, escaped: Bool, key: (any CodingKey)?)
+    static func read(_ decoder: ResourceDecoder, text range: ByteRange, escaped: Bool, key: KeyRef)
         throws -> Double
     {
         let text = decoder.string(range, escaped: escaped)
@@ -102,7 +102,7 @@ extension Double: ScalarDecodable {
 }
 
 extension Float: ScalarDecodable {
-    static func read(_ decoder: ResourceDecoder, value range: ByteRange, escaped: Bool?, key: (any CodingKey)?)
+    static func read(_ decoder: ResourceDecoder, value range: ByteRange, escaped: Bool?, key: KeyRef)
         throws -> Float
     {
         let value = try decoder.readDouble(range, key: key)
@@ -114,7 +114,7 @@ extension Float: ScalarDecodable {
         return Float(value)
     }
 
-    static func read(_ decoder: ResourceDecoder, text range: ByteRange, escaped: Bool, key: (any CodingKey)?)
+    static func read(_ decoder: ResourceDecoder, text range: ByteRange, escaped: Bool, key: KeyRef)
         throws -> Float
     {
         Float(try Double.read(decoder, text: range, escaped: escaped, key: key))
@@ -126,13 +126,13 @@ protocol IntegerScalar: ScalarDecodable, FixedWidthInteger {}
 
 extension IntegerScalar {
     @inline(__always)
-    static func read(_ decoder: ResourceDecoder, value range: ByteRange, escaped: Bool?, key: (any CodingKey)?)
+    static func read(_ decoder: ResourceDecoder, value range: ByteRange, escaped: Bool?, key: KeyRef)
         throws -> Self
     {
         try decoder.readInteger(Self.self, range, key: key)
     }
 
-    static func read(_ decoder: ResourceDecoder, text range: ByteRange, escaped: Bool, key: (any CodingKey)?)
+    static func read(_ decoder: ResourceDecoder, text range: ByteRange, escaped: Bool, key: KeyRef)
         throws -> Self
     {
         let text = decoder.string(range, escaped: escaped)
@@ -159,14 +159,14 @@ extension UInt64: IntegerScalar {}
 extension ResourceDecoder {
     /// The coding path with `key` appended.
     @inline(__always)
-    func path(_ key: (any CodingKey)?) -> [any CodingKey] {
-        guard let key else { return path }
+    func path(_ key: KeyRef) -> [any CodingKey] {
+        guard let key = key.key else { return path }
         return path + [key]
     }
 
     /// The string at `range` (quotes included).
     @inline(__always)
-    func readString(_ range: ByteRange, escaped: Bool?, key: (any CodingKey)?) throws -> String {
+    func readString(_ range: ByteRange, escaped: Bool?, key: KeyRef) throws -> String {
         let start = Int(range.start)
         let end = Int(range.end)
         guard end &- start >= 2, end <= bytes.count, bytes[start] == UInt8(ascii: "\"") else {
@@ -174,12 +174,12 @@ extension ResourceDecoder {
         }
         let contents = UnsafeRawBufferPointer(rebasing: bytes[(start &+ 1)..<(end &- 1)])
         let hasEscapes = escaped ?? ValueReader.stringEnd(bytes, start, limit: end).hasEscapes
-        return JSONStringDecoding.decode(contents, hasEscapes: hasEscapes)
+        return StringMaking.make(contents, escaped: hasEscapes)
     }
 
     /// A string from any node that can hold one.
     @inline(__always)
-    func readString(_ node: Node, key: (any CodingKey)?) throws -> String {
+    func readString(_ node: Node, key: KeyRef) throws -> String {
         try String.read(self, node: node, key: key)
     }
 
@@ -189,7 +189,7 @@ extension ResourceDecoder {
     }
 
     @inline(__always)
-    func readInteger<T: FixedWidthInteger>(_ type: T.Type, _ range: ByteRange, key: (any CodingKey)?) throws -> T {
+    func readInteger<T: FixedWidthInteger>(_ type: T.Type, _ range: ByteRange, key: KeyRef) throws -> T {
         let text = bytes.slice(range)
         guard let first = text.first, isNumberStart(first) else {
             throw typeMismatch(T.self, expected: expectation(T.self), found: range, path: path(key))
@@ -218,7 +218,7 @@ extension ResourceDecoder {
     }
 
     @inline(never)
-    func readIntegerSlow<T: FixedWidthInteger>(_ type: T.Type, _ range: ByteRange, key: (any CodingKey)?) throws -> T {
+    func readIntegerSlow<T: FixedWidthInteger>(_ type: T.Type, _ range: ByteRange, key: KeyRef) throws -> T {
         let text = bytes.slice(range)
         if let value = JSONNumberParsing.int64(text) {
             if let exact = T(exactly: value) { return exact }
@@ -237,14 +237,14 @@ extension ResourceDecoder {
             "expected \(expectation(T.self)), found the number \(snippet(range)), which is not an integer")
     }
 
-    func outOfRange<T>(_ type: T.Type, _ range: ByteRange, key: (any CodingKey)?) -> DecodingError {
+    func outOfRange<T>(_ type: T.Type, _ range: ByteRange, key: KeyRef) -> DecodingError {
         failure(
             .dataCorrupted, at: Int(range.start), code: .typeMismatch, path: path(key),
             "the number \(snippet(range)) does not fit in \(T.self)")
     }
 
     @inline(__always)
-    func readDouble(_ range: ByteRange, key: (any CodingKey)?) throws -> Double {
+    func readDouble(_ range: ByteRange, key: KeyRef) throws -> Double {
         let text = bytes.slice(range)
         guard let first = text.first, isNumberStart(first) else {
             throw typeMismatch(Double.self, expected: "a number", found: range, path: path(key))
@@ -260,7 +260,7 @@ extension ResourceDecoder {
     // MARK: Foundation types
 
     /// The string contents of a string-like node, for the Foundation types read from strings.
-    func stringContents<T>(_ node: Node, for type: T.Type, key: (any CodingKey)?) throws -> String {
+    func stringContents<T>(_ node: Node, for type: T.Type, key: KeyRef) throws -> String {
         switch node {
         case .value(let range) where firstByte(range) == UInt8(ascii: "\""):
             return try readString(range, escaped: nil, key: key)
@@ -272,7 +272,7 @@ extension ResourceDecoder {
         }
     }
 
-    func decodeDate(_ node: Node, key: (any CodingKey)?) throws -> Date {
+    func decodeDate(_ node: Node, key: KeyRef) throws -> Date {
         switch options.dateDecodingStrategy {
         case .iso8601:
             let text = try stringContents(node, for: Date.self, key: key)
@@ -295,7 +295,7 @@ extension ResourceDecoder {
         }
     }
 
-    private func number(_ node: Node, key: (any CodingKey)?) throws -> Double {
+    private func number(_ node: Node, key: KeyRef) throws -> Double {
         guard case .value(let range) = node else {
             throw typeMismatch(
                 Double.self, at: offset(of: node), expected: "a number", found: describe(node), path: path(key))
@@ -303,7 +303,7 @@ extension ResourceDecoder {
         return try readDouble(range, key: key)
     }
 
-    func decodeData(_ node: Node, key: (any CodingKey)?) throws -> Data {
+    func decodeData(_ node: Node, key: KeyRef) throws -> Data {
         switch options.dataDecodingStrategy {
         case .base64:
             let text = try stringContents(node, for: Data.self, key: key)
@@ -320,7 +320,7 @@ extension ResourceDecoder {
         }
     }
 
-    func decodeURL(_ node: Node, key: (any CodingKey)?) throws -> URL {
+    func decodeURL(_ node: Node, key: KeyRef) throws -> URL {
         let text = try stringContents(node, for: URL.self, key: key)
         guard let url = URL(string: text) else {
             throw failure(
@@ -330,7 +330,7 @@ extension ResourceDecoder {
         return url
     }
 
-    func decodeUUID(_ node: Node, key: (any CodingKey)?) throws -> UUID {
+    func decodeUUID(_ node: Node, key: KeyRef) throws -> UUID {
         let text = try stringContents(node, for: UUID.self, key: key)
         guard let uuid = UUID(uuidString: text) else {
             throw failure(
@@ -342,7 +342,7 @@ extension ResourceDecoder {
 
     /// A `Decimal` from the exact text of a number (or of a string holding one), never through
     /// `Double`, so `0.1` stays exactly `0.1`.
-    func decodeDecimal(_ node: Node, key: (any CodingKey)?) throws -> Decimal {
+    func decodeDecimal(_ node: Node, key: KeyRef) throws -> Decimal {
         let text: String
         if case .value(let range) = node, isNumberStart(firstByte(range)) {
             text = String(decoding: bytes.slice(range), as: UTF8.self)
