@@ -133,25 +133,29 @@ struct ResourceIndex: Sendable {
         let p0 = Self.p0
         let p1 = Self.p1
         var h = fold((UInt64(type) << 32 | UInt64(truncatingIfNeeded: id.count)) ^ key0, p0 ^ key1)
-        if let base = id.baseAddress {
-            var i = 0
-            // SAFETY: each 8-byte load ends at or before `id.count`.
-            while i &+ 8 <= id.count {
-                h = fold(base.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ key0, h ^ p1)
-                i &+= 8
-            }
-            if i < id.count {
-                var tail: UInt64 = 0
-                var shift: UInt64 = 0
-                while i < id.count {
-                    tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
-                    shift &+= 8
-                    i &+= 1
-                }
-                h = fold(tail ^ key0, h ^ p1)
-            }
-        }
+        forEachWord(of: id) { word in h = fold(word ^ key0, h ^ p1) }
         return fold(h ^ key1, p0)
+    }
+
+    /// Calls `body` with the id's bytes as whole 64-bit words, the last one zero-padded.
+    @inline(__always)
+    private static func forEachWord(of id: UnsafeRawBufferPointer, _ body: (UInt64) -> Void) {
+        guard let base = id.baseAddress else { return }
+        var i = 0
+        // SAFETY: each 8-byte load ends at or before `id.count`.
+        while i &+ 8 <= id.count {
+            body(base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i &+= 8
+        }
+        guard i < id.count else { return }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < id.count {
+            tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+            shift &+= 8
+            i &+= 1
+        }
+        body(tail)
     }
 
     @inline(__always)
@@ -165,23 +169,7 @@ struct ResourceIndex: Sendable {
     static func sipHash(type: UInt32, id: UnsafeRawBufferPointer) -> UInt64 {
         var hasher = Hasher()
         hasher.combine(UInt64(type) << 32 | UInt64(truncatingIfNeeded: id.count))
-        guard let base = id.baseAddress else { return UInt64(bitPattern: Int64(hasher.finalize())) }
-        var i = 0
-        // SAFETY: each 8-byte load ends at or before `id.count`.
-        while i &+ 8 <= id.count {
-            hasher.combine(base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            i &+= 8
-        }
-        if i < id.count {
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while i < id.count {
-                tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
-                shift &+= 8
-                i &+= 1
-            }
-            hasher.combine(tail)
-        }
+        forEachWord(of: id) { word in hasher.combine(word) }
         return UInt64(bitPattern: Int64(hasher.finalize()))
     }
 

@@ -457,30 +457,15 @@ struct DocumentEncoder {
                 for relationship in stream.relationships {
                     writer.key(relationship.name)
                     writer.beginObject()
-                    if let data = relationship.data {
-                        writer.key("data")
-                        writer.rawValue(UnsafeRawBufferPointer(rebasing: bytes[data]))
-                    }
-                    if let links = relationship.links {
-                        writer.key("links")
-                        writer.rawValue(UnsafeRawBufferPointer(rebasing: bytes[links]))
-                    }
-                    if let meta = relationship.meta {
-                        writer.key("meta")
-                        writer.rawValue(UnsafeRawBufferPointer(rebasing: bytes[meta]))
-                    }
+                    writer.rawMember("data", relationship.data, of: bytes)
+                    writer.rawMember("links", relationship.links, of: bytes)
+                    writer.rawMember("meta", relationship.meta, of: bytes)
                     writer.endObject()
                 }
                 writer.endObject()
             }
-            if let links = stream.links {
-                writer.key("links")
-                writer.rawValue(UnsafeRawBufferPointer(rebasing: bytes[links]))
-            }
-            if let meta = stream.meta {
-                writer.key("meta")
-                writer.rawValue(UnsafeRawBufferPointer(rebasing: bytes[meta]))
-            }
+            writer.rawMember("links", stream.links, of: bytes)
+            writer.rawMember("meta", stream.meta, of: bytes)
         }
         writer.endObject()
     }

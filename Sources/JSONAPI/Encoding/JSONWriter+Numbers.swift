@@ -32,31 +32,43 @@ extension JSONWriter {
         }
         // 20 digits and a sign at most.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            let pairs = Self.digitPairs.utf8Start
-            var position = 24
-            var rest = magnitude
-            while rest >= 100 {
-                let pair = Int(truncatingIfNeeded: rest % 100) &* 2
-                rest /= 100
-                position &-= 2
-                buffer[position] = pairs[pair]
-                buffer[position &+ 1] = pairs[pair &+ 1]
-            }
-            if rest >= 10 {
-                let pair = Int(truncatingIfNeeded: rest) &* 2
-                position &-= 2
-                buffer[position] = pairs[pair]
-                buffer[position &+ 1] = pairs[pair &+ 1]
-            } else {
-                position &-= 1
-                buffer[position] = UInt8(truncatingIfNeeded: rest) &+ UInt8(ascii: "0")
-            }
-            if negative {
-                position &-= 1
-                buffer[position] = UInt8(ascii: "-")
-            }
-            storage.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[position..<24]))
+            guard let base = buffer.baseAddress else { return }
+            let start = Self.formatDigits(magnitude, negative: negative, endingAt: 24, in: base)
+            storage.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<24]))
         }
+    }
+
+    /// Writes `magnitude` in decimal, with a `-` before it if `negative`, so that it ends just
+    /// before `end` in `buffer` (which must have room for them, 21 bytes at most): two digits per
+    /// step, right to left. Returns the index of the first byte written.
+    @inlinable
+    static func formatDigits(
+        _ magnitude: UInt64, negative: Bool, endingAt end: Int, in buffer: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        let pairs = digitPairs.utf8Start
+        var position = end
+        var rest = magnitude
+        while rest >= 100 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            position &-= 2
+            buffer[position] = pairs[pair]
+            buffer[position &+ 1] = pairs[pair &+ 1]
+        }
+        if rest >= 10 {
+            let pair = Int(truncatingIfNeeded: rest) &* 2
+            position &-= 2
+            buffer[position] = pairs[pair]
+            buffer[position &+ 1] = pairs[pair &+ 1]
+        } else {
+            position &-= 1
+            buffer[position] = UInt8(truncatingIfNeeded: rest) &+ UInt8(ascii: "0")
+        }
+        if negative {
+            position &-= 1
+            buffer[position] = UInt8(ascii: "-")
+        }
+        return position
     }
 
     /// "00" "01" … "99": the two digits of every number below 100.

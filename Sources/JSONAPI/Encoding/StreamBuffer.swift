@@ -207,27 +207,8 @@ struct StreamBuffer: ~Copyable {
             probe /= 10
             digits &+= 1
         }
-        var position = count &+ digits &+ (negative ? 1 : 0)
-        let end = position
-        let pairs = JSONWriter.digitPairs.utf8Start
-        var rest = magnitude
-        while rest >= 100 {
-            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
-            rest /= 100
-            position &-= 2
-            base[position] = pairs[pair]
-            base[position &+ 1] = pairs[pair &+ 1]
-        }
-        if rest >= 10 {
-            let pair = Int(truncatingIfNeeded: rest) &* 2
-            position &-= 2
-            base[position] = pairs[pair]
-            base[position &+ 1] = pairs[pair &+ 1]
-        } else {
-            position &-= 1
-            base[position] = UInt8(truncatingIfNeeded: rest) &+ UInt8(ascii: "0")
-        }
-        if negative { base[position &- 1] = UInt8(ascii: "-") }
+        let end = count &+ digits &+ (negative ? 1 : 0)
+        _ = JSONWriter.formatDigits(magnitude, negative: negative, endingAt: end, in: base)
         count = end
     }
 
