@@ -65,6 +65,37 @@ struct EncoderRoundTripTests {
         }
     }
 
+    @Test("python3 -m json.tool accepts the encoder's streamed, pretty and sorted output")
+    func pythonAcceptsEncoderOutput() throws {
+        let document = try Document(parsing: CompoundDocumentGenerator(resources: 300, seed: 5).generate())
+        let articles = try document.primary(as: GeneratedModels.Article.self).decodeAll()
+        let included: [any Encodable] =
+            try document.included(of: GeneratedModels.Person.self).decodeAll()
+            + document.included(of: GeneratedModels.Comment.self).decodeAll()
+            + document.included(of: GeneratedModels.Tag.self).decodeAll()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonapi-encoder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var pretty = EncodingOptions()
+        pretty.prettyPrinted = true
+        var sorted = EncodingOptions()
+        sorted.sortsKeys = true
+        var files: [URL] = []
+        for (index, options) in [EncodingOptions(), pretty, sorted].enumerated() {
+            let bytes = try JSONAPIEncoder(options: options).encode(articles, included: included)
+            _ = try parseStrictly(bytes)
+            let file = directory.appendingPathComponent("\(index).json")
+            try Data(bytes).write(to: file)
+            files.append(file)
+        }
+        guard let rejected = DocumentEquivalence.rejectedByPythonJSONTool(files) else {
+            withKnownIssue("python3 is not available") { throw CocoaError(.fileNoSuchFile) }
+            return
+        }
+        #expect(rejected.isEmpty, "json.tool rejected: \(rejected)")
+    }
+
     @Test func generatedDocumentRoundTrips() throws {
         let bytes = CompoundDocumentGenerator(resources: 500).generate()
         let document = try Document(parsing: bytes)
