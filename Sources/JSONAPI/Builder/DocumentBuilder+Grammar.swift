@@ -60,22 +60,7 @@ extension DocumentBuilder {
             }
             return foreignMember(name, in: "the top-level object", at: offset, topLevel: true)
         case .resource:
-            switch name.count {
-            case 2:
-                if name.equals("id") { return .id }
-            case 3:
-                if name.equals("lid") { return .lid }
-            case 4:
-                if name.equals("type") { return .type }
-                if name.equals("meta") { return .meta }
-            case 5:
-                if name.equals("links") { return .links }
-            case 10:
-                if name.equals("attributes") { return .attributes }
-            case 13:
-                if name.equals("relationships") { return .relationships }
-            default: break
-            }
+            if let member = Self.resourceMember(name) { return member }
             return foreignMember(name, in: "a resource object", at: offset)
         case .identifier:
             if name.equals("type") { return .type }

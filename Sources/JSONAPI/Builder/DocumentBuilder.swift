@@ -79,11 +79,11 @@ public struct DocumentBuilder: JSONEventHandler {
     @inline(__always)
     mutating func digest(type: UInt32, id: ByteRange, escaped: Bool) -> UInt64 {
         guard type != .max, id.isPresent else { return 0 }
-        let raw = input.slice(id)
-        if !escaped { return arena.index.digest(type: type, id: raw) }
-        scratch.removeAll(keepingCapacity: true)
-        JSONStringDecoding.unescape(raw, into: &scratch)
-        return scratch.withUnsafeBytes { arena.index.digest(type: type, id: $0) }
+        if !escaped { return arena.index.digest(type: type, id: input.slice(id)) }
+        let index = arena.index
+        return ResourceIndex.withUnescaped(id, escaped: true, input: input, scratch: &scratch) {
+            index.digest(type: type, id: $0)
+        }
     }
 
     // MARK: Frames

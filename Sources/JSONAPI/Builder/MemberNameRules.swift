@@ -141,8 +141,6 @@ enum MemberNameRules {
         // Fast path: every byte is one RFC 3986 allows unencoded (or non-ASCII), none is '%',
         // and the link starts with '/' or a scheme: decided with two 64-bit masks per byte.
         var clean = true
-        let low: UInt64 = 0xAFFF_FFDA_0000_0000  // lowURIBytes, as a local the loop keeps in a register
-        let high: UInt64 = 0x47FF_FFFE_AFFF_FFFF  // highURIBytes
         if let base = link.baseAddress {
             var i = 0
             // Sixteen bytes at a time first (SAFETY: each load ends at or before `link.count`).
@@ -162,11 +160,9 @@ enum MemberNameRules {
             }
             // SAFETY: `i` stays below `link.count`.
             while clean && i < link.count {
+                // Bytes >= 128 (non-ASCII) are allowed.
                 let byte = base.load(fromByteOffset: i, as: UInt8.self)
-                let mask = byte < 64 ? low : high
-                // Bytes >= 128 (non-ASCII) are allowed: shift by their low 6 bits of a mask of ones.
-                let bits = byte >= 128 ? ~0 : mask
-                if (bits >> UInt64(byte & 63)) & 1 == 0 {
+                if byte < 128 && !isURIByte(byte) {
                     clean = false
                     break
                 }
@@ -206,6 +202,12 @@ enum MemberNameRules {
             .| (chunk .== less) .| (chunk .== greater) .| (chunk .== backslash) .| (chunk .== caret)
             .| (chunk .== backtick) .| (chunk .== delete)
         return hits
+    }
+
+    /// Whether an ASCII byte is one a URI may contain unencoded (`%` is not: it needs checking).
+    @inline(__always)
+    static func isURIByte(_ byte: UInt8) -> Bool {
+        ((byte < 64 ? lowURIBytes : highURIBytes) >> UInt64(byte & 63)) & 1 != 0
     }
 
     /// Bytes 0-63 a URI may contain unencoded: `!#$&'()*+,-./0-9:;=?` (not space, `"`, `%`, `<`, `>`).

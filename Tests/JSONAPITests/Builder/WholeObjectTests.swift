@@ -59,7 +59,8 @@ struct WholeObjectTests {
         let authors = [
             #"{"type":"people","id":"9","meta":{"role":"editor"}}"#,  // a third member
             #"{"type":"people","id":"\u0039"}"#,  // an escape
-            #"{"type":"people","id":"é"}"#,  // non-ASCII
+            #"{"type":"people","id":"é"}"#,  // a non-ASCII id
+            #"{"type":"peoplé","id":"9"}"#,  // a non-ASCII type name (declined)
             #"{"type":"peo ple","id":"9"}"#,  // an invalid type name
             #"{"type":"","id":"9"}"#,  // an empty type
             #"{"type":"people","type":"people","id":"9"}"#,  // a repeated member
