@@ -412,14 +412,13 @@ struct ValueKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 }
 
-struct ValueUnkeyedContainer: UnkeyedEncodingContainer {
-    let context: EncodingContext
-    let array: EncodedArray
-    let codingPath: [any CodingKey]
-    var count: Int { array.values.count }
+/// The scalar `encode` methods every value container has, each one value put where the
+/// container keeps it.
+protocol PutsEncodedValues {
+    func put(_ value: EncodedValue)
+}
 
-    private func put(_ value: EncodedValue) { array.values.append(value) }
-
+extension PutsEncodedValues {
     mutating func encodeNil() throws { put(.null) }
     mutating func encode(_ value: Bool) throws { put(.bool(value)) }
     mutating func encode(_ value: String) throws { put(.string(value)) }
@@ -435,6 +434,16 @@ struct ValueUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { put(.uint(UInt64(value))) }
     mutating func encode(_ value: UInt32) throws { put(.uint(UInt64(value))) }
     mutating func encode(_ value: UInt64) throws { put(.uint(value)) }
+}
+
+struct ValueUnkeyedContainer: UnkeyedEncodingContainer, PutsEncodedValues {
+    let context: EncodingContext
+    let array: EncodedArray
+    let codingPath: [any CodingKey]
+    var count: Int { array.values.count }
+
+    func put(_ value: EncodedValue) { array.values.append(value) }
+
     mutating func encode<T: Encodable>(_ value: T) throws {
         put(try context.box(value, path: codingPath + [AnyKey(index: count)]))
     }
@@ -466,27 +475,12 @@ struct ValueUnkeyedContainer: UnkeyedEncodingContainer {
     }
 }
 
-struct ValueSingleContainer: SingleValueEncodingContainer {
+struct ValueSingleContainer: SingleValueEncodingContainer, PutsEncodedValues {
     let encoder: ValueEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    private func put(_ value: EncodedValue) { encoder.result = value }
+    func put(_ value: EncodedValue) { encoder.result = value }
 
-    mutating func encodeNil() throws { put(.null) }
-    mutating func encode(_ value: Bool) throws { put(.bool(value)) }
-    mutating func encode(_ value: String) throws { put(.string(value)) }
-    mutating func encode(_ value: Double) throws { put(.double(value)) }
-    mutating func encode(_ value: Float) throws { put(.float(value)) }
-    mutating func encode(_ value: Int) throws { put(.int(Int64(value))) }
-    mutating func encode(_ value: Int8) throws { put(.int(Int64(value))) }
-    mutating func encode(_ value: Int16) throws { put(.int(Int64(value))) }
-    mutating func encode(_ value: Int32) throws { put(.int(Int64(value))) }
-    mutating func encode(_ value: Int64) throws { put(.int(value)) }
-    mutating func encode(_ value: UInt) throws { put(.uint(UInt64(value))) }
-    mutating func encode(_ value: UInt8) throws { put(.uint(UInt64(value))) }
-    mutating func encode(_ value: UInt16) throws { put(.uint(UInt64(value))) }
-    mutating func encode(_ value: UInt32) throws { put(.uint(UInt64(value))) }
-    mutating func encode(_ value: UInt64) throws { put(.uint(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         put(try encoder.context.box(value, path: codingPath))
     }
