@@ -10,6 +10,7 @@ import JSONAPIYajl
 // - `JSONSerialization/<size>`: Foundation's untyped `JSONSerialization`,
 // - `Document/<size>`: this library's `Document(parsing:)` with the handwritten scanner,
 // - `DocumentChunked/<size>`: the same through `DocumentParser`, fed 64 KiB chunks,
+// - `DocumentChunkedSized/<size>`: the same, with the length given up front (`expectedByteCount`),
 // - `DocumentYajl/<size>`: the same document built with the libyajl backend,
 // - `TypedProjection/<size>`: build, then decode every primary and included resource into the
 //   typed models of `GeneratedModels` (the same members `JSONDecoder` decodes),
@@ -125,22 +126,24 @@ let benchmarks: @Sendable () -> Void = {
             size.generate()
         }
 
-        Benchmark("DocumentChunked/\(size.name)", configuration: size.configuration) { benchmark, bytes in
-            for _ in benchmark.scaledIterations {
-                var parser = DocumentParser()
-                try bytes.withUnsafeBytes { all in
-                    var offset = 0
-                    while offset < all.count {
-                        let end = min(all.count, offset + 65_536)
-                        try parser.feed(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
-                        offset = end
+        for (name, sized) in [("DocumentChunked", false), ("DocumentChunkedSized", true)] {
+            Benchmark("\(name)/\(size.name)", configuration: size.configuration) { benchmark, bytes in
+                for _ in benchmark.scaledIterations {
+                    var parser = DocumentParser(expectedByteCount: sized ? bytes.count : 0)
+                    try bytes.withUnsafeBytes { all in
+                        var offset = 0
+                        while offset < all.count {
+                            let end = min(all.count, offset + 65_536)
+                            try parser.feed(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
+                            offset = end
+                        }
                     }
+                    blackHole(try parser.finish())
                 }
-                blackHole(try parser.finish())
+                benchmark.measurement(.documentBytes, bytes.count)
+            } setup: {
+                size.generate()
             }
-            benchmark.measurement(.documentBytes, bytes.count)
-        } setup: {
-            size.generate()
         }
 
         Benchmark("DocumentYajl/\(size.name)", configuration: size.configuration) { benchmark, bytes in
