@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The core library (`JSONAPI`) has no package dependencies. Everything that needs one (the
+// The core library (`JSONAPI`) has no package dependencies (only its own C shim target). Everything that needs one (the
 // command-line tool, the libyajl backend, the benchmarks) lives in its own target.
 let package = Package(
     name: "swift-jsonapi",
@@ -20,8 +20,11 @@ let package = Package(
     targets: [
         .target(
             name: "JSONAPI",
+            dependencies: ["CJSONAPISupport"],
             path: "Sources/JSONAPI"
         ),
+        // A cache prefetch hint for the index passes, which Swift cannot spell (header only).
+        .target(name: "CJSONAPISupport", path: "Sources/CJSONAPISupport"),
         // The libyajl backend: Debian's libyajl-dev (yajl 2.1), found through pkg-config.
         .systemLibrary(
             name: "CYajl",

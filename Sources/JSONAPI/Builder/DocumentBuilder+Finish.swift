@@ -25,20 +25,36 @@ extension DocumentBuilder {
         }
 
         // 2. Linkage resolution: every identifier to a resource position, once.
+        // With digests, the slots and id bytes of later identifiers are asked for ahead of time
+        // (see `ResourceIndex.prefetchDistance`).
         var scratch: [UInt8] = []
         let resources = arena.resources
         let index = arena.index
         let digests = linkageDigests.count == arena.linkages.count ? linkageDigests : nil
-        for i in arena.linkages.indices {
-            let link = arena.linkages[i]
-            guard link.type != .max, link.id.isPresent else { continue }
-            let target = ResourceIndex.withUnescaped(
-                link.id, escaped: link.flags.contains(.idHasEscapes), input: input, scratch: &scratch
-            ) { id in
-                index.find(type: link.type, id: id, digest: digests?[i], resources: resources, input: input)
+        let ahead = ResourceIndex.prefetchDistance
+        var linkages = arena.linkages
+        arena.linkages = []
+        linkages.withUnsafeMutableBufferPointer { linkages in
+            for i in linkages.indices {
+                if let digests {
+                    if i &+ ahead < digests.count { index.prefetchSlot(digest: digests[i &+ ahead]) }
+                    let near = i &+ ahead / 2
+                    if near < digests.count, digests[near] >> 63 == 0 {
+                        input.prefetch(linkages[near].id)
+                        index.prefetchStoredID(digest: digests[near], input: input)
+                    }
+                }
+                let link = linkages[i]
+                guard link.type != .max, link.id.isPresent else { continue }
+                let target = ResourceIndex.withUnescaped(
+                    link.id, escaped: link.flags.contains(.idHasEscapes), input: input, scratch: &scratch
+                ) { id in
+                    index.find(type: link.type, id: id, digest: digests?[i], resources: resources, input: input)
+                }
+                if let target { linkages[i].target = target }
             }
-            if let target { arena.linkages[i].target = target }
         }
+        arena.linkages = linkages
 
         // 2b. Local ids (1.1): an identifier with a `lid` and no `id` names a resource of the
         // same document by its `lid`. Rare, so a dictionary built only when needed.
