@@ -738,7 +738,8 @@ final class ResourceDecoder: Decoder {
 
     // MARK: Type information
 
-    /// What the decoder needs to know about a Swift type, worked out once per decoder.
+    /// What the decoder needs to know about a Swift type: its ``TypeTraits`` (kept process-wide)
+    /// and what they mean in this document (type indices), worked out once per decoder.
     struct TypeInfo {
         enum Kind {
             case plain, date, data, url, decimal, uuid
@@ -809,52 +810,24 @@ final class ResourceDecoder: Decoder {
 
     @inline(never)
     func makeTypeInfo<T>(_ type: T.Type) -> TypeInfo {
-        let kind: TypeInfo.Kind
-        if T.self == Date.self {
-            kind = .date
-        } else if T.self == Data.self {
-            kind = .data
-        } else if T.self == URL.self {
-            kind = .url
-        } else if T.self == Decimal.self {
-            kind = .decimal
-        } else if T.self == UUID.self {
-            kind = .uuid
-        } else if let scalar = T.self as? any ScalarDecodable.Type {
-            kind = .scalar(scalar)
-        } else if let direct = T.self as? any DirectDecodable.Type {
-            kind = .direct(direct)
-        } else if let marker = T.self as? any DecodableArrayMarker.Type {
-            kind = .array(marker)
-        } else if let marker = T.self as? any DecodableOptionalMarker.Type {
-            kind = .optional(marker)
-        } else if let marker = T.self as? any DecodableDictionaryMarker.Type {
-            kind = .dictionary(marker)
-        } else {
-            kind = .plain
-        }
+        let traits = TypeTraits.of(T.self)
         var resourceType = UInt32.max
-        let model = T.self as? any JSONAPIResource.Type
-        if let model {
+        if let model = traits.model {
             resourceType = types.index(of: model.resourceType) ?? (.max - 1)
         }
         var unionIndex = -1
-        let unionType =
-            (T.self as? any ResourceUnion.Type) ?? ((T.self as? any LazyMarker.Type)?.model as? any ResourceUnion.Type)
-        if let unionType {
-            let names = unionType.memberResourceTypes
+        if let union = traits.union {
             unionIndex = unions.count
             unions.append(
                 TypeInfo.Union(
-                    name: String(describing: unionType), members: names.map { types.index(of: $0) ?? .max },
-                    memberNames: names))
+                    name: union.name, members: union.memberNames.map { types.index(of: $0) ?? .max },
+                    memberNames: union.memberNames))
         }
         let info = TypeInfo(
-            id: ObjectIdentifier(T.self), kind: kind, model: model,
-            lossless: T.self as? any LosslessStringConvertible.Type, resourceType: resourceType,
-            needsTarget: !(T.self is any LinkageDecodable.Type),
-            readsRelationshipObject: T.self is any RelationshipObjectDecodable.Type, unionIndex: unionIndex,
-            linkageArray: T.self as? any LinkageArrayDecodable.Type)
+            id: ObjectIdentifier(T.self), kind: traits.kind, model: traits.model, lossless: traits.lossless,
+            resourceType: resourceType, needsTarget: traits.needsTarget,
+            readsRelationshipObject: traits.readsRelationshipObject, unionIndex: unionIndex,
+            linkageArray: traits.linkageArray)
         if typeInfos.count < 256 { typeInfos.append(info) }
         return info
     }

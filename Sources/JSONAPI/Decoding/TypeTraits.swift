@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+
+/// What decoding needs to know about a Swift type that does not depend on the document: how it
+/// decodes (``ResourceDecoder/TypeInfo/Kind``) and which of the library's protocols it conforms
+/// to. Worked out once per process and type.
+///
+/// Each `T.self as? any P.Type` that fails is a search of every conformance record the process
+/// has loaded (Foundation alone has thousands), about 45,000 instructions each; a type is asked
+/// about a dozen protocols. Per decoding session that was 7% of decoding the primary articles of
+/// the 10 MB benchmark document with their authors, so the answers are kept here instead.
+struct TypeTraits: @unchecked Sendable {
+    // @unchecked: every stored property is a metatype, a string, a Boolean or an array of
+    // strings; metatypes are immutable process-wide metadata.
+    var kind: ResourceDecoder.TypeInfo.Kind
+    var model: (any JSONAPIResource.Type)?
+    var lossless: (any LosslessStringConvertible.Type)?
+    var needsTarget: Bool
+    var readsRelationshipObject: Bool
+    var linkageArray: (any LinkageArrayDecodable.Type)?
+    /// The union's name and its members' resource types, for a ``ResourceUnion`` (or a lazy
+    /// reference to one).
+    var union: (name: String, memberNames: [String])?
+
+    private static let known = Mutex<[ObjectIdentifier: TypeTraits]>([:])
+
+    /// The traits of `T`, from the process-wide cache when it has them.
+    static func of<T>(_ type: T.Type) -> TypeTraits {
+        let id = ObjectIdentifier(T.self)
+        if let found = known.withLock({ $0[id] }) { return found }
+        let traits = make(T.self)
+        known.withLock { $0[id] = traits }
+        return traits
+    }
+
+    private static func make<T>(_ type: T.Type) -> TypeTraits {
+        let kind: ResourceDecoder.TypeInfo.Kind
+        if T.self == Date.self {
+            kind = .date
+        } else if T.self == Data.self {
+            kind = .data
+        } else if T.self == URL.self {
+            kind = .url
+        } else if T.self == Decimal.self {
+            kind = .decimal
+        } else if T.self == UUID.self {
+            kind = .uuid
+        } else if let scalar = T.self as? any ScalarDecodable.Type {
+            kind = .scalar(scalar)
+        } else if let direct = T.self as? any DirectDecodable.Type {
+            kind = .direct(direct)
+        } else if let marker = T.self as? any DecodableArrayMarker.Type {
+            kind = .array(marker)
+        } else if let marker = T.self as? any DecodableOptionalMarker.Type {
+            kind = .optional(marker)
+        } else if let marker = T.self as? any DecodableDictionaryMarker.Type {
+            kind = .dictionary(marker)
+        } else {
+            kind = .plain
+        }
+        let unionType =
+            (T.self as? any ResourceUnion.Type) ?? ((T.self as? any LazyMarker.Type)?.model as? any ResourceUnion.Type)
+        return TypeTraits(
+            kind: kind, model: T.self as? any JSONAPIResource.Type,
+            lossless: T.self as? any LosslessStringConvertible.Type,
+            needsTarget: !(T.self is any LinkageDecodable.Type),
+            readsRelationshipObject: T.self is any RelationshipObjectDecodable.Type,
+            linkageArray: T.self as? any LinkageArrayDecodable.Type,
+            union: unionType.map { (name: String(describing: $0), memberNames: $0.memberResourceTypes) })
+    }
+}
