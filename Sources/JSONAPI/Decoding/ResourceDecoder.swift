@@ -705,11 +705,13 @@ final class ResourceDecoder: Decoder {
         var position = 0
         var cursor = ArrayCursor(range)
         if E.self == String.self {
+            // Built as `[String]`, so appending is specialized rather than a generic call.
+            var strings: [String] = []
             while let element = cursor.next(bytes) {
-                result.append(sameType(try readString(element, escaped: nil, key: .index(position)), as: E.self))
+                strings.append(try readString(element, escaped: nil, key: .index(position)))
                 position &+= 1
             }
-            return result
+            return sameType(strings, as: [E].self)
         }
         while let element = cursor.next(bytes) {
             result.append(try unbox(E.self, .value(element), key: .index(position)))
