@@ -49,6 +49,19 @@ extension DocumentBuilder {
             appendLinkage(identifier, p, base: base)
             top.member = .none
             return identifier.object.upperBound
+        case .resource where top.member == .attributes:
+            fieldNameScratch.removeAll(keepingCapacity: true)
+            guard
+                let end = Self.parseAttributes(
+                    p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit, names: &fieldNameScratch)
+            else { return nil }
+            top.valueStart = UInt32(truncatingIfNeeded: base &+ i)
+            for name in fieldNameScratch {
+                fieldNames.append(ByteRange(base &+ name.lowerBound, base &+ name.upperBound))
+            }
+            arena.resources[Int(top.record)].attributes = ByteRange(base &+ i, base &+ end)
+            top.member = .none
+            return end
         case .resource where top.member == .links, .relationship where top.member == .links:
             let inRelationship = top.kind == .relationship
             guard
@@ -225,6 +238,107 @@ extension DocumentBuilder {
         return PlainIdentifier(type: type, id: id, object: i..<(j &+ 1))
     }
 
+    /// An `attributes` object at `p[i]` that the event path would accept without a word: every
+    /// member name plain (ASCII letters and digits, no escapes) and neither `type` nor `id`; every
+    /// value valid JSON (strings through the scanner's own string scan, so escapes and UTF-8 are
+    /// checked exactly as there), with objects inside values using plain names other than
+    /// `links` and `relationships`, nested no deeper than `depthLimit` (counting the attributes
+    /// object) or 32. Appends each member name's contents range to `names`; returns the index
+    /// past the closing `}`, or nil (then `names` is meaningless). Repeated names are left to
+    /// the resource's close, as on the event path.
+    static func parseAttributes(
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, depthLimit: Int,
+        names: inout [Range<Int>]
+    ) -> Int? {
+        guard i < n, byte(p, i) == UInt8(ascii: "{") else { return nil }
+        let chunk = UnsafeRawBufferPointer(start: p, count: n)
+        let maximumLevel = Swift.min(depthLimit, 32)
+        // One bit per open container, set for objects; `level` containers are open.
+        var objects: UInt32 = 1
+        var level = 1
+        var j = i &+ 1
+        skipWhitespace(p, &j, n)
+        guard j < n else { return nil }
+        if byte(p, j) == UInt8(ascii: "}") { return j &+ 1 }
+        var expectingKey = true
+        while true {
+            if expectingKey {
+                guard let name = plainString(p, &j, n, limit: stringLimit) else { return nil }
+                let nameBytes = UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count)
+                guard MemberNameRules.isPlainFast(nameBytes, in: chunk) else { return nil }
+                if level == 1 {
+                    guard !nameBytes.equals("type") && !nameBytes.equals("id") else { return nil }
+                    names.append(name)
+                } else {
+                    guard !nameBytes.equals("links") && !nameBytes.equals("relationships") else { return nil }
+                }
+                guard colon(p, &j, n) else { return nil }
+            }
+            // A value at `p[j]`.
+            guard j < n else { return nil }
+            let c = byte(p, j)
+            switch c {
+            case UInt8(ascii: "\""):
+                var hasEscapes = false
+                let closing = JSONScanner.scanStringFast(p, from: j &+ 1, count: n, hasEscapes: &hasEscapes)
+                guard closing < n, byte(p, closing) == UInt8(ascii: "\""), closing &- (j &+ 1) <= stringLimit else {
+                    return nil
+                }
+                j = closing &+ 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard level < maximumLevel else { return nil }
+                let isObject = c == UInt8(ascii: "{")
+                if isObject { objects |= 1 &<< UInt32(level) } else { objects &= ~(1 &<< UInt32(level)) }
+                level &+= 1
+                j &+= 1
+                skipWhitespace(p, &j, n)
+                guard j < n else { return nil }
+                if byte(p, j) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    level &-= 1
+                    j &+= 1
+                } else {
+                    expectingKey = isObject
+                    continue
+                }
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                var phase: NumberPhase =
+                    c == UInt8(ascii: "-") ? .afterMinus : (c == UInt8(ascii: "0") ? .zero : .integer)
+                guard let end = try? JSONScanner.scanNumber(p, from: j &+ 1, count: n, base: 0, phase: &phase),
+                    end < n
+                else { return nil }
+                j = end
+            case UInt8(ascii: "t"):
+                guard matches(p, j, n, trueLiteral) else { return nil }
+                j &+= 4
+            case UInt8(ascii: "f"):
+                guard matches(p, j, n, falseLiteral) else { return nil }
+                j &+= 5
+            case UInt8(ascii: "n"):
+                guard matches(p, j, n, nullLiteral) else { return nil }
+                j &+= 4
+            default:
+                return nil
+            }
+            // After a value: a comma and the next member or element, or the end of containers.
+            while true {
+                skipWhitespace(p, &j, n)
+                guard j < n else { return nil }
+                let inObject = objects & (1 &<< UInt32(level &- 1)) != 0
+                let d = byte(p, j)
+                if d == UInt8(ascii: ",") {
+                    j &+= 1
+                    skipWhitespace(p, &j, n)
+                    expectingKey = inObject
+                    break
+                }
+                guard d == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return nil }
+                j &+= 1
+                level &-= 1
+                if level == 0 { return j }
+            }
+        }
+    }
+
     /// A `links` object at `p[i]` whose members are all plain names with plain links that pass
     /// the URI check (in a relationship, only the names the specification allows there); the
     /// index past its `}`. Changes nothing.
@@ -299,13 +413,15 @@ extension DocumentBuilder {
         var count: Int
     }
 
-    /// `"type"`, `"id"`, `"links"`, `"data"` (with their quotes) and `null`, packed by hand;
-    /// `WholeObjectTests` checks each against its text.
+    /// `"type"`, `"id"`, `"links"`, `"data"` (with their quotes), `null`, `true` and `false`,
+    /// packed by hand; `WholeObjectTests` checks each against its text.
     static let typeKey = PackedLiteral(word: 0x2265_7079_7422, count: 6)
     static let idKey = PackedLiteral(word: 0x2264_6922, count: 4)
     static let linksKey = PackedLiteral(word: 0x22_736B_6E69_6C22, count: 7)
     static let dataKey = PackedLiteral(word: 0x2261_7461_6422, count: 6)
     static let nullLiteral = PackedLiteral(word: 0x6C6C_756E, count: 4)
+    static let trueLiteral = PackedLiteral(word: 0x6575_7274, count: 4)
+    static let falseLiteral = PackedLiteral(word: 0x65_736C_6166, count: 5)
 
     /// Moves `j` past optional whitespace, a colon and optional whitespace; false if no colon.
     @inline(__always)

@@ -38,6 +38,8 @@ public struct DocumentBuilder: JSONEventHandler {
     var scratch: [UInt8] = []
     /// The identifiers of a relationship being taken whole (see `DocumentBuilder+WholeObjects`).
     var plainIdentifiers: [PlainIdentifier] = []
+    /// The member names of an `attributes` object being read whole (chunk indices).
+    var fieldNameScratch: [Range<Int>] = []
     /// Each resource's and each identifier's index digest (`ResourceIndex.digest`), taken as the
     /// object closes, while its id is in cache; `finish()` builds the index and resolves linkage
     /// from these without reading the ids again. Dropped with the builder.

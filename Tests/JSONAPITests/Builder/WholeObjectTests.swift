@@ -29,7 +29,8 @@ struct WholeObjectTests {
         let literals: [(DocumentBuilder.PackedLiteral, String)] = [
             (DocumentBuilder.typeKey, #""type""#), (DocumentBuilder.idKey, #""id""#),
             (DocumentBuilder.linksKey, #""links""#), (DocumentBuilder.dataKey, #""data""#),
-            (DocumentBuilder.nullLiteral, "null"),
+            (DocumentBuilder.nullLiteral, "null"), (DocumentBuilder.trueLiteral, "true"),
+            (DocumentBuilder.falseLiteral, "false"),
         ]
         for (literal, text) in literals {
             var word: UInt64 = 0
@@ -143,6 +144,53 @@ struct WholeObjectTests {
             return
         }
         #expect(error.diagnostics.contains { $0.pointer == "/data/relationships/author/links/self" })
+    }
+
+    @Test("attributes objects taken whole or declined agree with the event path")
+    func attributesObjects() {
+        let attributes = [
+            #"{}"#, #"{ }"#, #"{"title":"Hi","n":-1.5e3,"ok":true,"no":false,"x":null}"#,
+            #"{ "a" : [ 1 , "two" , [ ] , { } , { "b" : [ null ] } ] , "c" : { "d" : { "e" : 0 } } }"#,
+            #"{"text":"caf\u00e9 \ud83d\ude00 \"quoted\" back\\slash","raw":"Łódź 한국어 🎉"}"#,
+            #"{"type":"x"}"#, #"{"id":1}"#,  // reserved names
+            #"{"author":"x"}"#,  // the name of a relationship too
+            #"{"a":1,"a":2}"#,  // a repeated name
+            #"{"a\u0062":1}"#, #"{"bad name":1}"#, #"{"@meta":1}"#, #"{"ext:field":1}"#,  // not plain
+            #"{"nested":{"links":1}}"#, #"{"nested":[{"relationships":{}}]}"#,  // reserved inside values
+            #"{"nested":{"bad name":1}}"#, #"{"nested":{"type":"fine","id":"fine"}}"#,
+            #"{"n":01}"#, #"{"n":1.}"#, #"{"n":-}"#, #"{"n":1e}"#, #"{"n":tru}"#, #"{"n":nulls}"#,  // bad values
+            #"{"s":"\x"}"#, #"{"s":"\ud800"}"#, "{\"s\":\"\u{01}\"}",  // bad escape, lone surrogate, control
+            #"{"a":1,}"#, #"{"a":1 "b":2}"#, #"{"a" 1}"#, #"{"a":[1,]}"#, #"{"a":[1}"#, #"{"a":{"b":1]}"#,
+            #"[]"#, #""attributes""#, #"null"#,
+        ]
+        for value in attributes {
+            let text =
+                #"{"data":{"type":"articles","id":"1","attributes":\#(value),"#
+                + #""relationships":{"author":{"data":null}}}}"#
+            for options in [ParsingOptions(), Self.lenient] { parseEverywhere(text, options: options) }
+        }
+        // A byte that is not UTF-8 inside an attribute string.
+        var bytes = Array(#"{"data":{"type":"articles","id":"1","attributes":{"s":"ab"}}}"#.utf8)
+        bytes.insert(0xFF, at: bytes.count - 5)
+        for options in [ParsingOptions(), Self.lenient] { parseEverywhere(bytes, options: options) }
+    }
+
+    @Test("depth and string limits inside attributes agree with the event path")
+    func attributesLimits() {
+        let text = #"{"data":{"type":"articles","id":"1","attributes":{"a":[[{"b":[1]}]],"long":"123456789"}}}"#
+        for depth in 1...9 {
+            var options = ParsingOptions()
+            options.maximumDepth = depth
+            parseEverywhere(text, options: options)
+        }
+        for limit in [4, 8, 9, 10] {
+            var options = ParsingOptions()
+            options.maximumStringBytes = limit
+            parseEverywhere(text, options: options)
+        }
+        // Nesting past the fast path's own 32 levels is declined, and the event path decides.
+        let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
+        parseEverywhere(#"{"data":{"type":"articles","id":"1","attributes":{"deep":\#(deep)}}}"#)
     }
 
     @Test("limits still apply: a long id past maximumStringBytes, an identifier past maximumDepth")
