@@ -144,6 +144,7 @@ final class ResourceDecoder: Decoder {
     deinit {
         keys.deallocate()
         chain.deallocate()
+        for pool in pools { KeyNames.putBack(pool.names, for: pool.type) }
     }
 
     /// A decoder for the same document positioned at `node` with `path`, for `superDecoder`

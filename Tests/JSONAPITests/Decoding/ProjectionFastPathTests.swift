@@ -312,4 +312,50 @@ struct ProjectionFastPathTests {
         #expect(only.ab == "x")
         #expect(only.ac == nil)
     }
+
+    // MARK: Key names kept between decoders
+
+    struct Card: Decodable, Equatable, JSONAPIResource {
+        static let resourceType = "cards"
+        var id: String
+        var front: String
+        var back: String?
+        var level: Int
+    }
+
+    struct OtherCard: Decodable, Equatable, JSONAPIResource {
+        static let resourceType = "cards"
+        var id: String
+        var level: Int
+        var front: String
+    }
+
+    @Test func keyNamesPutBackByOneDecoderServeTheNext() async throws {
+        // Each decode is a new decoder; the second and later ones take the key-name tables the
+        // earlier ones put back, for the same key type and (separately) for another.
+        let documents = [
+            #"{"data":{"type":"cards","id":"1","attributes":{"front":"a","back":"b","level":1}}}"#,
+            #"{"data":{"type":"cards","id":"2","attributes":{"level":2,"front":"c"}}}"#,
+            #"{"data":{"type":"cards","id":"3","attributes":{"back":null,"level":3,"front":"d"}}}"#,
+        ]
+        for round in 0..<3 {
+            for (n, text) in documents.enumerated() {
+                let card = try decode(Card.self, text)
+                #expect(card.id == String(n + 1) && card.level == n + 1, "round \(round)")
+                #expect(card.front == ["a", "c", "d"][n])
+                #expect(card.back == (n == 0 ? "b" : nil))
+                let other = try decode(OtherCard.self, text)
+                #expect(other.level == card.level && other.front == card.front)
+            }
+        }
+        // Many decoders at once, each with a table of its own.
+        let levels = try await withThrowingTaskGroup(of: Int.self) { group in
+            for n in 0..<32 {
+                let text = documents[n % 3]
+                group.addTask { try decode(Card.self, text).level }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(levels == (0..<32).reduce(0) { $0 + $1 % 3 + 1 })
+    }
 }
