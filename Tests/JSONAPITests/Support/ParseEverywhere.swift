@@ -22,7 +22,6 @@ enum ParseOutcome: Equatable {
 /// Parses `bytes` whole, in 1-byte chunks, in 64 KiB chunks and (for small inputs) split in two
 /// at every byte boundary; expects the same outcome every time and sound arena invariants.
 @discardableResult
-@discardableResult
 func parseEverywhere(
     _ bytes: [UInt8], options: ParsingOptions = ParsingOptions(), everySplit: Bool = true,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
