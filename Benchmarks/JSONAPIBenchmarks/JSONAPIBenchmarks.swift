@@ -4,7 +4,8 @@ import JSONAPI
 import JSONAPIGenerator
 import JSONAPIYajl
 
-// Parsing a generated compound document of about 1 MB, 10 MB and 100 MB three ways:
+// Parsing a generated compound document of about 10 KB (a typical API response), 1 MB, 10 MB
+// and 100 MB several ways:
 //
 // - `JSONDecoder/<size>`: Foundation's `JSONDecoder` into the `Codable` model in FoundationModel.swift,
 // - `JSONSerialization/<size>`: Foundation's untyped `JSONSerialization`,
@@ -27,6 +28,8 @@ import JSONAPIYajl
 /// The document sizes measured, with iteration budgets that keep the whole suite to a few
 /// minutes on two cores (the 100 MB `JSONDecoder` run alone takes about 5 s per iteration).
 enum DocumentSize: CaseIterable {
+    /// A typical API response: what a latency-sensitive service parses per request.
+    case tenKB
     case oneMB
     case tenMB
     case hundredMB
@@ -34,6 +37,7 @@ enum DocumentSize: CaseIterable {
     /// The suffix of the benchmark names.
     var name: String {
         switch self {
+        case .tenKB: "10KB"
         case .oneMB: "1MB"
         case .tenMB: "10MB"
         case .hundredMB: "100MB"
@@ -42,6 +46,7 @@ enum DocumentSize: CaseIterable {
 
     var approximateBytes: Int {
         switch self {
+        case .tenKB: 10_000
         case .oneMB: 1_000_000
         case .tenMB: 10_000_000
         case .hundredMB: 100_000_000
@@ -51,6 +56,7 @@ enum DocumentSize: CaseIterable {
     /// A fixed seed per size, so every run measures the same bytes.
     var seed: UInt64 {
         switch self {
+        case .tenKB: 1_000
         case .oneMB: 1
         case .tenMB: 10
         case .hundredMB: 100
@@ -74,6 +80,11 @@ enum DocumentSize: CaseIterable {
             .documentBytes: .count, .mallocCountTotal: .count, .peakMemoryResident: .mega,
         ]
         switch self {
+        case .tenKB:
+            // Microseconds would round a 7 µs build to whole units; nanoseconds keep it.
+            return .init(
+                metrics: metrics, timeUnits: .nanoseconds, units: units, warmupIterations: 20,
+                maxDuration: .seconds(2), maxIterations: 2_000)
         case .oneMB:
             return .init(
                 metrics: metrics, timeUnits: .microseconds, units: units, warmupIterations: 3,

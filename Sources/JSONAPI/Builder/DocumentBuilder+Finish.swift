@@ -102,6 +102,7 @@ extension DocumentBuilder {
         let top = arena.topLevel
         var reached = [Bool](repeating: false, count: arena.resources.count)
         var queue: [UInt32] = []
+        queue.reserveCapacity(arena.resources.count)
         if top.primaryIsLinkage {
             let start = Int(top.primaryStart)
             for i in start..<min(start + Int(top.primaryCount), arena.linkages.count) {
