@@ -50,9 +50,9 @@ final class KeyedState {
 /// depends on nothing but its value, so the name is kept the first time and read from here.
 ///
 /// The names depend only on the key type, so they outlive the decoder that found them: when a
-/// decoder ends, its tables go back to ``KeyNames/shelf`` for the next decoder of the same key
-/// type (measured: remembering the names afresh and freeing the tables was about 8% of decoding
-/// a small document).
+/// decoder ends, its tables go back on a shelf (``putBack(_:for:)``) for the next decoder of the
+/// same key type (measured: remembering the names afresh and freeing the tables was about 8% of
+/// decoding a small document).
 final class KeyNames: @unchecked Sendable {
     // @unchecked: a table is used by one decoder at a time, taken from the shelf when a pool is
     // made and put back when the decoder ends; the shelf itself is behind a mutex.
@@ -65,20 +65,35 @@ final class KeyNames: @unchecked Sendable {
 
     init() {}
 
-    /// Tables put back by finished decoders, by key type; at most ``shelfDepth`` per type (as
-    /// many as decoders of that type ran at once, up to that).
-    private static let shelf = Mutex<[ObjectIdentifier: [KeyNames]]>([:])
-    static let shelfDepth = 8
+    /// Tables put back by finished decoders, as (key type, table) pairs, oldest first; at most
+    /// ``shelfCapacity`` in all (a decoder uses a handful of key types, so that is the tables of
+    /// several decoders at once). A flat list searched from the newest end: with a dictionary of
+    /// arrays, hashing and the nested array's copy checks cost more than the names saved.
+    private static let shelf = Mutex<[(type: ObjectIdentifier, names: KeyNames)]>([])
+    static let shelfCapacity = 64
 
     /// A table for the key type `type`: one a finished decoder put back, or a new one.
     static func take(for type: ObjectIdentifier) -> KeyNames {
-        shelf.withLock { $0[type]?.popLast() } ?? KeyNames()
+        let found = shelf.withLock { shelf -> KeyNames? in
+            var index = shelf.count
+            while index > 0 {
+                index &-= 1
+                if shelf[index].type == type {
+                    shelf.swapAt(index, shelf.count &- 1)
+                    return shelf.removeLast().names
+                }
+            }
+            return nil
+        }
+        return found ?? KeyNames()
     }
 
-    /// Puts `names` back for the next decoder of the key type `type`.
+    /// Puts `names` back for the next decoder of the key type `type`; when the shelf is full,
+    /// the oldest table makes room.
     static func putBack(_ names: KeyNames, for type: ObjectIdentifier) {
         shelf.withLock { shelf in
-            if shelf[type, default: []].count < shelfDepth { shelf[type, default: []].append(names) }
+            if shelf.count >= shelfCapacity { shelf.removeFirst() }
+            shelf.append((type: type, names: names))
         }
     }
 
