@@ -72,6 +72,12 @@ final class MemberTable {
         entries.deallocate()
     }
 
+    /// Forgets every entry (segments made before are no longer valid), keeping the buffer.
+    func reset() {
+        top = 0
+        nextStamp &+= 1
+    }
+
     @inline(__always)
     private func reserve(_ extra: Int) {
         if top &+ extra > capacity { grow(top &+ extra) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // The projection: a `Decoder` that reads a parsed document's arena and input bytes directly.
 //
@@ -47,13 +48,21 @@ final class DecodingSession: Sendable {
         self.options = options
     }
 
-    /// Runs `body` with a fresh decoder over the document's bytes.
+    /// Runs `body` with a decoder over the document's bytes: one a finished session put back
+    /// (see ``ResourceDecoder/recycle(_:)``), or a new one.
     func run<R>(_ body: (ResourceDecoder) throws -> R) throws -> R {
         try storage.withBytes { bytes in
-            let decoder = ResourceDecoder(session: self, bytes: bytes)
+            var decoder = ResourceDecoder.make(session: self, bytes: bytes)
+            defer { ResourceDecoder.recycle(&decoder) }
             return try body(decoder)
         }
     }
+
+    /// A session over an empty document, for decoders resting on the shelf.
+    static let idle = DecodingSession(
+        storage: DocumentStorage(
+            bytes: .array([]), arena: ResourceArena(), diagnostics: [], options: ParsingOptions()),
+        options: DecodingOptions())
 }
 
 /// A decoded related resource: its Swift type and record.
@@ -80,21 +89,21 @@ struct PendingSkip {
 
 /// The projection decoder. Not thread-safe: one instance per top-level decode.
 final class ResourceDecoder: Decoder {
-    let session: DecodingSession
-    let storage: DocumentStorage
-    let options: DecodingOptions
+    @exclusivity(unchecked) private(set) var session: DecodingSession
+    @exclusivity(unchecked) private(set) var storage: DocumentStorage
+    @exclusivity(unchecked) private(set) var options: DecodingOptions
     // SAFETY: valid for the whole life of the decoder, which `DecodingSession.run` confines to
     // the `withBytes` scope of the document's storage.
-    let bytes: UnsafeRawBufferPointer
-    let resources: [ResourceRecord]
-    let relationships: [RelationshipRecord]
-    let linkages: [LinkageRecord]
-    let topLevel: TopLevelRecord
-    let types: TypeTable
-    let matcher: KeyMatcher
+    @exclusivity(unchecked) private(set) var bytes: UnsafeRawBufferPointer
+    @exclusivity(unchecked) private(set) var resources: [ResourceRecord]
+    @exclusivity(unchecked) private(set) var relationships: [RelationshipRecord]
+    @exclusivity(unchecked) private(set) var linkages: [LinkageRecord]
+    @exclusivity(unchecked) private(set) var topLevel: TopLevelRecord
+    @exclusivity(unchecked) private(set) var types: TypeTable
+    @exclusivity(unchecked) private(set) var matcher: KeyMatcher
     /// `matcher.isExact`, read once: asking the matcher copies its mode (and retains a custom
     /// strategy's closure) on every member comparison.
-    let exactKeys: Bool
+    @exclusivity(unchecked) private(set) var exactKeys: Bool
     let table = MemberTable()
 
     // The mutable state is only touched by this decoder's own thread, and never through
@@ -145,6 +154,76 @@ final class ResourceDecoder: Decoder {
         keys.deallocate()
         chain.deallocate()
         for pool in pools { KeyNames.putBack(pool.names, for: pool.type) }
+    }
+
+    // MARK: Reuse between sessions
+
+    /// A decoder on the shelf. @unchecked: a shelved decoder is referenced by the shelf alone
+    /// (``recycle(_:)`` puts back only a decoder nothing else holds), so whoever takes it owns it.
+    private struct Shelved: @unchecked Sendable {
+        let decoder: ResourceDecoder
+    }
+
+    /// Decoders finished sessions put back, at most ``shelfCapacity`` (as many sessions as run
+    /// at once, up to that). What a decoder builds up is kept: its keyed-container boxes (which
+    /// point at the decoder itself), their key-name tables, its member table and stacks. For a
+    /// small document that setup was a fifth of decoding it.
+    private static let shelf = Mutex<[Shelved]>([])
+    static let shelfCapacity = 8
+
+    /// A decoder for a session over `bytes`: a shelved one, rebound, or a new one.
+    static func make(session: DecodingSession, bytes: UnsafeRawBufferPointer) -> ResourceDecoder {
+        guard let decoder = shelf.withLock({ $0.popLast()?.decoder }) else {
+            return ResourceDecoder(session: session, bytes: bytes)
+        }
+        decoder.bind(session: session, bytes: bytes)
+        return decoder
+    }
+
+    /// Puts a decoder whose session has ended on the shelf, unless anything else still holds it
+    /// (a model that kept its `Decoder`, say), after dropping everything of its document.
+    static func recycle(_ decoder: inout ResourceDecoder) {
+        guard isKnownUniquelyReferenced(&decoder) else { return }
+        decoder.bind(session: DecodingSession.idle, bytes: UnsafeRawBufferPointer(start: nil, count: 0))
+        let shelved = Shelved(decoder: decoder)
+        shelf.withLock { shelf in
+            if shelf.count < shelfCapacity { shelf.append(shelved) }
+        }
+    }
+
+    /// Points the decoder at a session's document and clears everything a decode left behind:
+    /// all that survives is what depends only on Swift types (container pools, key names) and
+    /// buffers that are emptied here.
+    private func bind(session: DecodingSession, bytes: UnsafeRawBufferPointer) {
+        self.session = session
+        storage = session.storage
+        options = session.options
+        self.bytes = bytes
+        let arena = session.storage.arena
+        resources = arena.resources
+        relationships = arena.relationships
+        linkages = arena.linkages
+        topLevel = arena.topLevel
+        types = arena.types
+        matcher = KeyMatcher(session.options.keyDecodingStrategy)
+        exactKeys = matcher.isExact
+        node = .primary
+        basePath = []
+        keys.truncate(to: 0)
+        chain.truncate(to: 0)
+        depth = 0
+        expectedType = .max
+        expectedModel = nil
+        skips.removeAll()
+        typeInfos.removeAll(keepingCapacity: true)
+        memo.removeAll()
+        unions.removeAll()
+        for index in typeCache.indices { typeCache[index] = -1 }
+        foreignErrorLocated = false
+        scratch.removeAll(keepingCapacity: true)
+        localResources = nil
+        cachedUserInfo = nil
+        table.reset()
     }
 
     /// A decoder for the same document positioned at `node` with `path`, for `superDecoder`

@@ -358,4 +358,64 @@ struct ProjectionFastPathTests {
         }
         #expect(levels == (0..<32).reduce(0) { $0 + $1 % 3 + 1 })
     }
+
+    // MARK: Decoders reused between sessions
+
+    struct Writer: Decodable, Equatable, JSONAPIResource {
+        static let resourceType = "writers"
+        var id: String
+        var name: String
+    }
+
+    struct Post: Decodable, Equatable, JSONAPIResource {
+        static let resourceType = "posts"
+        var id: String
+        var title: String
+        var writer: Writer
+        var editor: Writer?
+    }
+
+    /// A post whose writer (and editor, if `editor` is given) is the writer with id `w`, named
+    /// `name`; the same ids and record positions in every document.
+    private static func post(title: String, name: String, editor: String?) -> String {
+        let editorLinkage = editor.map { #"{"type":"writers","id":"\#($0)"}"# } ?? "null"
+        return #"""
+            {"data":{"type":"posts","id":"1","attributes":{"title":"\#(title)"},
+              "relationships":{"writer":{"data":{"type":"writers","id":"w"}},
+                               "editor":{"data":\#(editorLinkage)}}},
+             "included":[{"type":"writers","id":"w","attributes":{"name":"\#(name)"}}]}
+            """#
+    }
+
+    @Test func aReusedDecoderKeepsNothingOfTheDocumentBefore() throws {
+        // Decoders are put back after each session and taken by the next: related resources
+        // already decoded, skipped resources, and type indices of one document must not leak
+        // into the next, where the same (type, record) names a different resource.
+        var lenient = DecodingOptions()
+        lenient.ignoresMissingResources = true
+        for round in 0..<4 {
+            let first = try Document(parsing: Self.post(title: "one", name: "Ann", editor: "missing"))
+            let report = try first.primary(as: Post.self, options: lenient).decodeAllReporting()
+            #expect(report.value.first?.writer.name == "Ann", "round \(round)")
+            #expect(report.value.first?.editor == nil)
+            #expect(report.skipped.map(\.identifier.id) == ["missing"])
+
+            let second = try Document(parsing: Self.post(title: "two", name: "Bob", editor: "w"))
+            let next = try second.primary(as: Post.self).decodeAllReporting()
+            #expect(next.value.first?.title == "two")
+            #expect(next.value.first?.writer.name == "Bob")
+            #expect(next.value.first?.editor?.name == "Bob")
+            #expect(next.skipped.isEmpty)
+
+            // A document whose types come in another order gets its own type indices.
+            let reordered = #"""
+                {"data":{"type":"writers","id":"w","attributes":{"name":"Cy"}},
+                 "included":[{"type":"posts","id":"1","attributes":{"title":"three"},
+                   "relationships":{"writer":{"data":{"type":"writers","id":"w"}}}}]}
+                """#
+            let third = try Document(parsing: reordered)
+            #expect(try third.primary(as: Writer.self).decodeAll().map(\.name) == ["Cy"])
+            #expect(try third.included(of: Post.self).decodeAll().map(\.writer.name) == ["Cy"])
+        }
+    }
 }
