@@ -72,10 +72,16 @@ final class MemberTable {
         entries.deallocate()
     }
 
-    /// Forgets every entry (segments made before are no longer valid), keeping the buffer.
+    /// Forgets every entry (segments made before are no longer valid), keeping the buffer
+    /// unless it grew past 4,096 entries (a decoder kept for reuse holds small buffers only).
     func reset() {
         top = 0
         nextStamp &+= 1
+        if capacity > 4096 {
+            entries.deallocate()
+            capacity = 256
+            entries = .allocate(capacity: capacity)
+        }
     }
 
     @inline(__always)

@@ -220,7 +220,8 @@ final class ResourceDecoder: Decoder {
         unions.removeAll()
         for index in typeCache.indices { typeCache[index] = -1 }
         foreignErrorLocated = false
-        scratch.removeAll(keepingCapacity: true)
+        // A shelved decoder keeps small buffers only: one huge string must not pin its scratch.
+        scratch.removeAll(keepingCapacity: scratch.capacity <= 1 << 16)
         localResources = nil
         cachedUserInfo = nil
         table.reset()
