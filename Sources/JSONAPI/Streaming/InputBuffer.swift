@@ -13,8 +13,8 @@ import CJSONAPISupport
 /// The growing copy of a chunked document's bytes.
 ///
 /// Small buffers come from `malloc` and grow through `realloc`, which for large blocks moves
-/// page mappings instead of copying. On Linux, a buffer of 8 MB or more is an anonymous mapping
-/// of its own, aligned to 2 MB and advised for transparent huge pages, and grows by moving its
+/// page mappings instead of copying. On Linux, a buffer past 16 MB is an anonymous mapping of its
+/// own, aligned to 2 MB and advised for transparent huge pages, and grows by moving its
 /// pages into a larger aligned mapping (`mremap`): a 100 MB document fed in 64 KiB chunks is
 /// then written once into memory faulted in 2 MB at a time, instead of 4 KiB at a time (the page
 /// faults were most of what chunked parsing cost over whole-buffer parsing). When parsing
@@ -31,7 +31,11 @@ final class InputBuffer: @unchecked Sendable {
     private var mapped = false
 
     init(reserving capacity: Int) {
-        if capacity > 0 { _ = grow(to: capacity) }
+        if capacity > 0 && grow(to: capacity) && !mapped {
+            // A `malloc` block sized up front (the caller knew the length) is faulted in as huge
+            // pages where Linux allows it (a mapping is advised when it is made).
+            JSONAPI.adviseHugePages(base, byteCount: capacity)
+        }
     }
 
     deinit {
@@ -70,7 +74,9 @@ final class InputBuffer: @unchecked Sendable {
 
     private func grow(to newCapacity: Int) -> Bool {
         #if os(Linux)
-            if mapped || newCapacity >= Self.mappingThreshold {
+            // A buffer becomes a mapping once it already holds 16 MB (so documents up to 16 MB
+            // grow as before), or at once when its first size is that large.
+            if mapped || capacity >= Self.mappingThreshold || (base == nil && newCapacity >= Self.mappingThreshold) {
                 if growMapped(to: newCapacity) { return true }
                 if mapped { return false }
             }
@@ -84,7 +90,7 @@ final class InputBuffer: @unchecked Sendable {
     #if os(Linux)
         private static let hugePage = 2 << 20
         /// The size from which a buffer is a mapping of its own.
-        static let mappingThreshold = 8 << 20
+        static let mappingThreshold = 16 << 20
 
         /// Grows into a fresh aligned mapping: a mapped buffer's pages move there without being
         /// copied; a `malloc` block is copied once and freed. False (nothing changed) when the

@@ -27,15 +27,15 @@ struct GeneratedDocumentTests {
 
     @Test("a document past the size at which the chunked buffer becomes a mapping of its own")
     func largeChunkedDocument() throws {
-        // About 12 MB: the buffer of an unsized parser starts in `malloc` memory, is copied into
-        // a mapping at 8 MB and then moves its pages into a larger one; a sized parser maps it
+        // About 40 MB: the buffer of an unsized parser starts in `malloc` memory, is copied into
+        // a mapping at 16 MB and then moves its pages into a larger one; a sized parser maps it
         // at once. Either way the document must be the whole-buffer parse's, record for record
         // and byte for byte (writing it back out reads every byte of the buffer).
-        let bytes = CompoundDocumentGenerator(resources: 12_000, seed: 12).generate()
-        #expect(bytes.count > 10_000_000)
+        let bytes = CompoundDocumentGenerator(resources: 40_000, seed: 12).generate()
+        #expect(bytes.count > 32_000_000)
         let whole = try Document(parsing: bytes)
         let expected = ParseOutcome { () throws(JSONAPIError) in whole }
-        for (chunk, sized) in [(65_536, false), (65_536, true), (1_048_583, false), (3_000_017, true)] {
+        for (chunk, sized) in [(65_536, false), (65_536, true), (1_048_583, false), (9_000_017, true)] {
             var parser = DocumentParser(expectedByteCount: sized ? bytes.count : 0)
             var offset = 0
             while offset < bytes.count {
