@@ -246,7 +246,7 @@ struct ResourceIndex: Sendable {
             if let digests, position &+ ahead < digests.count { prefetchSlot(digest: digests[position &+ ahead]) }
             let record = resources[position]
             guard record.type != .max, record.id.isPresent else { continue }
-            let placed = withID(of: record, input: input, scratch: &scratch) { id -> Bool in
+            let placed = Self.withID(of: record, input: input, scratch: &scratch) { id -> Bool in
                 let (h, short) = locate(type: record.type, id: id, digest: digests?[position])
                 let tag = h >> 32
                 var slot = Int(truncatingIfNeeded: h) & mask
@@ -314,9 +314,12 @@ struct ResourceIndex: Sendable {
         }
     }
 
-    /// Calls `body` with the unescaped id bytes of `record`.
+    /// Calls `body` with the unescaped id bytes of `record`. Static on purpose: `fill` mutates
+    /// `slots` inside `body`, and calling an instance method there would hold a second reference
+    /// to `slots` for the call, so every insertion could copy the whole table (it did, in debug
+    /// builds: a 40 MB document's index took minutes).
     @inline(__always)
-    func withID<R>(
+    static func withID<R>(
         of record: ResourceRecord, input: UnsafeRawBufferPointer, scratch: inout [UInt8],
         _ body: (UnsafeRawBufferPointer) -> R
     ) -> R {
