@@ -1,5 +1,3 @@
-import Synchronization
-
 // Keyed containers, reused.
 //
 // `Decoder.container(keyedBy:)` must return a `KeyedDecodingContainer<Key>`, which is a struct
@@ -49,14 +47,9 @@ final class KeyedState {
 /// property of every object. A key of one byte has at most 256 values, and its `stringValue`
 /// depends on nothing but its value, so the name is kept the first time and read from here.
 ///
-/// The names depend only on the key type, so they outlive the decoder that found them: when a
-/// decoder ends, its tables go back on a shelf (``putBack(_:for:)``) for the next decoder of the
-/// same key type (measured: remembering the names afresh and freeing the tables was about 8% of
-/// decoding a small document).
-final class KeyNames: @unchecked Sendable {
-    // @unchecked: a table is used by one decoder at a time, taken from the shelf when a pool is
-    // made and put back when the decoder ends; the shelf itself is behind a mutex.
-    //
+/// The names depend only on the key type; they live as long as the pool, which lives as long as
+/// its decoder, and decoders are reused between sessions (``ResourceDecoder/recycle(_:)``).
+final class KeyNames {
     // SAFETY: when allocated, `starts` and `counts` hold 256 entries; `starts[i]` is nil or
     // the start of a buffer of `counts[i]` bytes (allocated here, freed in `deinit`) holding the
     // UTF-8 of the name of the key whose bits are `i`.
@@ -64,38 +57,6 @@ final class KeyNames: @unchecked Sendable {
     private var counts: UnsafeMutablePointer<Int>?
 
     init() {}
-
-    /// Tables put back by finished decoders, as (key type, table) pairs, oldest first; at most
-    /// ``shelfCapacity`` in all (a decoder uses a handful of key types, so that is the tables of
-    /// several decoders at once). A flat list searched from the newest end: with a dictionary of
-    /// arrays, hashing and the nested array's copy checks cost more than the names saved.
-    private static let shelf = Mutex<[(type: ObjectIdentifier, names: KeyNames)]>([])
-    static let shelfCapacity = 64
-
-    /// A table for the key type `type`: one a finished decoder put back, or a new one.
-    static func take(for type: ObjectIdentifier) -> KeyNames {
-        let found = shelf.withLock { shelf -> KeyNames? in
-            var index = shelf.count
-            while index > 0 {
-                index &-= 1
-                if shelf[index].type == type {
-                    shelf.swapAt(index, shelf.count &- 1)
-                    return shelf.removeLast().names
-                }
-            }
-            return nil
-        }
-        return found ?? KeyNames()
-    }
-
-    /// Puts `names` back for the next decoder of the key type `type`; when the shelf is full,
-    /// the oldest table makes room.
-    static func putBack(_ names: KeyNames, for type: ObjectIdentifier) {
-        shelf.withLock { shelf in
-            if shelf.count >= shelfCapacity { shelf.removeFirst() }
-            shelf.append((type: type, names: names))
-        }
-    }
 
     deinit {
         guard let starts else { return }
@@ -157,14 +118,12 @@ final class ContainerPool {
     // states live as long as the pool, which the decoder keeps for its whole life.
     @exclusivity(unchecked) var boxes: [AnyObject] = []
     @exclusivity(unchecked) var states: [KeyedState] = []
-    /// The key type's names (``KeyNames/take(for:)``), put back when the decoder ends.
-    let names: KeyNames
+    let names = KeyNames()
 
     init(type: ObjectIdentifier, kind: Kind, reusable: Bool) {
         self.type = type
         self.kind = kind
         self.reusable = reusable
-        names = KeyNames.take(for: type)
     }
 }
 

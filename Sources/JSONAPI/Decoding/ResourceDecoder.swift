@@ -153,7 +153,6 @@ final class ResourceDecoder: Decoder {
     deinit {
         keys.deallocate()
         chain.deallocate()
-        for pool in pools { KeyNames.putBack(pool.names, for: pool.type) }
     }
 
     // MARK: Reuse between sessions

@@ -313,7 +313,7 @@ struct ProjectionFastPathTests {
         #expect(only.ac == nil)
     }
 
-    // MARK: Key names kept between decoders
+    // MARK: Key names kept between sessions
 
     struct Card: Decodable, Equatable, JSONAPIResource {
         static let resourceType = "cards"
@@ -330,9 +330,9 @@ struct ProjectionFastPathTests {
         var front: String
     }
 
-    @Test func keyNamesPutBackByOneDecoderServeTheNext() async throws {
-        // Each decode is a new decoder; the second and later ones take the key-name tables the
-        // earlier ones put back, for the same key type and (separately) for another.
+    @Test func keyNamesKeptByReusedDecodersServeTheNextSession() async throws {
+        // Each decode is a new session; the second and later ones reuse decoders, with the
+        // key-name tables they filled, for the same key type and (separately) for another.
         let documents = [
             #"{"data":{"type":"cards","id":"1","attributes":{"front":"a","back":"b","level":1}}}"#,
             #"{"data":{"type":"cards","id":"2","attributes":{"level":2,"front":"c"}}}"#,
