@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A value captured from `Encodable`, before it is written: attributes, meta and links.
 enum EncodedValue {
@@ -8,6 +12,8 @@ enum EncodedValue {
     case uint(UInt64)
     case double(Double)
     case float(Float)
+    /// A `Decimal`, written exactly in plain digits.
+    case decimal(Decimal)
     case string(String)
     case object(EncodedObject)
     case array(EncodedArray)
@@ -25,6 +31,7 @@ enum EncodedValue {
         case .uint(let value): writer.number(value)
         case .double(let value): try writer.number(value)
         case .float(let value): try writer.number(value)
+        case .decimal(let value): try writer.number(value)
         case .string(let value): writer.string(value)
         case .object(let object):
             writer.beginObject()
@@ -178,9 +185,7 @@ final class EncodingContext {
         if T.self == Data.self { return try boxData(sameType(value, as: Data.self), path: path()) }
         if T.self == URL.self { return .string(sameType(value, as: URL.self).absoluteString) }
         if T.self == UUID.self { return .string(sameType(value, as: UUID.self).uuidString) }
-        if T.self == Decimal.self {
-            return .double(NSDecimalNumber(decimal: sameType(value, as: Decimal.self)).doubleValue)
-        }
+        if T.self == Decimal.self { return .decimal(sameType(value, as: Decimal.self)) }
         if kind(of: T.self) == .stringDictionary, let dictionary = value as? any StringKeyedDictionary {
             return try dictionary.boxMembers(self, path: path())
         }
@@ -254,31 +259,38 @@ struct AnyKey: CodingKey {
 /// `JSONEncoder`'s snake case rules with any separator: words split at lower-to-upper changes
 /// and before the last capital of an acronym run, lowercased; leading and trailing `_` kept.
 func convertCase(_ key: String, separator: Character) -> String {
-    guard !key.isEmpty else { return key }
-    var words: [Range<String.Index>] = []
-    var wordStart = key.startIndex
-    var searchRange = key.index(after: wordStart)..<key.endIndex
-    while let upperCaseRange = key.rangeOfCharacter(from: .uppercaseLetters, options: [], range: searchRange) {
-        let untilUpperCase = wordStart..<upperCaseRange.lowerBound
-        words.append(untilUpperCase)
-        searchRange = upperCaseRange.lowerBound..<searchRange.upperBound
-        guard let lowerCaseRange = key.rangeOfCharacter(from: .lowercaseLetters, options: [], range: searchRange)
-        else {
-            wordStart = searchRange.lowerBound
+    let scalars = Array(key.unicodeScalars)
+    guard !scalars.isEmpty else { return key }
+    func firstIndex(from start: Int, where test: (Unicode.Scalar.Properties) -> Bool) -> Int? {
+        var index = start
+        while index < scalars.count {
+            if test(scalars[index].properties) { return index }
+            index += 1
+        }
+        return nil
+    }
+    var words: [Range<Int>] = []
+    var wordStart = 0
+    var searchStart = 1
+    while let upper = firstIndex(from: searchStart, where: { $0.isUppercase }) {
+        words.append(wordStart..<upper)
+        guard let lower = firstIndex(from: upper, where: { $0.isLowercase }) else {
+            wordStart = upper
             break
         }
-        let nextCharacterAfterCapital = key.index(after: upperCaseRange.lowerBound)
-        if lowerCaseRange.lowerBound == nextCharacterAfterCapital {
-            wordStart = upperCaseRange.lowerBound
+        if lower == upper + 1 {
+            wordStart = upper
         } else {
-            let beforeLowerIndex = key.index(before: lowerCaseRange.lowerBound)
-            words.append(upperCaseRange.lowerBound..<beforeLowerIndex)
-            wordStart = beforeLowerIndex
+            // An acronym run: its last capital begins the next word ("URLString" -> url, string).
+            words.append(upper..<(lower - 1))
+            wordStart = lower - 1
         }
-        searchRange = lowerCaseRange.upperBound..<searchRange.upperBound
+        searchStart = lower + 1
     }
-    words.append(wordStart..<searchRange.upperBound)
-    return words.filter { !$0.isEmpty }.map { key[$0].lowercased() }.joined(separator: String(separator))
+    words.append(wordStart..<scalars.count)
+    return words.filter { !$0.isEmpty }
+        .map { String(String.UnicodeScalarView(scalars[$0])).lowercased() }
+        .joined(separator: String(separator))
 }
 
 /// `yyyy-MM-ddTHH:mm:ss[.SSS]Z` in UTC, without a formatter.

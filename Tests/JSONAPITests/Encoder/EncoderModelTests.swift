@@ -37,22 +37,89 @@ struct EncoderModelTests {
             decoderOptions.keyDecodingStrategy = decoding
             #expect(try JSONAPIDecoder(options: decoderOptions).decode(Profile.self, from: bytes) == profile)
         }
-        #expect(convertCaseForTest("homePageURL") == "home_page_url")
     }
 
-    private func convertCaseForTest(_ key: String) -> String? {
+    /// Attributes named by the test, so one model carries any list of member names.
+    struct NamedAttributes: Encodable, JSONAPIResource {
+        static let resourceType = "x"
+        var id = "1"
+        var names: [String]
+
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(id, forKey: Key(stringValue: "id"))
+            for (index, name) in names.enumerated() { try container.encode(index, forKey: Key(stringValue: name)) }
+        }
+    }
+
+    /// The same member names without JSON:API around them, for `JSONEncoder`.
+    struct PlainNames: Encodable {
+        var names: [String]
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: NamedAttributes.Key.self)
+            for (index, name) in names.enumerated() {
+                try container.encode(index, forKey: NamedAttributes.Key(stringValue: name))
+            }
+        }
+    }
+
+    /// Member names of a JSON object whose values number them, in that order.
+    private func names(ofNumbered object: Any?) throws -> [String] {
+        let members = try #require(object as? [String: Int])
+        return members.sorted { $0.value < $1.value }.map(\.key)
+    }
+
+    private func attributeNames(_ bytes: [UInt8]) throws -> [String] {
+        let json = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+        let data = try #require(json?["data"] as? [String: Any])
+        return try names(ofNumbered: data["attributes"])
+    }
+
+    @Test func snakeAndKebabCaseFollowJSONEncoder() throws {
+        let names = [
+            "homePageURL", "URLString", "myHTTPServerID", "firstName", "already_snake", "_leading",
+            "trailing_", "x", "ID", "userID2FA", "aB", "ÉcoleName", "straßeNummer", "καλημέραΚόσμε",
+        ]
+        let foundation = JSONEncoder()
+        foundation.keyEncodingStrategy = .convertToSnakeCase
+        let expected = try self.names(
+            ofNumbered: JSONSerialization.jsonObject(with: foundation.encode(PlainNames(names: names))))
+        #expect(expected.count == names.count)
+        #expect(expected.first == "home_page_url")
+
         var options = EncodingOptions()
         options.keyEncodingStrategy = .convertToSnakeCase
-        struct One: Encodable, JSONAPIResource {
-            static let resourceType = "x"
-            var id = "1"
-            var homePageURL = 1
+        #expect(try attributeNames(JSONAPIEncoder(options: options).encode(NamedAttributes(names: names))) == expected)
+
+        // Kebab case splits the same words; names that already hold `_` keep it.
+        options.keyEncodingStrategy = .convertToKebabCase
+        let kebab = try attributeNames(JSONAPIEncoder(options: options).encode(NamedAttributes(names: names)))
+        #expect(kebab.count == names.count)
+        for (name, (snake, written)) in zip(names, zip(expected, kebab)) where !name.contains("_") {
+            #expect(written == snake.replacingOccurrences(of: "_", with: "-"), "\(name)")
         }
-        guard let bytes = try? JSONAPIEncoder(options: options).encode(One()),
-            let json = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-            let data = json["data"] as? [String: Any], let attributes = data["attributes"] as? [String: Any]
-        else { return nil }
-        return attributes.keys.first
+    }
+
+    @Test func decimalsAreWrittenExactly() throws {
+        struct Price: Codable, Equatable, JSONAPIResource {
+            static let resourceType = "prices"
+            var id = "1"
+            var amount: Decimal
+        }
+        for literal in ["0.30000000000000000001", "12345678901234567890.123456789", "-0.001", "1000", "0"] {
+            let price = Price(amount: try #require(Decimal(string: literal)))
+            let bytes = try JSONAPIEncoder().encode(price)
+            #expect(text(bytes).contains("\"amount\":\(literal)"), "\(literal)")
+            #expect(try JSONAPIDecoder().decode(Price.self, from: bytes) == price)
+        }
+        #expect(throws: JSONAPIError.self) { _ = try JSONAPIEncoder().encode(Price(amount: .nan)) }
     }
 
     @Test(arguments: [
