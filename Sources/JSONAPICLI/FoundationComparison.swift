@@ -1,6 +1,11 @@
-import Foundation
 import JSONAPI
 import JSONAPIGenerator
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Parse throughput of Foundation's decoders on the same bytes, next to ours (`inspect
 /// --compare-foundation`, used by `scripts/demo`).
@@ -36,22 +41,6 @@ struct FoundationComparison {
                 peakResidentAfter: peakResidentBytes()))
 
         let data = Data(bytes)
-        var tree: Any?
-        do {
-            let timings = try Timings.measure(exactRuns: exactRuns, reset: { tree = nil }) {
-                tree = try JSONSerialization.jsonObject(with: data)
-            }
-            let root = (tree as? [String: Any]).map { "\($0.count)-member object" } ?? "value"
-            entries.append(
-                Entry(
-                    name: "JSONSerialization", timings: timings, note: "untyped tree, top level a \(root)",
-                    peakResidentAfter: peakResidentBytes()))
-        } catch {
-            entries.append(
-                Entry(name: "JSONSerialization", timings: nil, note: "failed: \(error)", peakResidentAfter: 0))
-        }
-        tree = nil
-
         var model: PlainCodableModel.Document?
         do {
             let decoder = JSONDecoder()

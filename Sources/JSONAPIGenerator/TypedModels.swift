@@ -1,5 +1,10 @@
-import Foundation
 import JSONAPI
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Typed models of the documents `CompoundDocumentGenerator` writes (articles with their
 /// authors, comments and tags), as a user of this library would declare them.

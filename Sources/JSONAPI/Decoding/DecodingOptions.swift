@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How a ``JSONAPIDecoder`` (and the typed views of a ``Document``) project resources onto
 /// Swift types.

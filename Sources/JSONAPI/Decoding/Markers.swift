@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // Types the decoder treats specially, recognised by conformance to these internal protocols so
 // that the element or wrapped type is known statically where it matters: arrays are walked with

@@ -1,4 +1,17 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#endif
 
 /// Swift strings from the raw contents of JSON strings, for the typed views.
 ///

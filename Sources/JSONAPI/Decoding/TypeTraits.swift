@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What decoding needs to know about a Swift type that does not depend on the document: how it
 /// decodes (``ResourceDecoder/TypeInfo/Kind``) and which of the library's protocols it conforms

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How a ``JSONAPIEncoder`` writes models as JSON:API documents: the mirror of
 /// ``DecodingOptions``.

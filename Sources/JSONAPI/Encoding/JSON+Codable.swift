@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // `JSON` as a free-form `Codable` value: a model property typed `JSON` or `[String: JSON]`
 // takes whatever the document holds there.

@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Encodes `Encodable` models as JSON:API documents: the mirror of ``JSONAPIDecoder``.
 ///

@@ -1,6 +1,10 @@
 // Foundation is imported for `Decimal` only; the integer and floating-point paths use the
 // standard library alone.
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension JSONWriter {
     // MARK: Integers

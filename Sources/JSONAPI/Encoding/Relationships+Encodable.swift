@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // Encoding for the decoding-side relationship types (`Field`, `Related`, `Lazy`), and the
 // internal protocols by which the encoder recognises relationship values.

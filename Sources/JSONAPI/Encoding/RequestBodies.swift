@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The body of a request that changes a relationship (`PATCH`, `POST` or `DELETE` to
 /// `/articles/1/relationships/tags`): its new linkage.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One resource identifier of a relationship's (or the primary data's) linkage.
 struct LinkageReference {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // The containers of ``ResourceStream``: the resource's own keyed container, which sorts members
 // into sections as ``ResourceKeyedContainer`` does, and the encoder and containers of nested

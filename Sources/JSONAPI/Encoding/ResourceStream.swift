@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `Encoder` a model encodes itself to when the output is compact and unsorted: member
 /// values are written as JSON text the moment the model hands them over, instead of being
