@@ -56,8 +56,9 @@ struct StringProgress: Sendable {
 }
 
 extension JSONScanner {
-    /// The hot path of a string: skips plain bytes eight at a time, and valid escapes and UTF-8
-    /// sequences that lie wholly inside the chunk. Returns the index of the first byte it cannot
+    /// The hot path of a string: skips plain bytes sixteen at a time, non-ASCII text sixteen bytes
+    /// at a time once the block's UTF-8 checks out, and valid escapes and UTF-8 sequences that
+    /// lie wholly inside the chunk. Returns the index of the first byte it cannot
     /// accept: the closing quote, the chunk end `n`, or a byte for ``scanString`` (invalid input,
     /// or a sequence cut by the chunk end). Keeps no state, so it costs nothing to enter.
     @inline(always)
@@ -75,10 +76,36 @@ extension JSONScanner {
                     i &+= 16
                     continue
                 }
-                i &+=
+                let first =
                     special.low != 0
                     ? special.low.trailingZeroBitCount &>> 3 : 8 &+ (special.high.trailingZeroBitCount &>> 3)
-                c = byte(p, i)  // SAFETY: the special byte lies inside the chunk just read.
+                c = byte(p, i &+ first)  // SAFETY: the special byte lies inside the chunk just read.
+                // Non-ASCII text: check the block's UTF-8 in one step rather than stopping at each
+                // character. Only from i >= 3, where the three bytes before the block are in the
+                // chunk; `i` is always between characters, so they end complete characters.
+                if c >= 0x80 && i >= 3 {
+                    let stops = stopBytes(chunk)
+                    // trailingZeroBitCount of 0 is 64: 16 when neither word has a stop byte.
+                    let stop =
+                        stops.low != 0
+                        ? stops.low.trailingZeroBitCount &>> 3 : 8 &+ (stops.high.trailingZeroBitCount &>> 3)
+                    if utf8BlockIsValid(p, at: i, chunk, through: stop) {
+                        if stop == 16 {
+                            i &+= 16 &- incompleteTail(p, blockEnd: i &+ 16)
+                            continue
+                        }
+                        i &+= stop
+                        c = byte(p, i)  // SAFETY: stop < 16 lies inside the chunk just read.
+                        if c == UInt8(ascii: "\\") {
+                            hasEscapes = true
+                            guard let next = fastEscape(p, at: i, count: n) else { return i }
+                            i = next
+                            continue
+                        }
+                        return i  // The closing quote or a control byte.
+                    }
+                }
+                i &+= first
             } else if i &+ 8 <= n {
                 // SAFETY: the eight bytes at i end at i + 8 <= n.
                 let word = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
@@ -149,6 +176,65 @@ extension JSONScanner {
         let hits = (chunk .== quote) .| (chunk .== backslash) .| (chunk .< space) .| (chunk .>= nonASCII)
         let words = unsafeBitCast(hits, to: SIMD2<UInt64>.self)
         return (words[0], words[1])
+    }
+
+    /// The bytes of `chunk` that end a fast run whatever the text: `"`, `\\` and bytes below
+    /// 0x20, as two 64-bit masks like ``specialBytes(_:)-(SIMD16<UInt8>)``.
+    @inline(__always)
+    static func stopBytes(_ chunk: SIMD16<UInt8>) -> (low: UInt64, high: UInt64) {
+        let quote = SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
+        let backslash = SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
+        let space = SIMD16<UInt8>(repeating: 0x20)
+        let hits = (chunk .== quote) .| (chunk .== backslash) .| (chunk .< space)
+        let words = unsafeBitCast(hits, to: SIMD2<UInt64>.self)
+        return (words[0], words[1])
+    }
+
+    /// Whether bytes `0 ... last` of `block` (read at `p + i`, `i >= 3`, with `i` between
+    /// characters) are valid UTF-8 as far as they go, where `last` is `stop` (a byte that is not
+    /// a continuation byte, so every sequence before it must be complete) or 15 when `stop` is
+    /// 16 (a sequence may run past the block; ``incompleteTail(_:blockEnd:)`` finds it).
+    ///
+    /// Each byte is compared with the three before it, read as overlapping blocks: a byte must
+    /// be a continuation byte (10xxxxxx) exactly when one of them is a lead that reaches it;
+    /// C0, C1 and F5...FF never occur; and the second byte after E0, ED, F0 and F4 is range
+    /// checked (overlong forms, surrogates, values past U+10FFFF). On false nothing is decided:
+    /// the caller goes on a character at a time, which finds the error and its offset.
+    @inline(__always)
+    static func utf8BlockIsValid(_ p: UnsafeRawPointer, at i: Int, _ block: SIMD16<UInt8>, through stop: Int) -> Bool {
+        // SAFETY: i >= 3, and the block at i lies in the chunk, so the three earlier ones do too.
+        let back1 = p.loadUnaligned(fromByteOffset: i &- 1, as: SIMD16<UInt8>.self)
+        let back2 = p.loadUnaligned(fromByteOffset: i &- 2, as: SIMD16<UInt8>.self)
+        let back3 = p.loadUnaligned(fromByteOffset: i &- 3, as: SIMD16<UInt8>.self)
+        let x80 = SIMD16<UInt8>(repeating: 0x80)
+        let xC0 = SIMD16<UInt8>(repeating: 0xC0)
+        let isContinuation = (block & xC0) .== x80
+        let mustContinue =
+            (back1 .>= xC0) .| (back2 .>= SIMD16<UInt8>(repeating: 0xE0)) .| (back3 .>= SIMD16<UInt8>(repeating: 0xF0))
+        var bad = isContinuation .^ mustContinue
+        bad .|= (block & SIMD16<UInt8>(repeating: 0xFE)) .== xC0
+        bad .|= block .>= SIMD16<UInt8>(repeating: 0xF5)
+        bad .|= (back1 .== SIMD16<UInt8>(repeating: 0xE0)) .& (block .< SIMD16<UInt8>(repeating: 0xA0))
+        bad .|= (back1 .== SIMD16<UInt8>(repeating: 0xED)) .& (block .> SIMD16<UInt8>(repeating: 0x9F))
+        bad .|= (back1 .== SIMD16<UInt8>(repeating: 0xF0)) .& (block .< SIMD16<UInt8>(repeating: 0x90))
+        bad .|= (back1 .== SIMD16<UInt8>(repeating: 0xF4)) .& (block .> SIMD16<UInt8>(repeating: 0x8F))
+        let lanes = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+        bad .&= lanes .<= SIMD16<UInt8>(repeating: UInt8(truncatingIfNeeded: stop))
+        let words = unsafeBitCast(bad, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] == 0
+    }
+
+    /// How many bytes at the end of a block that ``utf8BlockIsValid(_:at:_:through:)`` accepted
+    /// whole belong to a sequence that continues past it (0 to 3), so the scan resumes at that
+    /// sequence's lead and stays between characters.
+    @inline(__always)
+    static func incompleteTail(_ p: UnsafeRawPointer, blockEnd end: Int) -> Int {
+        // SAFETY: the block ending at `end` is in the chunk and is sixteen bytes long.
+        // At most one of these holds in text the block check accepted, so `|` picks it.
+        let one = byte(p, end &- 1) >= 0xC0 ? 1 : 0
+        let two = byte(p, end &- 2) >= 0xE0 ? 2 : 0
+        let three = byte(p, end &- 3) >= 0xF0 ? 3 : 0
+        return one | two | three
     }
 
     /// A mask with the high bit set in the first byte of `word` (in memory order) that is `"`,
