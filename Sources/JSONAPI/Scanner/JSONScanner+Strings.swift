@@ -76,36 +76,10 @@ extension JSONScanner {
                     i &+= 16
                     continue
                 }
-                let first =
+                i &+=
                     special.low != 0
                     ? special.low.trailingZeroBitCount &>> 3 : 8 &+ (special.high.trailingZeroBitCount &>> 3)
-                c = byte(p, i &+ first)  // SAFETY: the special byte lies inside the chunk just read.
-                // Non-ASCII text: check the block's UTF-8 in one step rather than stopping at each
-                // character. Only from i >= 3, where the three bytes before the block are in the
-                // chunk; `i` is always between characters, so they end complete characters.
-                if c >= 0x80 && i >= 3 {
-                    let stops = stopBytes(chunk)
-                    // trailingZeroBitCount of 0 is 64: 16 when neither word has a stop byte.
-                    let stop =
-                        stops.low != 0
-                        ? stops.low.trailingZeroBitCount &>> 3 : 8 &+ (stops.high.trailingZeroBitCount &>> 3)
-                    if utf8BlockIsValid(p, at: i, chunk, through: stop) {
-                        if stop == 16 {
-                            i &+= 16 &- incompleteTail(p, blockEnd: i &+ 16)
-                            continue
-                        }
-                        i &+= stop
-                        c = byte(p, i)  // SAFETY: stop < 16 lies inside the chunk just read.
-                        if c == UInt8(ascii: "\\") {
-                            hasEscapes = true
-                            guard let next = fastEscape(p, at: i, count: n) else { return i }
-                            i = next
-                            continue
-                        }
-                        return i  // The closing quote or a control byte.
-                    }
-                }
-                i &+= first
+                c = byte(p, i)  // SAFETY: the special byte lies inside the chunk just read.
             } else if i &+ 8 <= n {
                 // SAFETY: the eight bytes at i end at i + 8 <= n.
                 let word = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
@@ -129,6 +103,13 @@ extension JSONScanner {
                 guard let next = fastEscape(p, at: i, count: n) else { return i }
                 i = next
             } else if c >= 0x80 {
+                // Non-ASCII text: checked sixteen bytes at a time where it can be (out of line,
+                // so that the ASCII loop above stays small), else a character at a time.
+                let after = utf8Blocks(p, from: i, count: n)
+                if after != i {
+                    i = after
+                    continue
+                }
                 guard let next = fastUTF8(c, p, at: i, count: n) else { return i }
                 i = next
                 // Non-ASCII text comes in runs (CJK, Cyrillic, ...): a second character right
@@ -176,6 +157,34 @@ extension JSONScanner {
         let hits = (chunk .== quote) .| (chunk .== backslash) .| (chunk .< space) .| (chunk .>= nonASCII)
         let words = unsafeBitCast(hits, to: SIMD2<UInt64>.self)
         return (words[0], words[1])
+    }
+
+    /// The index after the blocks of non-ASCII text from `i` (a non-ASCII byte, between
+    /// characters) that ``utf8BlockIsValid(_:at:_:through:)`` accepts, block after block while the
+    /// text goes on: a stop byte, the first byte of an ASCII block, a byte short of a sequence the
+    /// last block cut, or `i` itself when the first block is not taken (then the caller goes a
+    /// character at a time). Only from i >= 3, where the three bytes before a block are in the
+    /// chunk; `i` is always between characters, so they end complete ones.
+    @inline(never)
+    static func utf8Blocks(_ p: UnsafeRawPointer, from i: Int, count n: Int) -> Int {
+        guard i >= 3 else { return i }
+        var i = i
+        while i &+ 16 <= n {
+            // SAFETY: the sixteen bytes at i end at i + 16 <= n.
+            let block = p.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+            // Back to ASCII: the caller's plain sixteen-byte test is cheaper.
+            let nonASCII = unsafeBitCast(block .>= SIMD16<UInt8>(repeating: 0x80), to: SIMD2<UInt64>.self)
+            if nonASCII[0] | nonASCII[1] == 0 { break }
+            let stops = stopBytes(block)
+            // trailingZeroBitCount of 0 is 64: 16 when neither word has a stop byte.
+            let stop =
+                stops.low != 0
+                ? stops.low.trailingZeroBitCount &>> 3 : 8 &+ (stops.high.trailingZeroBitCount &>> 3)
+            guard utf8BlockIsValid(p, at: i, block, through: stop) else { break }
+            if stop < 16 { return i &+ stop }  // The caller takes the stop byte.
+            i &+= 16 &- incompleteTail(p, blockEnd: i &+ 16)  // Short of a cut sequence.
+        }
+        return i
     }
 
     /// The bytes of `chunk` that end a fast run whatever the text: `"`, `\\` and bytes below
