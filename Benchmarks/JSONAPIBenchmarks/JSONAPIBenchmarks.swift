@@ -5,7 +5,7 @@ import JSONAPIGenerator
 import JSONAPIYajl
 
 // Parsing a generated compound document of about 10 KB (a typical API response), 1 MB, 10 MB
-// and 100 MB several ways:
+// and 100 MB several ways, and at 1 MB also one whose text is mostly non-ASCII (`1MB-nonASCII`):
 //
 // - `JSONDecoder/<size>`: Foundation's `JSONDecoder` into the `Codable` model in FoundationModel.swift,
 // - `JSONSerialization/<size>`: Foundation's untyped `JSONSerialization`,
@@ -31,6 +31,9 @@ enum DocumentSize: CaseIterable {
     /// A typical API response: what a latency-sensitive service parses per request.
     case tenKB
     case oneMB
+    /// About 1 MB whose text is mostly non-ASCII words (accented Latin, CJK, Greek, Cyrillic,
+    /// emoji), the same structure as `oneMB`: strings in other scripts, measured on their own.
+    case oneMBNonASCII
     case tenMB
     case hundredMB
 
@@ -39,6 +42,7 @@ enum DocumentSize: CaseIterable {
         switch self {
         case .tenKB: "10KB"
         case .oneMB: "1MB"
+        case .oneMBNonASCII: "1MB-nonASCII"
         case .tenMB: "10MB"
         case .hundredMB: "100MB"
         }
@@ -47,7 +51,7 @@ enum DocumentSize: CaseIterable {
     var approximateBytes: Int {
         switch self {
         case .tenKB: 10_000
-        case .oneMB: 1_000_000
+        case .oneMB, .oneMBNonASCII: 1_000_000
         case .tenMB: 10_000_000
         case .hundredMB: 100_000_000
         }
@@ -58,6 +62,7 @@ enum DocumentSize: CaseIterable {
         switch self {
         case .tenKB: 1_000
         case .oneMB: 1
+        case .oneMBNonASCII: 2
         case .tenMB: 10
         case .hundredMB: 100
         }
@@ -65,10 +70,11 @@ enum DocumentSize: CaseIterable {
 
     /// The document, generated anew in every benchmark process (100 MB takes about 0.15 s).
     func generate() -> [UInt8] {
-        CompoundDocumentGenerator(
+        var generator = CompoundDocumentGenerator(
             resources: CompoundDocumentGenerator.resourceCount(approximateBytes: approximateBytes),
-            seed: seed
-        ).generate()
+            seed: seed)
+        generator.mostlyNonASCIIText = self == .oneMBNonASCII
+        return generator.generate()
     }
 
     var configuration: Benchmark.Configuration {
@@ -85,7 +91,7 @@ enum DocumentSize: CaseIterable {
             return .init(
                 metrics: metrics, timeUnits: .nanoseconds, units: units, warmupIterations: 20,
                 maxDuration: .seconds(2), maxIterations: 2_000)
-        case .oneMB:
+        case .oneMB, .oneMBNonASCII:
             return .init(
                 metrics: metrics, timeUnits: .microseconds, units: units, warmupIterations: 3,
                 maxDuration: .seconds(3), maxIterations: 100)

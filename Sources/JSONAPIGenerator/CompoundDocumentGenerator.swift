@@ -37,6 +37,12 @@ public struct CompoundDocumentGenerator: Sendable, Hashable {
     /// The number of included `tags` resources (at most 200).
     public let tagCount: Int
 
+    /// Whether the text of bodies, titles and names is mostly non-ASCII words (accented Latin,
+    /// CJK, Greek, Cyrillic, emoji: about 60% of words) rather than the default mix, where
+    /// about one word in twenty is. Benchmarks use it to measure text-heavy documents in other
+    /// scripts. The numbers of resources of each type are the same either way.
+    public var mostlyNonASCIIText = false
+
     /// The number of included resources: ``commentCount`` + ``personCount`` + ``tagCount``.
     public var includedCount: Int { commentCount + personCount + tagCount }
 

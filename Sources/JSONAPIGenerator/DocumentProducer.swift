@@ -29,6 +29,8 @@ struct DocumentProducer {
     private var nextComment = 0
 
     private static let base: StaticString = "https://api.example.com"
+    /// ``CompoundDocumentGenerator/mostlyNonASCIIText``.
+    private let mostlyNonASCII: Bool
 
     init(generator: CompoundDocumentGenerator, bufferCapacity: Int) {
         articles = generator.primaryCount
@@ -39,6 +41,7 @@ struct DocumentProducer {
         seed = generator.seed
         random = SplitMix64(seed: generator.seed)
         personKey = SplitMix64.mix(generator.seed ^ 0x5EED_0F9E_091E)
+        mostlyNonASCII = generator.mostlyNonASCIIText
         output = ByteBuffer(capacity: bufferCapacity)
     }
 
@@ -468,7 +471,8 @@ struct DocumentProducer {
         var position = 0
         var length = random.next(in: 5...14)
         var separator = false
-        let unicodeThreshold: UInt64 = style == .plain ? 0 : 12
+        // Out of 256: about 5% of words in `.unicode` text, 60% in mostly non-ASCII documents.
+        let unicodeThreshold: UInt64 = mostlyNonASCII ? 154 : style == .plain ? 0 : 12
         let escapeThreshold: UInt64 = style == .escaped ? unicodeThreshold + 6 : unicodeThreshold
         while output.count - start < target {
             if separator { output.append(UInt8(ascii: " ")) }

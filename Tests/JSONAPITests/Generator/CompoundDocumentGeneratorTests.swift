@@ -1,4 +1,5 @@
 import Foundation
+import JSONAPI
 import JSONAPIGenerator
 import Testing
 
@@ -93,6 +94,31 @@ struct CompoundDocumentGeneratorTests {
         let count = CompoundDocumentGenerator.resourceCount(approximateBytes: bytes)
         let size = CompoundDocumentGenerator(resources: count, seed: 3).generate().count
         #expect(abs(Double(size) / Double(bytes) - 1) < 0.05, "\(count) resources gave \(size) bytes")
+    }
+
+    @Test("mostly non-ASCII text: the same structure, far more non-ASCII bytes, still deterministic")
+    func mostlyNonASCIIText() throws {
+        let plain = CompoundDocumentGenerator(resources: 500, seed: 4)
+        var foreign = plain
+        foreign.mostlyNonASCIIText = true
+        let plainBytes = plain.generate()
+        let foreignBytes = foreign.generate()
+        #expect(foreign.generate() == foreignBytes)
+        #expect(foreign != plain)
+        func nonASCIIShare(_ bytes: [UInt8]) -> Double {
+            Double(bytes.count { $0 >= 0x80 }) / Double(bytes.count)
+        }
+        #expect(nonASCIIShare(plainBytes) < 0.05)
+        #expect(nonASCIIShare(foreignBytes) > 0.2)
+        // The same resources and relationships, every identifier resolved (the random draws
+        // after a text differ, so the number of comments and tags per article may too).
+        let plainDocument = try Document(parsing: plainBytes).statistics
+        let foreignDocument = try Document(parsing: foreignBytes).statistics
+        #expect(foreignDocument.resourceCount == plainDocument.resourceCount)
+        #expect(foreignDocument.primaryCount == plainDocument.primaryCount)
+        #expect(foreignDocument.relationshipCount == plainDocument.relationshipCount)
+        #expect(foreignDocument.resolvedLinkageCount == foreignDocument.linkageCount)
+        #expect(try JSONSerialization.jsonObject(with: Data(foreignBytes)) is [String: Any])
     }
 
     // MARK: - JSON and JSON:API validity
