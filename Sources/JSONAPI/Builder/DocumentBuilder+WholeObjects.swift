@@ -450,9 +450,7 @@ extension DocumentBuilder {
                 k &+= 16
                 continue
             }
-            k &+=
-                special.low != 0
-                ? special.low.trailingZeroBitCount &>> 3 : 8 &+ (special.high.trailingZeroBitCount &>> 3)
+            k &+= JSONScanner.firstLane(special)
             break
         }
         while k < n {
@@ -480,12 +478,12 @@ extension DocumentBuilder {
         while k &+ 16 <= n {
             let chunk = p.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self)
             let hits = MemberNameRules.nonURIBytes(chunk) .| (chunk .>= nonASCII)
-            let words = unsafeBitCast(hits, to: SIMD2<UInt64>.self)
-            if words[0] == 0 && words[1] == 0 {
+            let words = JSONScanner.words(hits)
+            if words.low == 0 && words.high == 0 {
                 k &+= 16
                 continue
             }
-            k &+= words[0] != 0 ? words[0].trailingZeroBitCount &>> 3 : 8 &+ (words[1].trailingZeroBitCount &>> 3)
+            k &+= JSONScanner.firstLane(words)
             break
         }
         while k < n {

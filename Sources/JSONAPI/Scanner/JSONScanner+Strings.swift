@@ -76,9 +76,7 @@ extension JSONScanner {
                     i &+= 16
                     continue
                 }
-                i &+=
-                    special.low != 0
-                    ? special.low.trailingZeroBitCount &>> 3 : 8 &+ (special.high.trailingZeroBitCount &>> 3)
+                i &+= firstLane(special)
                 c = byte(p, i)  // SAFETY: the special byte lies inside the chunk just read.
             } else if i &+ 8 <= n {
                 // SAFETY: the eight bytes at i end at i + 8 <= n.
@@ -148,15 +146,39 @@ extension JSONScanner {
     /// (bytes 0-7 and 8-15) with all eight bits of each such byte set.
     @inline(__always)
     static func specialBytes(_ chunk: SIMD16<UInt8>) -> (low: UInt64, high: UInt64) {
+        words(stopLanes(chunk) .| (chunk .>= SIMD16<UInt8>(repeating: 0x80)))
+    }
+
+    /// The bytes of `chunk` that end a fast run whatever the text: `"`, `\\` and bytes below
+    /// 0x20, as two 64-bit masks like ``specialBytes(_:)-(SIMD16<UInt8>)``.
+    @inline(__always)
+    static func stopBytes(_ chunk: SIMD16<UInt8>) -> (low: UInt64, high: UInt64) {
+        words(stopLanes(chunk))
+    }
+
+    /// The lanes of `chunk` that are `"`, `\\` or below 0x20.
+    @inline(__always)
+    static func stopLanes(_ chunk: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
         // Constants spelled with their full type: left to inference, the comparisons fall back
         // to a scalar loop per lane.
         let quote = SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
         let backslash = SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
         let space = SIMD16<UInt8>(repeating: 0x20)
-        let nonASCII = SIMD16<UInt8>(repeating: 0x80)
-        let hits = (chunk .== quote) .| (chunk .== backslash) .| (chunk .< space) .| (chunk .>= nonASCII)
-        let words = unsafeBitCast(hits, to: SIMD2<UInt64>.self)
+        return (chunk .== quote) .| (chunk .== backslash) .| (chunk .< space)
+    }
+
+    /// A lane mask as two 64-bit words (lanes 0-7 and 8-15), all eight bits of a set lane set.
+    @inline(__always)
+    static func words(_ lanes: SIMDMask<SIMD16<Int8>>) -> (low: UInt64, high: UInt64) {
+        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
         return (words[0], words[1])
+    }
+
+    /// The first set lane of a mask from ``words(_:)``: 16 when none is set (the trailing zero
+    /// count of 0 is 64).
+    @inline(__always)
+    static func firstLane(_ words: (low: UInt64, high: UInt64)) -> Int {
+        words.low != 0 ? words.low.trailingZeroBitCount &>> 3 : 8 &+ (words.high.trailingZeroBitCount &>> 3)
     }
 
     /// The index after the blocks of non-ASCII text from `i` (a non-ASCII byte, between
@@ -173,30 +195,14 @@ extension JSONScanner {
             // SAFETY: the sixteen bytes at i end at i + 16 <= n.
             let block = p.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
             // Back to ASCII: the caller's plain sixteen-byte test is cheaper.
-            let nonASCII = unsafeBitCast(block .>= SIMD16<UInt8>(repeating: 0x80), to: SIMD2<UInt64>.self)
-            if nonASCII[0] | nonASCII[1] == 0 { break }
-            let stops = stopBytes(block)
-            // trailingZeroBitCount of 0 is 64: 16 when neither word has a stop byte.
-            let stop =
-                stops.low != 0
-                ? stops.low.trailingZeroBitCount &>> 3 : 8 &+ (stops.high.trailingZeroBitCount &>> 3)
+            let nonASCII = words(block .>= SIMD16<UInt8>(repeating: 0x80))
+            if nonASCII.low | nonASCII.high == 0 { break }
+            let stop = firstLane(stopBytes(block))  // 16 when the block has none.
             guard utf8BlockIsValid(p, at: i, block, through: stop) else { break }
             if stop < 16 { return i &+ stop }  // The caller takes the stop byte.
             i &+= 16 &- incompleteTail(p, blockEnd: i &+ 16)  // Short of a cut sequence.
         }
         return i
-    }
-
-    /// The bytes of `chunk` that end a fast run whatever the text: `"`, `\\` and bytes below
-    /// 0x20, as two 64-bit masks like ``specialBytes(_:)-(SIMD16<UInt8>)``.
-    @inline(__always)
-    static func stopBytes(_ chunk: SIMD16<UInt8>) -> (low: UInt64, high: UInt64) {
-        let quote = SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
-        let backslash = SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
-        let space = SIMD16<UInt8>(repeating: 0x20)
-        let hits = (chunk .== quote) .| (chunk .== backslash) .| (chunk .< space)
-        let words = unsafeBitCast(hits, to: SIMD2<UInt64>.self)
-        return (words[0], words[1])
     }
 
     /// Whether bytes `0 ... last` of `block` (read at `p + i`, `i >= 3`, with `i` between
