@@ -648,7 +648,6 @@ extension DocumentBuilder {
         let frame = top
         switch frame.kind {
         case .dataArray, .includedArray, .linkageArray, .errorsArray, .stringArray:
-            top.count &+= 1
             return
         default:
             break

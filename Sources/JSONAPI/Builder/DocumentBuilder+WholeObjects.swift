@@ -28,15 +28,20 @@ extension DocumentBuilder {
     ) -> Int? {
         guard hasTop, opaqueDepth == 0 else { return nil }
         switch top.kind {
-        case .relationships where top.member == .relationshipValue && depthLimit >= 3:
-            return wholeRelationship(p, at: i, count: n, base: base, stringLimit: stringLimit)
+        case .dataArray where options.kind != .relationshipUpdate:
+            return wholeResource(
+                p, at: i, count: n, base: base, stringLimit: stringLimit, depthLimit: depthLimit, section: .primary)
+        case .includedArray:
+            return wholeResource(
+                p, at: i, count: n, base: base, stringLimit: stringLimit, depthLimit: depthLimit, section: .included)
+        case .relationships where top.member == .relationshipValue:
+            return wholeRelationship(p, at: i, count: n, base: base, stringLimit: stringLimit, depthLimit: depthLimit)
         case .linkageArray:
             guard let identifier = Self.parseIdentifier(p, at: i, count: n, stringLimit: stringLimit) else {
                 return nil
             }
             if let relationship = currentRelationship { arena.relationships[relationship].linkageCount &+= 1 }
             appendLinkage(identifier, p, base: base)
-            top.count &+= 1
             return identifier.object.upperBound
         case .relationship where top.member == .data:
             guard let identifier = Self.parseIdentifier(p, at: i, count: n, stringLimit: stringLimit) else {
@@ -83,7 +88,7 @@ extension DocumentBuilder {
 
     /// The linkage record the events of a plain identifier would have made.
     @inline(__always)
-    private mutating func appendLinkage(_ identifier: PlainIdentifier, _ p: UnsafeRawPointer, base: Int) {
+    mutating func appendLinkage(_ identifier: PlainIdentifier, _ p: UnsafeRawPointer, base: Int) {
         var record = LinkageRecord()
         record.type = arena.types.intern(
             UnsafeRawBufferPointer(start: p + identifier.type.lowerBound, count: identifier.type.count))
@@ -98,15 +103,31 @@ extension DocumentBuilder {
         arena.linkages.append(record)
     }
 
-    /// A relationship object with `links` (plain) and/or `data` (null, a plain identifier or an
-    /// array of them), in either order and nothing else; in a request, `data` is required.
-    private mutating func wholeRelationship(
-        _ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int
-    ) -> Int? {
+    /// A relationship object read by ``parseRelationship(_:at:count:stringLimit:depthLimit:)``,
+    /// as chunk indices; its identifiers are the last `identifierCount` of `plainIdentifiers`.
+    struct PlainRelationship {
+        var name: Range<Int> = 0..<0
+        var object: Range<Int>
+        var links: Range<Int>?
+        var meta: Range<Int>?
+        var data: DataShape
+        var identifierCount: Int
+    }
+
+    /// A relationship object at `p[i]` whose events would make its records without a word:
+    /// `links` (plain), `data` (null, a plain identifier or an array of them) and `meta` (plain
+    /// names), each at most once, in any order, nothing else, and `data` present in a request.
+    /// Appends its identifiers to `plainIdentifiers` and changes nothing else. `depthLimit`
+    /// counts the relationship object as one level (its linkage needs three).
+    mutating func parseRelationship(
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, depthLimit: Int
+    ) -> PlainRelationship? {
+        guard i < n, Self.byte(p, i) == UInt8(ascii: "{"), depthLimit >= 3 else { return nil }
         var j = i &+ 1
         var links: Range<Int>?
+        var meta: Range<Int>?
         var data = DataShape.absent
-        plainIdentifiers.removeAll(keepingCapacity: true)
+        let firstIdentifier = plainIdentifiers.count
         Self.skipWhitespace(p, &j, n)
         guard j < n, Self.byte(p, j) != UInt8(ascii: "}") else { return nil }
         while true {
@@ -141,6 +162,13 @@ extension DocumentBuilder {
                 default:
                     return nil
                 }
+            } else if meta == nil && Self.matches(p, j, n, Self.metaKey) {
+                j &+= 6
+                guard Self.colon(p, &j, n),
+                    let end = Self.parseMeta(p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1)
+                else { return nil }
+                meta = j..<end
+                j = end
             } else {
                 return nil
             }
@@ -154,23 +182,53 @@ extension DocumentBuilder {
         }
         // A request's relationship must carry `data`: leave that complaint to the events.
         if data == .absent && options.kind != .response { return nil }
-        // Accepted: the records the events would have made, in their order.
-        let end = j &+ 1
-        let resource = Int(top.record)
+        return PlainRelationship(
+            object: i..<(j &+ 1), links: links, meta: meta, data: data,
+            identifierCount: plainIdentifiers.count &- firstIdentifier)
+    }
+
+    /// The records the events of a relationship read by `parseRelationship` would have made,
+    /// for resource `resource`: the relationship, then its identifiers, `plainIdentifiers[first...]`.
+    @inline(__always)
+    mutating func appendRelationship(
+        _ relationship: PlainRelationship, name: ByteRange, nameEscaped: Bool, resource: Int,
+        firstIdentifier first: Int, _ p: UnsafeRawPointer, base: Int
+    ) {
         var record = RelationshipRecord()
-        record.name = top.key
-        record.object = ByteRange(base &+ i, base &+ end)
-        if top.keyEscaped { record.flags.insert(.nameHasEscapes) }
+        record.name = name
+        record.object = ByteRange(base &+ relationship.object.lowerBound, base &+ relationship.object.upperBound)
+        if nameEscaped { record.flags.insert(.nameHasEscapes) }
         record.firstLinkage = UInt32(truncatingIfNeeded: arena.linkages.count)
-        record.linkageCount = UInt32(truncatingIfNeeded: plainIdentifiers.count)
-        record.data = data
-        if let links { record.links = ByteRange(base &+ links.lowerBound, base &+ links.upperBound) }
+        record.linkageCount = UInt32(truncatingIfNeeded: relationship.identifierCount)
+        record.data = relationship.data
+        if let links = relationship.links {
+            record.links = ByteRange(base &+ links.lowerBound, base &+ links.upperBound)
+        }
+        if let meta = relationship.meta { record.meta = ByteRange(base &+ meta.lowerBound, base &+ meta.upperBound) }
         arena.relationships.append(record)
         arena.resources[resource].relationshipCount &+= 1
-        for identifier in plainIdentifiers { appendLinkage(identifier, p, base: base) }
+        var k = first
+        while k < first &+ relationship.identifierCount {
+            appendLinkage(plainIdentifiers[k], p, base: base)
+            k &+= 1
+        }
+    }
+
+    /// A relationship object taken whole where the events have reached it (the member of a
+    /// `relationships` object being built event by event).
+    private mutating func wholeRelationship(
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int, depthLimit: Int
+    ) -> Int? {
+        plainIdentifiers.removeAll(keepingCapacity: true)
+        guard
+            let relationship = parseRelationship(p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit)
+        else { return nil }
+        appendRelationship(
+            relationship, name: top.key, nameEscaped: top.keyEscaped, resource: Int(top.record), firstIdentifier: 0,
+            p, base: base)
         top.valueStart = UInt32(truncatingIfNeeded: base &+ i)
         top.member = .none
-        return end
+        return relationship.object.upperBound
     }
 
     /// `[` plain identifiers `]` at `p[i]`, collected in `plainIdentifiers`; the index past `]`.
@@ -250,6 +308,26 @@ extension DocumentBuilder {
         _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, depthLimit: Int,
         names: inout [Range<Int>]
     ) -> Int? {
+        parseFields(
+            p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit, names: &names, attributes: true)
+    }
+
+    /// A `meta` object at `p[i]` that the event path would accept without a word: as
+    /// ``parseAttributes(_:at:count:stringLimit:depthLimit:names:)`` without the two rules that
+    /// are only for attributes (any plain name may be a member, `links` and `relationships`
+    /// included). The index past the closing `}`, or nil.
+    static func parseMeta(_ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, depthLimit: Int) -> Int? {
+        var unused: [Range<Int>] = []
+        return parseFields(
+            p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit, names: &unused, attributes: false)
+    }
+
+    /// The shared body of the two above; `attributes` is a constant at each call site.
+    @inline(__always)
+    private static func parseFields(
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, depthLimit: Int,
+        names: inout [Range<Int>], attributes: Bool
+    ) -> Int? {
         guard i < n, byte(p, i) == UInt8(ascii: "{") else { return nil }
         let chunk = UnsafeRawBufferPointer(start: p, count: n)
         let maximumLevel = Swift.min(depthLimit, 32)
@@ -266,7 +344,8 @@ extension DocumentBuilder {
                 guard let name = plainString(p, &j, n, limit: stringLimit) else { return nil }
                 let nameBytes = UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count)
                 guard MemberNameRules.isPlainFast(nameBytes, in: chunk) else { return nil }
-                if level == 1 {
+                if !attributes {
+                } else if level == 1 {
                     guard !nameBytes.equals("type") && !nameBytes.equals("id") else { return nil }
                     names.append(name)
                 } else {
@@ -374,13 +453,13 @@ extension DocumentBuilder {
     // MARK: Byte helpers
 
     @inline(__always)
-    private static func byte(_ p: UnsafeRawPointer, _ i: Int) -> UInt8 {
+    static func byte(_ p: UnsafeRawPointer, _ i: Int) -> UInt8 {
         p.load(fromByteOffset: i, as: UInt8.self)
     }
 
     /// Moves `j` past JSON whitespace (space, tab, LF, CR), staying at or below `n`.
     @inline(__always)
-    private static func skipWhitespace(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int) {
+    static func skipWhitespace(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int) {
         // SAFETY: every read is at an index below `n`.
         while j < n {
             let c = byte(p, j)
@@ -391,7 +470,7 @@ extension DocumentBuilder {
 
     /// Whether `literal` is at `p[j]`, wholly before `n`.
     @inline(__always)
-    private static func matches(_ p: UnsafeRawPointer, _ j: Int, _ n: Int, _ literal: PackedLiteral) -> Bool {
+    static func matches(_ p: UnsafeRawPointer, _ j: Int, _ n: Int, _ literal: PackedLiteral) -> Bool {
         let count = literal.count
         guard j &+ count <= n else { return false }
         if j &+ 8 <= n {
@@ -413,19 +492,20 @@ extension DocumentBuilder {
         var count: Int
     }
 
-    /// `"type"`, `"id"`, `"links"`, `"data"` (with their quotes), `null`, `true` and `false`,
+    /// `"type"`, `"id"`, `"links"`, `"data"`, `"meta"` (with their quotes), `null`, `true` and `false`,
     /// packed by hand; `WholeObjectTests` checks each against its text.
     static let typeKey = PackedLiteral(word: 0x2265_7079_7422, count: 6)
     static let idKey = PackedLiteral(word: 0x2264_6922, count: 4)
     static let linksKey = PackedLiteral(word: 0x22_736B_6E69_6C22, count: 7)
     static let dataKey = PackedLiteral(word: 0x2261_7461_6422, count: 6)
+    static let metaKey = PackedLiteral(word: 0x2261_7465_6D22, count: 6)
     static let nullLiteral = PackedLiteral(word: 0x6C6C_756E, count: 4)
     static let trueLiteral = PackedLiteral(word: 0x6575_7274, count: 4)
     static let falseLiteral = PackedLiteral(word: 0x65_736C_6166, count: 5)
 
     /// Moves `j` past optional whitespace, a colon and optional whitespace; false if no colon.
     @inline(__always)
-    private static func colon(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int) -> Bool {
+    static func colon(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int) -> Bool {
         skipWhitespace(p, &j, n)
         guard j < n, byte(p, j) == UInt8(ascii: ":") else { return false }
         j &+= 1
@@ -439,7 +519,7 @@ extension DocumentBuilder {
     /// scan, which it shares the sixteen-byte test with: measured, calling that scan here cost
     /// about 2% of the whole build for the short ids and names these objects hold.
     @inline(__always)
-    private static func plainString(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int, limit: Int) -> Range<Int>? {
+    static func plainString(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int, limit: Int) -> Range<Int>? {
         guard j < n, byte(p, j) == UInt8(ascii: "\"") else { return nil }
         let start = j &+ 1
         var k = start

@@ -38,6 +38,8 @@ public struct DocumentBuilder: JSONEventHandler {
     var scratch: [UInt8] = []
     /// The identifiers of a relationship being taken whole (see `DocumentBuilder+WholeObjects`).
     var plainIdentifiers: [PlainIdentifier] = []
+    /// The relationships of a resource being taken whole (`DocumentBuilder+WholeResources`).
+    var plainRelationships: [PlainRelationship] = []
     /// The member names of an `attributes` object being read whole (chunk indices).
     var fieldNameScratch: [Range<Int>] = []
     /// Each resource's and each identifier's index digest (`ResourceIndex.digest`), taken as the
@@ -75,6 +77,7 @@ public struct DocumentBuilder: JSONEventHandler {
         fieldNames.reserveCapacity(16)
         fieldNameScratch.reserveCapacity(16)
         plainIdentifiers.reserveCapacity(16)
+        plainRelationships.reserveCapacity(8)
     }
 
     /// Advises huge pages for the whole reserved capacity of `array` (see `adviseHugePages`).
@@ -130,8 +133,6 @@ public struct DocumentBuilder: JSONEventHandler {
         var start: UInt32
         /// Record this frame fills (resource, relationship or linkage index), if any.
         var record: UInt32 = 0
-        /// Elements seen, for arrays.
-        var count: UInt32 = 0
         /// Offset where the current member's value starts.
         var valueStart: UInt32 = 0
         /// The current member's name (raw contents), for foreign members.

@@ -93,11 +93,11 @@ public protocol JSONEventHandler {
     /// A handler that recognises an object of a shape it expects there, lying wholly inside the
     /// chunk, does for it what its events would have done and returns the index just past its
     /// `}`; the scanner then goes on after it. It may accept only text the scanner itself would
-    /// accept with the same events: JSON whitespace, and strings of printable ASCII without
-    /// escapes, of at most `stringLimit` bytes, nested at most `depthLimit` levels deep counting
-    /// the object itself (the scanner's depth limit). Anything else returns nil (the default), and the
-    /// scanner reports the object's events as usual. Used for the small, very frequent objects
-    /// of JSON:API (resource identifiers, links), where per-event work dominates.
+    /// accept with the same events: valid JSON, strings of at most `stringLimit` bytes, nested
+    /// at most `depthLimit` levels deep counting the object itself (the scanner's depth limit).
+    /// Anything else returns nil (the default), and the scanner reports the object's events as
+    /// usual. Used for the very frequent objects of JSON:API (resource objects, resource
+    /// identifiers, links, attributes), where per-event work dominates.
     mutating func wholeObject(
         _ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int, depthLimit: Int
     ) -> Int?

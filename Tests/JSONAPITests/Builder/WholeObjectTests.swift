@@ -29,6 +29,7 @@ struct WholeObjectTests {
         let literals: [(DocumentBuilder.PackedLiteral, String)] = [
             (DocumentBuilder.typeKey, #""type""#), (DocumentBuilder.idKey, #""id""#),
             (DocumentBuilder.linksKey, #""links""#), (DocumentBuilder.dataKey, #""data""#),
+            (DocumentBuilder.metaKey, #""meta""#),
             (DocumentBuilder.nullLiteral, "null"), (DocumentBuilder.trueLiteral, "true"),
             (DocumentBuilder.falseLiteral, "false"),
         ]
@@ -211,5 +212,113 @@ struct WholeObjectTests {
             return
         }
         #expect(depthError.code == .depthLimitExceeded)
+    }
+
+    // MARK: Whole resources
+
+    /// A response whose primary data array starts with `resource`, followed by a plain article,
+    /// and whose `included` holds `resource` again after a plain person (so the variant is
+    /// read both as the first resource, where its type names are new, and later).
+    private func resources(_ resource: String) -> String {
+        #"{"data":[\#(resource),{"type":"articles","id":"2","attributes":{"title":"x"},"#
+            + #""relationships":{"author":{"data":{"type":"people","id":"9"}}}}],"#
+            + #""included":[{"type":"people","id":"9","attributes":{"name":"P"}},\#(resource)]}"#
+    }
+
+    /// Resource objects in the shapes the whole-resource path takes and the ones it must
+    /// decline (each of which the event path has something to say about, or records another way).
+    private static let resourceVariants = [
+        // Taken: every member, in several orders and spacings.
+        #"{"type":"articles","id":"1","attributes":{"title":"Hi","n":[1,{"a":null}]},"#
+            + #""relationships":{"author":{"links":{"self":"/a"},"data":{"type":"people","id":"9"},"meta":{"m":1}},"#
+            + #""comments":{"data":[{"type":"comments","id":"5"},{"type":"comments","id":"6"}],"meta":{"count":2}}},"#
+            + #""links":{"self":"/articles/1"},"meta":{"revision":3,"links":{"relationships":[true]}}}"#,
+        #"{"relationships":{"author":{"data":{"type":"people","id":"9"}}},"type":"articles","id":"1"}"#,
+        #"{"id":"1","relationships":{"tags":{"data":[{"type":"tags","id":"t"}]}},"attributes":{},"type":"articles"}"#,
+        "{ \"type\" : \"articles\" ,\n\t\"id\":\"1\", \"relationships\" : { } , \"meta\" : { } }\r\n",
+        #"{"type":"articles","id":"1","relationships":{"author":{"meta":{"only":"meta"}}}}"#,
+        #"{"type":"articles","id":"","attributes":{"abc":1,"axc":2,"abd":3}}"#,  // alike names, all different
+        #"{"type":"articles","id":"1","attributes":{"author":1},"relationships":{"editor":{"data":null}}}"#,
+        // Declined: the events decide.
+        #"{}"#, #"{ }"#, #"{"type":"articles"}"#, #"{"id":"1"}"#, #"{"type":"articles","lid":"l1"}"#,
+        #"{"type":"articles","id":"1","lid":"l1"}"#, #"{"type":"articles","id":"1","other":1}"#,
+        #"{"type":"articles","id":"1","ext:member":1}"#, #"{"type":"articles","id":"1","@annotation":1}"#,
+        #"{"type":"articles","type":"articles","id":"1"}"#, #"{"type":"articles","id":"1","id":"2"}"#,
+        #"{"type":"articles","id":"1","attributes":{},"attributes":{}}"#,
+        #"{"type":"articles","id":"1","links":{},"links":{}}"#, #"{"type":"articles","id":"1","meta":{},"meta":{}}"#,
+        #"{"type":"articles","id":"1","relationships":{},"relationships":{}}"#,
+        #"{"type":"articles","id":"1","attributes":{"a":1,"a":2}}"#,  // a repeated attribute
+        #"{"type":"articles","id":"1","attributes":{"author":1},"relationships":{"author":{"data":null}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"author":{"data":null},"author":{"data":null}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"type":{"data":null}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"id":{"data":null}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"bad name":{"data":null}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"a\u0062":{"data":null}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"author":{}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"author":null}}"#,
+        #"{"type":"articles","id":"1","relationships":{"author":{"links":{"self":"/a"}}}}"#,  // no data
+        #"{"type":"articles","id":"1","relationships":{"author":{"meta":[]}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"author":{"meta":{"bad name":1}}}}"#,
+        #"{"type":"articles","id":"1","relationships":[]}"#, #"{"type":"articles","id":"1","attributes":[]}"#,
+        #"{"type":"articles","id":"1","meta":{"bad name":1}}"#, #"{"type":"articles","id":"1","meta":null}"#,
+        #"{"type":"articles","id":"1","links":{"self":"/a b"}}"#,
+        #"{"type":"peo ple","id":"1"}"#, #"{"type":"","id":"1"}"#, #"{"type":"art\u0069cles","id":"1"}"#,
+        #"{"type":"articles","id":"\u0031"}"#, #"{"type":"articles","id":"é"}"#, #"{"type":"articles","id":1}"#,
+        #"{"type":"articles","id":null}"#, #"{"type":7,"id":"1"}"#, #"{"type":"articles","id":"1",}"#,
+        #"{"type":"articles","id":"1""attributes":{}}"#, #"{"type":"articles","id":"1"]"#, #"[]"#, #"null"#,
+        #""articles""#,
+    ]
+
+    @Test("resources taken whole or declined agree with the event path, in every document kind")
+    func wholeResources() {
+        for resource in Self.resourceVariants {
+            for kind in [ParsingOptions.Kind.response, .createRequest, .updateRequest, .relationshipUpdate] {
+                for lenient in [false, true] {
+                    var options = ParsingOptions()
+                    options.kind = kind
+                    options.isLenient = lenient
+                    parseEverywhere(resources(resource), options: options)
+                }
+            }
+        }
+    }
+
+    @Test("a resource with more than 64 fields, and one with a late repeat, agree with the event path")
+    func manyFields() {
+        let names = (0..<70).map { "f\($0)" }
+        let attributes = names.map { #""\#($0)":\#($0.count)"# }.joined(separator: ",")
+        parseEverywhere(resources(#"{"type":"articles","id":"1","attributes":{\#(attributes)}}"#))
+        let repeated = names.prefix(40).map { #""\#($0)":1"# }.joined(separator: ",") + #","f17":2"#
+        parseEverywhere(resources(#"{"type":"articles","id":"1","attributes":{\#(repeated)}}"#))
+        let relationships = names.prefix(30).map { #""\#($0)":{"data":null}"# }.joined(separator: ",")
+        parseEverywhere(
+            resources(#"{"type":"articles","id":"1","attributes":{"f29":1},"relationships":{\#(relationships)}}"#))
+    }
+
+    @Test("depth and resource-count limits around whole resources agree with the event path")
+    func wholeResourceLimits() {
+        let resource =
+            #"{"type":"articles","id":"1","attributes":{"a":[{"b":1}]},"#
+            + #""relationships":{"tags":{"data":[{"type":"tags","id":"1"}],"meta":{"m":{"n":[2]}}}},"meta":{"x":[[1]]}}"#
+        // Each member nested deepest on its own, so that no other member's limit hides its own.
+        let deepest = [
+            resource, #"{"type":"articles","id":"1","attributes":{"a":[{"b":1}]},"links":{"self":"/a"}}"#,
+            #"{"type":"articles","id":"1","meta":{"x":[[1]]}}"#,
+            #"{"type":"articles","id":"1","relationships":{"tags":{"data":null,"meta":{"m":{"n":[2]}}}}}"#,
+            #"{"type":"articles","id":"1","attributes":{"a":1}}"#, #"{"type":"articles","id":"1","links":{}}"#,
+            #"{"type":"articles","id":"1","relationships":{}}"#, #"{"type":"articles","id":"1","meta":{}}"#,
+            #"{"type":"articles","id":"1"}"#,
+        ]
+        for depth in 1...10 {
+            var options = ParsingOptions()
+            options.maximumDepth = depth
+            for resource in deepest { parseEverywhere(resources(resource), options: options) }
+        }
+        for count in 0...4 {
+            var options = ParsingOptions()
+            options.maximumResourceCount = count
+            let outcome = parseEverywhere(resources(resource), options: options)
+            if count < 4, case .success = outcome { Issue.record("\(count) resources allowed 4") }
+        }
     }
 }

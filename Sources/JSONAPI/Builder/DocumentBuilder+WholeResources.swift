@@ -1,0 +1,209 @@
+/// Whole resource objects: an element of `data` or `included` taken in one step.
+///
+/// After the whole-object paths (`DocumentBuilder+WholeObjects.swift`), what remained of a
+/// build's event work was the resource itself: its `{`, the keys `type`, `id`, `attributes`,
+/// `relationships` and `links`, each relationship's name, the `}`s, and the field-name checks
+/// at the close, about fifteen events per resource, each through the grammar's dispatch.
+/// A resource lying wholly in the chunk, made only of those members (and `meta`) in their
+/// plain shapes, is read here directly: first all of it, changing nothing, then its records
+/// are written in the order its events would have written them (the resource, then each
+/// relationship with its identifiers; the type names interned in document order). Anything
+/// the event path would have an opinion on (a `lid`, another member, a repeated member or
+/// field name, a missing `type` or `id`, a relationship or value the narrower readers
+/// decline) declines the whole resource before anything changes, and the events follow.
+/// `WholeObjectTests` compares both paths record for record.
+extension DocumentBuilder {
+    /// A resource object at `p[i]`, an element of the primary data array or of `included`;
+    /// the index past its `}`, or nil with nothing changed. `depthLimit` counts the resource
+    /// object as one level: its member objects are at level two (each reader checks its own
+    /// nesting against what remains), a relationship's identifiers at level five.
+    mutating func wholeResource(
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int, depthLimit: Int,
+        section: Section
+    ) -> Int? {
+        guard depthLimit >= 2, arena.resources.count < options.maximumResourceCount else { return nil }
+        let chunk = UnsafeRawBufferPointer(start: p, count: n)
+        var type: Range<Int>?
+        var id: Range<Int>?
+        var attributes: Range<Int>?
+        var relationships: Range<Int>?
+        var links: Range<Int>?
+        var meta: Range<Int>?
+        // Whether `type` came before `relationships`, whose identifiers intern type names too.
+        var typeFirst = true
+        fieldNameScratch.removeAll(keepingCapacity: true)
+        plainIdentifiers.removeAll(keepingCapacity: true)
+        plainRelationships.removeAll(keepingCapacity: true)
+        var j = i &+ 1
+        Self.skipWhitespace(p, &j, n)
+        while true {
+            guard let name = Self.plainString(p, &j, n, limit: stringLimit), Self.colon(p, &j, n) else { return nil }
+            switch Self.resourceMember(UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count)) {
+            case .type?:
+                guard type == nil, let value = Self.plainString(p, &j, n, limit: stringLimit),
+                    MemberNameRules.isPlainFast(
+                        UnsafeRawBufferPointer(start: p + value.lowerBound, count: value.count), in: chunk)
+                else { return nil }
+                type = value
+            case .id?:
+                guard id == nil, let value = Self.plainString(p, &j, n, limit: stringLimit) else { return nil }
+                id = value
+            case .attributes?:
+                guard attributes == nil,
+                    let end = Self.parseAttributes(
+                        p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1,
+                        names: &fieldNameScratch)
+                else { return nil }
+                attributes = j..<end
+                j = end
+            case .relationships?:
+                guard relationships == nil,
+                    let end = parseRelationships(
+                        p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1)
+                else { return nil }
+                relationships = j..<end
+                typeFirst = type != nil
+                j = end
+            case .links?:
+                guard links == nil,
+                    let end = Self.parseLinks(p, at: j, count: n, stringLimit: stringLimit, inRelationship: false)
+                else { return nil }
+                links = j..<end
+                j = end
+            case .meta?:
+                guard meta == nil,
+                    let end = Self.parseMeta(p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1)
+                else { return nil }
+                meta = j..<end
+                j = end
+            default:
+                return nil
+            }
+            Self.skipWhitespace(p, &j, n)
+            guard j < n else { return nil }
+            let c = Self.byte(p, j)
+            if c == UInt8(ascii: "}") { break }
+            guard c == UInt8(ascii: ",") else { return nil }
+            j &+= 1
+            Self.skipWhitespace(p, &j, n)
+        }
+        guard let type, let id, fieldNamesAreDistinct(p) else { return nil }
+
+        // Accepted: the records the events would have made, in their order.
+        let end = j &+ 1
+        let r = arena.resources.count
+        let typeName = UnsafeRawBufferPointer(start: p + type.lowerBound, count: type.count)
+        var record = ResourceRecord()
+        record.object = ByteRange(base &+ i, base &+ end)
+        record.id = ByteRange(base &+ id.lowerBound, base &+ id.upperBound)
+        if let attributes {
+            record.attributes = ByteRange(base &+ attributes.lowerBound, base &+ attributes.upperBound)
+        }
+        if let links { record.links = ByteRange(base &+ links.lowerBound, base &+ links.upperBound) }
+        if let meta { record.meta = ByteRange(base &+ meta.lowerBound, base &+ meta.upperBound) }
+        record.firstRelationship = UInt32(truncatingIfNeeded: arena.relationships.count)
+        if typeFirst { record.type = arena.types.intern(typeName) }
+        arena.resources.append(record)
+        switch section {
+        case .primary:
+            if arena.topLevel.data == .one { arena.topLevel.primaryStart = UInt32(truncatingIfNeeded: r) }
+            arena.topLevel.primaryCount &+= 1
+        case .included:
+            arena.topLevel.includedCount &+= 1
+        }
+        var first = 0
+        for relationship in plainRelationships {
+            appendRelationship(
+                relationship,
+                name: ByteRange(base &+ relationship.name.lowerBound, base &+ relationship.name.upperBound),
+                nameEscaped: false, resource: r, firstIdentifier: first, p, base: base)
+            first &+= relationship.identifierCount
+        }
+        if !typeFirst { arena.resources[r].type = arena.types.intern(typeName) }
+        if resourceDigests.count == r {
+            resourceDigests.append(
+                arena.index.digest(
+                    type: arena.resources[r].type, id: UnsafeRawBufferPointer(start: p + id.lowerBound, count: id.count)
+                ))
+        }
+        return end
+    }
+
+    /// A `relationships` object at `p[i]` whose members are plain field names (not `type` or
+    /// `id`) with relationship objects `parseRelationship` takes, collected in
+    /// `plainRelationships` (identifiers in `plainIdentifiers`); the index past its `}`.
+    /// `depthLimit` counts the `relationships` object as one level.
+    private mutating func parseRelationships(
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, depthLimit: Int
+    ) -> Int? {
+        guard i < n, Self.byte(p, i) == UInt8(ascii: "{") else { return nil }
+        let chunk = UnsafeRawBufferPointer(start: p, count: n)
+        var j = i &+ 1
+        Self.skipWhitespace(p, &j, n)
+        guard j < n else { return nil }
+        if Self.byte(p, j) == UInt8(ascii: "}") { return j &+ 1 }
+        while true {
+            guard let name = Self.plainString(p, &j, n, limit: stringLimit) else { return nil }
+            let nameBytes = UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count)
+            guard MemberNameRules.isPlainFast(nameBytes, in: chunk), !nameBytes.equals("type"), !nameBytes.equals("id"),
+                Self.colon(p, &j, n),
+                var relationship = parseRelationship(
+                    p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1)
+            else { return nil }
+            relationship.name = name
+            plainRelationships.append(relationship)
+            j = relationship.object.upperBound
+            Self.skipWhitespace(p, &j, n)
+            guard j < n else { return nil }
+            let c = Self.byte(p, j)
+            if c == UInt8(ascii: "}") { return j &+ 1 }
+            guard c == UInt8(ascii: ",") else { return nil }
+            j &+= 1
+            Self.skipWhitespace(p, &j, n)
+        }
+    }
+
+    /// Whether the attribute names in `fieldNameScratch` and the relationship names in
+    /// `plainRelationships` (none with escapes) are all different, so that the close of the
+    /// resource would report nothing. A 64-bit filter of one bit per name finds candidates;
+    /// a candidate is compared only with the earlier names of the same bit. More than 64 names
+    /// decline (the event path checks those with a set).
+    private func fieldNamesAreDistinct(_ p: UnsafeRawPointer) -> Bool {
+        let attributeCount = fieldNameScratch.count
+        let total = attributeCount &+ plainRelationships.count
+        if total <= 1 { return true }
+        guard total <= 64 else { return false }
+        var filter: UInt64 = 0
+        var a = 0
+        while a < total {
+            let name = a < attributeCount ? fieldNameScratch[a] : plainRelationships[a &- attributeCount].name
+            let bit = Self.nameBit(p, name)
+            if filter & bit != 0 {
+                var b = 0
+                while b < a {
+                    let other = b < attributeCount ? fieldNameScratch[b] : plainRelationships[b &- attributeCount].name
+                    if other.count == name.count && Self.nameBit(p, other) == bit
+                        && memcmpBytes(p + other.lowerBound, p + name.lowerBound, name.count)
+                    {
+                        return false
+                    }
+                    b &+= 1
+                }
+            }
+            filter |= bit
+            a &+= 1
+        }
+        return true
+    }
+
+    /// One of 64 bits chosen by a name's length and its first, middle and last bytes, mixed
+    /// by a multiplicative hash (field names often share a length and an end letter).
+    @inline(__always)
+    private static func nameBit(_ p: UnsafeRawPointer, _ name: Range<Int>) -> UInt64 {
+        guard !name.isEmpty else { return 1 }
+        let key =
+            UInt64(truncatingIfNeeded: name.count) | UInt64(byte(p, name.lowerBound)) &<< 16
+            | UInt64(byte(p, name.lowerBound &+ name.count &>> 1)) &<< 24 | UInt64(byte(p, name.upperBound &- 1)) &<< 32
+        return 1 &<< ((key &* 0x9E37_79B9_7F4A_7C15) &>> 58)
+    }
+}
