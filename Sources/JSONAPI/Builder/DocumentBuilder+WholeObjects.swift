@@ -189,9 +189,10 @@ extension DocumentBuilder {
 
     /// The records the events of a relationship read by `parseRelationship` would have made,
     /// for resource `resource`: the relationship, then its identifiers, `plainIdentifiers[first...]`.
+    /// With `resource` nil the caller counts the relationship in its resource record itself.
     @inline(__always)
     mutating func appendRelationship(
-        _ relationship: PlainRelationship, name: ByteRange, nameEscaped: Bool, resource: Int,
+        _ relationship: PlainRelationship, name: ByteRange, nameEscaped: Bool, resource: Int?,
         firstIdentifier first: Int, _ p: UnsafeRawPointer, base: Int
     ) {
         var record = RelationshipRecord()
@@ -206,7 +207,7 @@ extension DocumentBuilder {
         }
         if let meta = relationship.meta { record.meta = ByteRange(base &+ meta.lowerBound, base &+ meta.upperBound) }
         arena.relationships.append(record)
-        arena.resources[resource].relationshipCount &+= 1
+        if let resource { arena.resources[resource].relationshipCount &+= 1 }
         var k = first
         while k < first &+ relationship.identifierCount {
             appendLinkage(plainIdentifiers[k], p, base: base)

@@ -102,6 +102,7 @@ extension DocumentBuilder {
         if let links { record.links = ByteRange(base &+ links.lowerBound, base &+ links.upperBound) }
         if let meta { record.meta = ByteRange(base &+ meta.lowerBound, base &+ meta.upperBound) }
         record.firstRelationship = UInt32(truncatingIfNeeded: arena.relationships.count)
+        record.relationshipCount = UInt32(truncatingIfNeeded: plainRelationships.count)
         if typeFirst { record.type = arena.types.intern(typeName) }
         arena.resources.append(record)
         switch section {
@@ -116,7 +117,7 @@ extension DocumentBuilder {
             appendRelationship(
                 relationship,
                 name: ByteRange(base &+ relationship.name.lowerBound, base &+ relationship.name.upperBound),
-                nameEscaped: false, resource: r, firstIdentifier: first, p, base: base)
+                nameEscaped: false, resource: nil, firstIdentifier: first, p, base: base)
             first &+= relationship.identifierCount
         }
         if !typeFirst { arena.resources[r].type = arena.types.intern(typeName) }
