@@ -172,13 +172,8 @@ extension DocumentBuilder {
             } else {
                 return nil
             }
-            Self.skipWhitespace(p, &j, n)
-            guard j < n else { return nil }
-            let c = Self.byte(p, j)
-            if c == UInt8(ascii: "}") { break }
-            guard c == UInt8(ascii: ",") else { return nil }
-            j &+= 1
-            Self.skipWhitespace(p, &j, n)
+            guard let more = Self.nextMember(p, &j, n) else { return nil }
+            if !more { break }
         }
         // A request's relationship must carry `data`: leave that complaint to the events.
         if data == .absent && options.kind != .response { return nil }
@@ -503,6 +498,20 @@ extension DocumentBuilder {
     static let nullLiteral = PackedLiteral(word: 0x6C6C_756E, count: 4)
     static let trueLiteral = PackedLiteral(word: 0x6575_7274, count: 4)
     static let falseLiteral = PackedLiteral(word: 0x65_736C_6166, count: 5)
+
+    /// After an object member's value: moves `j` past whitespace and a comma to the next
+    /// member (true), or to the object's `}` (false); nil for anything else.
+    @inline(__always)
+    static func nextMember(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int) -> Bool? {
+        skipWhitespace(p, &j, n)
+        guard j < n else { return nil }
+        let c = byte(p, j)
+        if c == UInt8(ascii: "}") { return false }
+        guard c == UInt8(ascii: ",") else { return nil }
+        j &+= 1
+        skipWhitespace(p, &j, n)
+        return true
+    }
 
     /// Moves `j` past optional whitespace, a colon and optional whitespace; false if no colon.
     @inline(__always)

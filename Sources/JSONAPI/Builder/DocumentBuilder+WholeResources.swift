@@ -79,13 +79,8 @@ extension DocumentBuilder {
             default:
                 return nil
             }
-            Self.skipWhitespace(p, &j, n)
-            guard j < n else { return nil }
-            let c = Self.byte(p, j)
-            if c == UInt8(ascii: "}") { break }
-            guard c == UInt8(ascii: ",") else { return nil }
-            j &+= 1
-            Self.skipWhitespace(p, &j, n)
+            guard let more = Self.nextMember(p, &j, n) else { return nil }
+            if !more { break }
         }
         guard let type, let id, fieldNamesAreDistinct(p) else { return nil }
 
@@ -154,13 +149,8 @@ extension DocumentBuilder {
             relationship.name = name
             plainRelationships.append(relationship)
             j = relationship.object.upperBound
-            Self.skipWhitespace(p, &j, n)
-            guard j < n else { return nil }
-            let c = Self.byte(p, j)
-            if c == UInt8(ascii: "}") { return j &+ 1 }
-            guard c == UInt8(ascii: ",") else { return nil }
-            j &+= 1
-            Self.skipWhitespace(p, &j, n)
+            guard let more = Self.nextMember(p, &j, n) else { return nil }
+            if !more { return j &+ 1 }
         }
     }
 
