@@ -746,13 +746,13 @@ extension DocumentBuilder {
         guard !fieldNames.isEmpty || last - first > 1 else { return }
         let input = self.input
         if fieldNames.count <= 64 && last - first <= 64 {
-            // The common case: a 64-bit filter over a cheap fingerprint of each name (length,
-            // first and last byte) finds candidate repeats in one pass; only a candidate is
+            // The common case: a 64-bit filter over a cheap fingerprint of each name
+            // (`fieldNameBit`) finds candidate repeats in one pass; only a candidate is
             // compared byte for byte. Nothing is allocated.
             var filter: UInt64 = 0
             var a = 0
             while a < fieldNames.count {
-                let bit = fieldNamesEscaped ? ~0 : Self.fingerprintBit(fieldNames[a], input)
+                let bit = fieldNamesEscaped ? ~0 : Self.fieldNameBit(input.slice(fieldNames[a]))
                 if filter & bit != 0 {
                     var b = 0
                     while b < a {
@@ -773,7 +773,7 @@ extension DocumentBuilder {
             while x < last {
                 let name = arena.relationships[x].name
                 let escaped = arena.relationships[x].flags.contains(.nameHasEscapes)
-                let bit = escaped || fieldNamesEscaped ? ~0 : Self.fingerprintBit(name, input)
+                let bit = escaped || fieldNamesEscaped ? ~0 : Self.fieldNameBit(input.slice(name))
                 if filter & bit != 0 {
                     let escapes = fieldNamesEscaped || escaped
                     for field in fieldNames where Self.sameName(field, name, input, escapes: escapes) {
@@ -816,13 +816,20 @@ extension DocumentBuilder {
         }
     }
 
-    /// One of 64 bits chosen by a name's length and its first and last bytes.
+    /// One of 64 bits for a field name's raw bytes, chosen by its length and its first, middle
+    /// and last bytes mixed by a multiplicative hash (field names often share a length and an
+    /// end letter). The filters of both duplicate checks use it: `closeResource` and the
+    /// whole-resource path's `fieldNamesAreDistinct`.
     @inline(__always)
-    private static func fingerprintBit(_ name: ByteRange, _ input: UnsafeRawBufferPointer) -> UInt64 {
-        let raw = input.slice(name)
-        guard let first = raw.first, let last = raw.last else { return 1 }
-        let mix = UInt64(raw.count) &* 7 &+ UInt64(first) &* 3 &+ UInt64(last)
-        return 1 << (mix & 63)
+    static func fieldNameBit(_ name: UnsafeRawBufferPointer) -> UInt64 {
+        let count = name.count
+        guard count > 0, let base = name.baseAddress else { return 1 }
+        // SAFETY: the three offsets are below `count`.
+        let first = base.load(fromByteOffset: 0, as: UInt8.self)
+        let middle = base.load(fromByteOffset: count &>> 1, as: UInt8.self)
+        let last = base.load(fromByteOffset: count &- 1, as: UInt8.self)
+        let key = UInt64(truncatingIfNeeded: count) | UInt64(first) &<< 16 | UInt64(middle) &<< 24 | UInt64(last) &<< 32
+        return 1 &<< ((key &* 0x9E37_79B9_7F4A_7C15) &>> 58)
     }
 
     /// Whether two member names (raw contents) are the same once unescaped.

@@ -187,14 +187,10 @@ extension DocumentBuilder {
         return true
     }
 
-    /// One of 64 bits chosen by a name's length and its first, middle and last bytes, mixed
-    /// by a multiplicative hash (field names often share a length and an end letter).
+    /// The filter bit of the name at chunk indices `name` (see `fieldNameBit`).
     @inline(__always)
     private static func nameBit(_ p: UnsafeRawPointer, _ name: Range<Int>) -> UInt64 {
-        guard !name.isEmpty else { return 1 }
-        let key =
-            UInt64(truncatingIfNeeded: name.count) | UInt64(byte(p, name.lowerBound)) &<< 16
-            | UInt64(byte(p, name.lowerBound &+ name.count &>> 1)) &<< 24 | UInt64(byte(p, name.upperBound &- 1)) &<< 32
-        return 1 &<< ((key &* 0x9E37_79B9_7F4A_7C15) &>> 58)
+        fieldNameBit(UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count))
     }
+
 }
