@@ -45,7 +45,16 @@ struct ResourceIndex: Sendable {
 
     @inlinable init() {}
 
-    var footprint: Int { slots.capacity * MemoryLayout<Entry>.stride }
+    var footprint: Int { slots.count * MemoryLayout<Entry>.stride }
+
+    /// The slot array, for ``ArenaShelf`` when the document is released.
+    var recyclableSlots: [Entry] { slots }
+
+    /// Takes a shelved slot array to fill on the next ``build(resources:input:digests:probeLimit:duplicate:)``
+    /// if it has room (see ``ArenaShelf``).
+    mutating func adopt(slots recycled: inout [Entry]) {
+        swap(&slots, &recycled)
+    }
 
     /// The longest probe run a build accepts before it switches to SipHash. With the table at
     /// most half full, a run this long from well-spread hashes is far beyond unlikely.
@@ -238,7 +247,18 @@ struct ResourceIndex: Sendable {
     ) -> Bool {
         var capacity = 16
         while capacity < resources.count &* 2 { capacity &<<= 1 }
-        slots = [Entry](repeating: Entry(head: 0, key: 0), count: capacity)
+        if slots.capacity >= capacity {
+            // A recycled array (or the first attempt's, on the way to SipHash): its pages are mapped.
+            slots.removeAll(keepingCapacity: true)
+            slots.append(contentsOf: repeatElement(Entry(head: 0, key: 0), count: capacity))
+        } else {
+            slots = [Entry](unsafeUninitializedCapacity: capacity) { buffer, count in
+                adviseHugePages(
+                    UnsafeMutableRawPointer(buffer.baseAddress), byteCount: capacity &* MemoryLayout<Entry>.stride)
+                buffer.initialize(repeating: Entry(head: 0, key: 0))
+                count = capacity
+            }
+        }
         mask = capacity &- 1
         var scratch: [UInt8] = []
         let ahead = Self.prefetchDistance

@@ -66,6 +66,9 @@ extension DocumentBuilder {
         if options.checksFullLinkage && arena.topLevel.includedCount > 0 {
             checkFullLinkage()
         }
+        if recyclesMemory {
+            ArenaShelf.active.put(resourceDigests: &resourceDigests, linkageDigests: &linkageDigests)
+        }
         return Output(arena: arena, pending: pending, errorCount: errorCount, uncounted: uncountedDiagnostics)
     }
 

@@ -47,6 +47,8 @@ public struct DocumentBuilder: JSONEventHandler {
     /// from these without reading the ids again. Dropped with the builder.
     var resourceDigests: [UInt64] = []
     var linkageDigests: [UInt64] = []
+    /// Whether the build took part in recycling (``ArenaShelf``): a large, sized document.
+    var recyclesMemory = false
 
     /// Creates a builder for one document.
     public init(options: ParsingOptions) {
@@ -64,15 +66,35 @@ public struct DocumentBuilder: JSONEventHandler {
     public mutating func reserveCapacity(forDocumentBytes byteCount: Int) {
         guard byteCount >= 512 else { return }
         let resources = min(byteCount / 512, options.maximumResourceCount)
+        recyclesMemory = options.recyclesMemory && byteCount >= ArenaShelf.minimumDocumentBytes
+        // Swapped in, not copied: emptying an array the shelved set still referenced would
+        // allocate a fresh one.
+        if recyclesMemory, var shelved = ArenaShelf.active.takeRecords(wantedResources: resources) {
+            swap(&arena.resources, &shelved.resources)
+            swap(&arena.relationships, &shelved.relationships)
+            swap(&arena.linkages, &shelved.linkages)
+            arena.resources.removeAll(keepingCapacity: true)
+            arena.relationships.removeAll(keepingCapacity: true)
+            arena.linkages.removeAll(keepingCapacity: true)
+            arena.index.adopt(slots: &shelved.slots)
+        }
+        if recyclesMemory, var shelved = ArenaShelf.active.takeDigests(wantedLinkages: byteCount / 256) {
+            swap(&resourceDigests, &shelved.resources)
+            swap(&linkageDigests, &shelved.linkages)
+            resourceDigests.removeAll(keepingCapacity: true)
+            linkageDigests.removeAll(keepingCapacity: true)
+        }
         arena.resources.reserveCapacity(resources)
         arena.relationships.reserveCapacity(byteCount / 512)
         arena.linkages.reserveCapacity(byteCount / 256)
+        resourceDigests.reserveCapacity(resources)
+        linkageDigests.reserveCapacity(byteCount / 256)
         // Large reservations are faulted in as huge pages where Linux allows it.
         Self.adviseHugePages(&arena.resources)
         Self.adviseHugePages(&arena.relationships)
         Self.adviseHugePages(&arena.linkages)
-        resourceDigests.reserveCapacity(resources)
-        linkageDigests.reserveCapacity(byteCount / 256)
+        Self.adviseHugePages(&resourceDigests)
+        Self.adviseHugePages(&linkageDigests)
         // The per-resource scratch lists, at a size few resources outgrow.
         fieldNames.reserveCapacity(16)
         fieldNameScratch.reserveCapacity(16)

@@ -131,6 +131,19 @@ public struct Document: Sendable {
 
     /// Bytes the parsed structure occupies beyond the input itself (records, index, type table).
     public var arenaByteCount: Int { storage.arena.footprint }
+
+    /// Frees the memory that released large documents left for reuse (see
+    /// ``ParsingOptions/recyclesMemory``): for each power-of-two size class, at most one released
+    /// document's record arrays and index and one build's scratch. Call it when a process is done
+    /// with large documents for a while.
+    ///
+    /// ```swift
+    /// let count = try Document(parsing: hugeExport).included.count
+    /// Document.releaseRecycledMemory()
+    /// ```
+    public static func releaseRecycledMemory() {
+        ArenaShelf.active.empty()
+    }
 }
 
 /// The shared, immutable state behind a ``Document`` and all its views.
@@ -177,6 +190,12 @@ final class DocumentStorage: @unchecked Sendable {
         self.arena = arena
         self.diagnostics = diagnostics
         self.options = options
+    }
+
+    deinit {
+        if options.recyclesMemory && withBytes(\.count) >= ArenaShelf.minimumDocumentBytes {
+            ArenaShelf.active.put(arena)
+        }
     }
 
     @inline(__always)

@@ -136,14 +136,14 @@ final class InputBuffer: @unchecked Sendable {
     #endif
 }
 
-/// Asks Linux to back a large block (8 MB or more) with transparent huge pages, where the
+/// Asks Linux to back a large block (2 MB or more) with transparent huge pages, where the
 /// system leaves that to `madvise`: it is then faulted in 2 MB at a time instead of 4 KiB.
 /// Elsewhere, and for small blocks, does nothing. Only advice: if the kernel says no, nothing
 /// changes.
 func adviseHugePages(_ base: UnsafeMutableRawPointer?, byteCount: Int) {
     #if os(Linux)
         let hugePage = 2 << 20
-        guard byteCount >= 4 * hugePage, let base else { return }
+        guard byteCount >= hugePage, let base else { return }
         let page = 4096
         let start = (Int(bitPattern: base) + page - 1) & ~(page - 1)
         let end = (Int(bitPattern: base) + byteCount) & ~(page - 1)

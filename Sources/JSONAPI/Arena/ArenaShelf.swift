@@ -1,0 +1,114 @@
+import Synchronization
+
+/// The large arrays of released documents, kept for the next build of a similar size.
+///
+/// A build of a large document writes tens of megabytes of records, index slots and digests into
+/// fresh allocations. Whether those pages are already mapped depends on the allocator's mood:
+/// glibc hands large blocks back to the system when they are freed (or trims its heap), so the
+/// next build faults every page in again and the kernel zeroes it first. At 100 MB that was
+/// about 2,000 faults and a tenth of the build, in one process and not in another that parsed
+/// the same bytes. The shelf makes it deterministic: a released document's record arrays and
+/// index slots, and a finished build's digests, wait here, and the next build whose reservation
+/// they fit takes them, pages and all.
+///
+/// Sets are kept by size class (the bit width of the resource or identifier capacity), one per
+/// class, so a service that alternates small and large documents reuses both. A build takes a
+/// set of its own class or the next, and only one with room for its reservation, so it never
+/// holds more than about four times what it needs. Documents under ``minimumDocumentBytes`` take
+/// no part: their arrays are small blocks, which the allocator keeps warm anyway.
+/// ``Document/releaseRecycledMemory()`` empties the shelf; ``ParsingOptions/recyclesMemory``
+/// turns it off.
+final class ArenaShelf: Sendable {
+    /// A released document's record arrays and index slots, still holding its elements: the
+    /// document's storage is still alive while it shelves them, and emptying an array that is not
+    /// uniquely referenced would allocate a fresh one. Whoever takes the set empties it.
+    struct Records: Sendable {
+        var resources: [ResourceRecord]
+        var relationships: [RelationshipRecord]
+        var linkages: [LinkageRecord]
+        var slots: [ResourceIndex.Entry]
+    }
+
+    /// A finished build's digest arrays.
+    struct Digests: Sendable {
+        var resources: [UInt64]
+        var linkages: [UInt64]
+    }
+
+    /// Documents shorter than this neither take nor leave arrays.
+    static let minimumDocumentBytes = 2 << 20
+
+    private let records = Mutex<[Int: Records]>([:])
+    private let digests = Mutex<[Int: Digests]>([:])
+
+    /// The shelf builds use; tests bind their own (``current``).
+    static let shared = ArenaShelf()
+
+    /// The shelf of the current task: ``shared`` unless a test bound a private one, so tests that
+    /// look at what was shelved do not race with other tests' documents.
+    @TaskLocal static var current: ArenaShelf? = nil
+
+    /// The shelf for this task.
+    @inline(__always)
+    static var active: ArenaShelf { current ?? shared }
+
+    init() {}
+
+    /// The size class of a capacity: its bit width.
+    @inline(__always)
+    static func sizeClass(_ capacity: Int) -> Int { Int.bitWidth &- capacity.leadingZeroBitCount }
+
+    /// Takes a shelved set of size class `key` or the next whose array (`capacity`) has room
+    /// for `wanted`.
+    private static func take<Set>(
+        from sets: inout [Int: Set], wanted: Int, capacity: (Set) -> Int
+    ) -> Set? {
+        let base = sizeClass(wanted)
+        for key in base...(base &+ 1) {
+            if let found = sets[key], capacity(found) >= wanted {
+                sets[key] = nil
+                return found
+            }
+        }
+        return nil
+    }
+
+    /// Takes shelved records whose resource array has room for `wantedResources`.
+    func takeRecords(wantedResources: Int) -> Records? {
+        records.withLock { Self.take(from: &$0, wanted: wantedResources) { $0.resources.capacity } }
+    }
+
+    /// Takes shelved digests whose identifier array has room for `wantedLinkages`.
+    func takeDigests(wantedLinkages: Int) -> Digests? {
+        digests.withLock { Self.take(from: &$0, wanted: wantedLinkages) { $0.linkages.capacity } }
+    }
+
+    /// Shelves a released arena's arrays, replacing a set of the same class.
+    func put(_ arena: ResourceArena) {
+        let capacity = arena.resources.capacity
+        let set = Records(
+            resources: arena.resources, relationships: arena.relationships, linkages: arena.linkages,
+            slots: arena.index.recyclableSlots)
+        records.withLock { $0[Self.sizeClass(capacity)] = set }
+    }
+
+    /// Shelves a finished build's digest arrays, leaving the builder's empty.
+    func put(resourceDigests: inout [UInt64], linkageDigests: inout [UInt64]) {
+        let capacity = linkageDigests.capacity
+        let set = Digests(resources: resourceDigests, linkages: linkageDigests)
+        resourceDigests = []
+        linkageDigests = []
+        digests.withLock { $0[Self.sizeClass(capacity)] = set }
+    }
+
+    /// How many sets are shelved (records, digests).
+    var count: (records: Int, digests: Int) {
+        (records.withLock { $0.count }, digests.withLock { $0.count })
+    }
+
+    /// Drops everything shelved.
+    func empty() {
+        records.withLock { $0.removeAll() }
+        digests.withLock { $0.removeAll() }
+    }
+}

@@ -1,0 +1,136 @@
+import JSONAPIGenerator
+import Testing
+
+@testable @_spi(Backend) import JSONAPI
+
+/// The recycling of large documents' memory (`ArenaShelf`). Each test binds a shelf of its own,
+/// so other tests' documents never land on it.
+@Suite("Recycled memory of large documents")
+struct ArenaShelfTests {
+    /// About 4 MB: past the shelf's minimum document size.
+    static let large = CompoundDocumentGenerator(resources: 4_200, seed: 41).generate()
+    /// A different document of a similar size (about 3 MB) with fewer resources, so recycled
+    /// arrays hold stale records past its end, and its index (8,192 slots) is half the
+    /// recycled one (16,384).
+    static let similar = CompoundDocumentGenerator(resources: 3_000, seed: 42).generate()
+
+    static func address<T>(_ array: [T]) -> UInt {
+        array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    }
+
+    static func addresses(_ document: Document) -> [UInt] {
+        let arena = document.storage.arena
+        return [
+            address(arena.resources), address(arena.relationships), address(arena.linkages),
+            address(arena.index.recyclableSlots),
+        ]
+    }
+
+    /// The same document parsed without recycling.
+    static func fresh(_ bytes: [UInt8]) throws -> Document {
+        var options = ParsingOptions()
+        options.recyclesMemory = false
+        return try Document(parsing: bytes, options: options)
+    }
+
+    /// Every resource found by (type, id) at the same position in both documents.
+    static func sameIndex(_ a: Document, _ b: Document) -> Bool {
+        let all = a.primaryResources.map { $0 } + a.included.map { $0 }
+        return all.allSatisfy { resource in
+            guard let id = resource.id else { return false }
+            return a.resource(type: resource.type, id: id)?.recordIndex
+                == b.resource(type: resource.type, id: id)?.recordIndex
+        }
+    }
+
+    @Test("a released document's arrays and a build's digests go to the next build of a similar size")
+    func reuse() throws {
+        let shelf = ArenaShelf()
+        try ArenaShelf.$current.withValue(shelf) {
+            var first: Document? = try Document(parsing: Self.large)
+            let before = Self.addresses(try #require(first))
+            #expect(shelf.count == (records: 0, digests: 1))
+            first = nil
+            #expect(shelf.count == (records: 1, digests: 1))
+
+            let second = try Document(parsing: Self.similar)
+            #expect(shelf.count == (records: 0, digests: 1))
+            #expect(Self.addresses(second) == before)
+            #expect(second.storage.arena.index.recyclableSlots.count == 8_192)
+            let expected = try Self.fresh(Self.similar)
+            #expect(second.storage.arena.fingerprint == expected.storage.arena.fingerprint)
+            #expect(second.storage.arena.checkInvariants(inputCount: Self.similar.count).isEmpty)
+            #expect(Self.sameIndex(second, expected))
+            #expect(second.statistics.resolvedLinkageCount == second.statistics.linkageCount)
+        }
+    }
+
+    @Test("a small document leaves a large set alone, and a much larger one cannot use it")
+    func sizes() throws {
+        let shelf = ArenaShelf()
+        try ArenaShelf.$current.withValue(shelf) {
+            _ = try Document(parsing: Self.large)
+            #expect(shelf.count == (records: 1, digests: 1))
+            let small = CompoundDocumentGenerator(resources: 20, seed: 3).generate()
+            _ = try Document(parsing: small)
+            #expect(shelf.count == (records: 1, digests: 1))
+        }
+        // The size rule on its own: a set serves a build that needs at most its capacity and
+        // at least about a quarter of it.
+        var arena = ResourceArena()
+        arena.resources.reserveCapacity(10_000)
+        let capacity = arena.resources.capacity
+        for (wanted, taken) in [
+            (capacity + 1, false), (capacity / 4, false), (capacity / 2 + 1, true), (capacity, true),
+        ] {
+            let rules = ArenaShelf()
+            rules.put(arena)
+            #expect((rules.takeRecords(wantedResources: wanted) != nil) == taken, "wanted \(wanted) of \(capacity)")
+        }
+    }
+
+    @Test("turned off, nothing is shelved or taken; releaseRecycledMemory empties the shelf")
+    func optOut() throws {
+        let shelf = ArenaShelf()
+        try ArenaShelf.$current.withValue(shelf) {
+            var options = ParsingOptions()
+            options.recyclesMemory = false
+            _ = try Document(parsing: Self.large, options: options)
+            #expect(shelf.count == (records: 0, digests: 0))
+
+            _ = try Document(parsing: Self.large)
+            #expect(shelf.count == (records: 1, digests: 1))
+            let before = shelf.count
+            _ = try Document(parsing: Self.large, options: options)
+            #expect(shelf.count == before)
+            Document.releaseRecycledMemory()
+            #expect(shelf.count == (records: 0, digests: 0))
+        }
+    }
+
+    @Test("builds in many tasks at once share the shelf and each get their own document")
+    func concurrent() async throws {
+        let shelf = ArenaShelf()
+        let expected = [
+            try Self.fresh(Self.large).storage.arena.fingerprint,
+            try Self.fresh(Self.similar).storage.arena.fingerprint,
+        ]
+        try await ArenaShelf.$current.withValue(shelf) {
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                for task in 0..<6 {
+                    group.addTask {
+                        var same = true
+                        for round in 0..<3 {
+                            let which = (task &+ round) % 2
+                            let document = try Document(parsing: which == 0 ? Self.large : Self.similar)
+                            same = same && document.storage.arena.fingerprint == expected[which]
+                        }
+                        return same
+                    }
+                }
+                for try await same in group { #expect(same) }
+            }
+        }
+        #expect(shelf.count.records <= 1 && shelf.count.digests <= 1)
+    }
+}
