@@ -89,23 +89,14 @@ public struct DocumentBuilder: JSONEventHandler {
         arena.linkages.reserveCapacity(byteCount / 256)
         resourceDigests.reserveCapacity(resources)
         linkageDigests.reserveCapacity(byteCount / 256)
-        // Large reservations are faulted in as huge pages where Linux allows it.
-        Self.adviseHugePages(&arena.resources)
-        Self.adviseHugePages(&arena.relationships)
-        Self.adviseHugePages(&arena.linkages)
-        Self.adviseHugePages(&resourceDigests)
-        Self.adviseHugePages(&linkageDigests)
+        // No huge pages for these: the last 2 MB page of each array would be resident however
+        // little of it is used (3 MB more at 100 MB), and recycled arrays fault nothing anyway.
+
         // The per-resource scratch lists, at a size few resources outgrow.
         fieldNames.reserveCapacity(16)
         fieldNameScratch.reserveCapacity(16)
         plainIdentifiers.reserveCapacity(16)
         plainRelationships.reserveCapacity(8)
-    }
-
-    /// Advises huge pages for the whole reserved capacity of `array` (see `adviseHugePages`).
-    private static func adviseHugePages<Element>(_ array: inout [Element]) {
-        let byteCount = array.capacity * MemoryLayout<Element>.stride
-        array.withUnsafeMutableBytes { JSONAPI.adviseHugePages($0.baseAddress, byteCount: byteCount) }
     }
 
     /// The index digest of a record's (type, id), or 0 without both (never looked up).
