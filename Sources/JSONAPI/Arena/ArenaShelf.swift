@@ -8,8 +8,9 @@ import Synchronization
 /// next build faults every page in again and the kernel zeroes it first. At 100 MB that was
 /// about 2,000 faults and a tenth of the build, in one process and not in another that parsed
 /// the same bytes. The shelf makes it deterministic: a released document's record arrays and
-/// index slots, and a finished build's digests, wait here, and the next build whose reservation
-/// they fit takes them, pages and all.
+/// index slots, a finished build's digests and a chunked document's input mapping
+/// (``InputBuffer``) wait here, and the next build whose reservation they fit takes them, pages
+/// and all.
 ///
 /// Sets are kept by size class (the bit width of the resource or identifier capacity), one per
 /// class, so a service that alternates small and large documents reuses both. A build takes a
@@ -38,8 +39,15 @@ final class ArenaShelf: Sendable {
     /// Documents shorter than this neither take nor leave arrays.
     static let minimumDocumentBytes = 2 << 20
 
+    /// A chunked document's input mapping (Linux), by address: see ``InputBuffer``.
+    struct Mapping: Sendable {
+        var address: Int
+        var capacity: Int
+    }
+
     private let records = Mutex<[Int: Records]>([:])
     private let digests = Mutex<[Int: Digests]>([:])
+    private let mappings = Mutex<[Int: Mapping]>([:])
 
     /// The shelf builds use; tests bind their own (``current``).
     static let shared = ArenaShelf()
@@ -101,14 +109,43 @@ final class ArenaShelf: Sendable {
         digests.withLock { $0[Self.sizeClass(capacity)] = set }
     }
 
-    /// How many sets are shelved (records, digests).
-    var count: (records: Int, digests: Int) {
-        (records.withLock { $0.count }, digests.withLock { $0.count })
+    /// Takes a shelved input mapping of `minimum` to `maximum` bytes.
+    func takeMapping(minimum: Int, maximum: Int) -> Mapping? {
+        guard minimum > 0, maximum >= minimum else { return nil }
+        return mappings.withLock { shelved in
+            for key in Self.sizeClass(minimum)...Self.sizeClass(maximum) {
+                if let found = shelved[key], found.capacity >= minimum, found.capacity <= maximum {
+                    shelved[key] = nil
+                    return found
+                }
+            }
+            return nil
+        }
     }
 
-    /// Drops everything shelved.
+    /// Shelves a released input mapping; returns one it displaced, which the caller unmaps.
+    func put(_ mapping: Mapping) -> Mapping? {
+        mappings.withLock { $0.updateValue(mapping, forKey: Self.sizeClass(mapping.capacity)) }
+    }
+
+    /// How many sets are shelved (records, digests, input mappings).
+    var count: (records: Int, digests: Int, mappings: Int) {
+        (records.withLock { $0.count }, digests.withLock { $0.count }, mappings.withLock { $0.count })
+    }
+
+    /// Drops everything shelved, unmapping the input mappings.
     func empty() {
         records.withLock { $0.removeAll() }
         digests.withLock { $0.removeAll() }
+        let released = mappings.withLock { shelved in
+            defer { shelved.removeAll() }
+            return Array(shelved.values)
+        }
+        for mapping in released { InputBuffer.unmap(mapping) }
+    }
+
+    deinit {
+        // A private shelf (tests) must not leak the mappings it holds.
+        for mapping in mappings.withLock({ Array($0.values) }) { InputBuffer.unmap(mapping) }
     }
 }

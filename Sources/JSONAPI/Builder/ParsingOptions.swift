@@ -86,11 +86,14 @@ public struct ParsingOptions: Sendable, Hashable {
     /// Whether a document of 2 MiB or more may reuse the memory that a released document of a
     /// similar size left behind, and leaves its own behind when it is released. Default `true`.
     ///
-    /// A large build writes its records into tens of megabytes of fresh memory, which the system
-    /// must map and zero page by page unless the allocator happens to keep it; reusing it made
-    /// repeated 100 MB builds about a tenth faster. The cost: after the last large document is
-    /// released, one document's records (and one build's scratch) stay allocated until the
-    /// next large build takes them or ``Document/releaseRecycledMemory()`` frees them.
+    /// A large build writes its records into tens of megabytes of fresh memory, and a chunked
+    /// parse (``DocumentParser``) copies its input into a fresh buffer, which the system must map
+    /// and zero page by page unless the allocator happens to keep it. Reusing released memory
+    /// made repeated 100 MB builds about a tenth faster. What is kept: for each power-of-two size
+    /// class, one released document's record arrays and index, one build's scratch, and (Linux)
+    /// one chunked document's input buffer of 16 MB or more. It stays allocated after the last
+    /// large document is released, until a build of that size takes it or
+    /// ``Document/releaseRecycledMemory()`` frees it.
     public var recyclesMemory: Bool = true
 
     /// Creates the default options.

@@ -134,8 +134,8 @@ public struct Document: Sendable {
 
     /// Frees the memory that released large documents left for reuse (see
     /// ``ParsingOptions/recyclesMemory``): for each power-of-two size class, at most one released
-    /// document's record arrays and index and one build's scratch. Call it when a process is done
-    /// with large documents for a while.
+    /// document's record arrays and index, one build's scratch and one chunked input buffer. Call
+    /// it when a process is done with large documents for a while.
     ///
     /// ```swift
     /// let count = try Document(parsing: hugeExport).included.count

@@ -27,7 +27,8 @@ public struct DocumentParser {
     public init(options: ParsingOptions = ParsingOptions(), expectedByteCount: Int = 0) {
         driver = ParseDriver(options: options)
         driver.builder.reserveCapacity(forDocumentBytes: expectedByteCount)
-        input = InputBuffer(reserving: min(max(expectedByteCount, 0), options.maximumDocumentBytes))
+        input = InputBuffer(
+            reserving: min(max(expectedByteCount, 0), options.maximumDocumentBytes), recycles: options.recyclesMemory)
     }
 
     /// Tokenizes the next chunk.
