@@ -6,6 +6,10 @@ extension DocumentBuilder {
         var pending: [PendingDiagnostic]
         var errorCount: Int
         var uncounted: Int
+        /// Whether the arena's arrays may go to ``ArenaShelf`` when the document is released:
+        /// only a build that could take them (a large one of known size) leaves them, so
+        /// unsized chunked parses, which never take, do not fill the shelf either.
+        var recyclesArena: Bool
     }
 
     /// Finishes the build. The input must be complete (the tokenizer accepted its last byte).
@@ -69,7 +73,9 @@ extension DocumentBuilder {
         if recyclesMemory {
             ArenaShelf.active.put(resourceDigests: &resourceDigests, linkageDigests: &linkageDigests)
         }
-        return Output(arena: arena, pending: pending, errorCount: errorCount, uncounted: uncountedDiagnostics)
+        return Output(
+            arena: arena, pending: pending, errorCount: errorCount, uncounted: uncountedDiagnostics,
+            recyclesArena: recyclesMemory)
     }
 
     /// Resolves identifiers that carry only a `lid` to the resource with that type and `lid`.

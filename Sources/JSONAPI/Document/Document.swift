@@ -115,7 +115,9 @@ public struct Document: Sendable {
                 pointer: first.pointer, diagnostics: diagnostics)
         }
         self.init(
-            storage: DocumentStorage(bytes: bytes, arena: output.arena, diagnostics: diagnostics, options: options))
+            storage: DocumentStorage(
+                bytes: bytes, arena: output.arena, diagnostics: diagnostics, options: options,
+                recyclesArena: output.recyclesArena))
     }
 
     /// Warnings (and, in lenient mode, the errors it let through), in document order.
@@ -185,17 +187,22 @@ final class DocumentStorage: @unchecked Sendable {
     let diagnostics: [Diagnostic]
     let options: ParsingOptions
 
-    init(bytes: Bytes, arena: ResourceArena, diagnostics: [Diagnostic], options: ParsingOptions) {
+    /// Whether `arena`'s arrays go to ``ArenaShelf`` on release (see ``DocumentBuilder/Output``).
+    let recyclesArena: Bool
+
+    init(
+        bytes: Bytes, arena: ResourceArena, diagnostics: [Diagnostic], options: ParsingOptions,
+        recyclesArena: Bool = false
+    ) {
         self.bytes = bytes
         self.arena = arena
         self.diagnostics = diagnostics
         self.options = options
+        self.recyclesArena = recyclesArena
     }
 
     deinit {
-        if options.recyclesMemory && withBytes(\.count) >= ArenaShelf.minimumDocumentBytes {
-            ArenaShelf.active.put(arena)
-        }
+        if recyclesArena { ArenaShelf.active.put(arena) }
     }
 
     @inline(__always)

@@ -108,6 +108,28 @@ struct ArenaShelfTests {
         }
     }
 
+    @Test("a chunked parse without a length neither takes nor leaves record arrays")
+    func unsized() throws {
+        let shelf = ArenaShelf()
+        try ArenaShelf.$current.withValue(shelf) {
+            _ = try Document(parsing: Self.large)
+            #expect(shelf.count == (records: 1, digests: 1, mappings: 0))
+            var parser = DocumentParser()
+            try Self.large.withUnsafeBytes { all in
+                for start in stride(from: 0, to: all.count, by: 65_536) {
+                    try parser.feed(UnsafeRawBufferPointer(rebasing: all[start..<min(all.count, start + 65_536)]))
+                }
+            }
+            #expect(try parser.finish().storage.arena.fingerprint == Self.fresh(Self.large).storage.arena.fingerprint)
+            #expect(shelf.count == (records: 1, digests: 1, mappings: 0))
+            Document.releaseRecycledMemory()
+            var again = DocumentParser()
+            try Self.large.withUnsafeBytes { try again.feed($0) }
+            _ = try again.finish()
+            #expect(shelf.count == (records: 0, digests: 0, mappings: 0))
+        }
+    }
+
     #if os(Linux)
         @Test("a chunked document's input mapping goes to the next chunked document of its size")
         func inputMapping() throws {
