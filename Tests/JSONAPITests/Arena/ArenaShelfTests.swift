@@ -33,6 +33,17 @@ struct ArenaShelfTests {
         return try Document(parsing: bytes, options: options)
     }
 
+    /// `bytes` through a ``DocumentParser`` in chunks of `chunk` bytes, with the length or without.
+    static func chunked(_ bytes: [UInt8], chunk: Int, sized: Bool) throws -> Document {
+        var parser = DocumentParser(expectedByteCount: sized ? bytes.count : 0)
+        try bytes.withUnsafeBytes { all in
+            for start in stride(from: 0, to: all.count, by: chunk) {
+                try parser.feed(UnsafeRawBufferPointer(rebasing: all[start..<min(all.count, start + chunk)]))
+            }
+        }
+        return try parser.finish()
+    }
+
     /// Every resource found by (type, id) at the same position in both documents.
     static func sameIndex(_ a: Document, _ b: Document) -> Bool {
         let all = a.primaryResources.map { $0 } + a.included.map { $0 }
@@ -114,18 +125,11 @@ struct ArenaShelfTests {
         try ArenaShelf.$current.withValue(shelf) {
             _ = try Document(parsing: Self.large)
             #expect(shelf.count == (records: 1, digests: 1, mappings: 0))
-            var parser = DocumentParser()
-            try Self.large.withUnsafeBytes { all in
-                for start in stride(from: 0, to: all.count, by: 65_536) {
-                    try parser.feed(UnsafeRawBufferPointer(rebasing: all[start..<min(all.count, start + 65_536)]))
-                }
-            }
-            #expect(try parser.finish().storage.arena.fingerprint == Self.fresh(Self.large).storage.arena.fingerprint)
+            let parsed = try Self.chunked(Self.large, chunk: 65_536, sized: false)
+            #expect(parsed.storage.arena.fingerprint == (try Self.fresh(Self.large)).storage.arena.fingerprint)
             #expect(shelf.count == (records: 1, digests: 1, mappings: 0))
             Document.releaseRecycledMemory()
-            var again = DocumentParser()
-            try Self.large.withUnsafeBytes { try again.feed($0) }
-            _ = try again.finish()
+            _ = try Self.chunked(Self.large, chunk: Self.large.count, sized: false)
             #expect(shelf.count == (records: 0, digests: 0, mappings: 0))
         }
     }
@@ -137,18 +141,7 @@ struct ArenaShelfTests {
             let bytes = CompoundDocumentGenerator(resources: 17_500, seed: 43).generate()
             #expect(bytes.count > InputBuffer.mappingThreshold)
             let expected = try Self.fresh(bytes).storage.arena.fingerprint
-            func parse(sized: Bool) throws -> Document {
-                var parser = DocumentParser(expectedByteCount: sized ? bytes.count : 0)
-                try bytes.withUnsafeBytes { all in
-                    var offset = 0
-                    while offset < all.count {
-                        let end = min(all.count, offset + 1_048_576)
-                        try parser.feed(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
-                        offset = end
-                    }
-                }
-                return try parser.finish()
-            }
+            func parse(sized: Bool) throws -> Document { try Self.chunked(bytes, chunk: 1_048_576, sized: sized) }
             func inputAddress(_ document: Document) -> UInt {
                 document.withUnsafeInputBytes { UInt(bitPattern: $0.baseAddress) }
             }
