@@ -13,12 +13,11 @@ import Synchronization
 /// and all.
 ///
 /// Sets are kept by size class (the bit width of the resource or identifier capacity), one per
-/// class, so a service that alternates small and large documents reuses both. A build takes a
-/// set of its own class or the next, and only one with room for its reservation, so it never
-/// holds more than about four times what it needs. Documents under ``minimumDocumentBytes`` take
-/// no part: their arrays are small blocks, which the allocator keeps warm anyway.
-/// ``Document/releaseRecycledMemory()`` empties the shelf; ``ParsingOptions/recyclesMemory``
-/// turns it off.
+/// class, so a service that alternates small and large documents reuses both. A build takes only
+/// a set with room for its reservation and less than four times it (an input mapping: at most
+/// twice what it asks for). Documents under ``minimumDocumentBytes`` take no part: their arrays
+/// are small blocks, which the allocator keeps warm anyway. ``Document/releaseRecycledMemory()``
+/// empties the shelf; ``ParsingOptions/recyclesMemory`` turns it off.
 final class ArenaShelf: Sendable {
     /// A released document's record arrays and index slots, still holding its elements: the
     /// document's storage is still alive while it shelves them, and emptying an array that is not
@@ -66,14 +65,14 @@ final class ArenaShelf: Sendable {
     @inline(__always)
     static func sizeClass(_ capacity: Int) -> Int { Int.bitWidth &- capacity.leadingZeroBitCount }
 
-    /// Takes a shelved set of size class `key` or the next whose array (`capacity`) has room
-    /// for `wanted`.
+    /// Takes a shelved set whose array (`capacity`) holds `minimum` to `maximum` elements or
+    /// bytes; the classes in between are the only ones that can.
     private static func take<Set>(
-        from sets: inout [Int: Set], wanted: Int, capacity: (Set) -> Int
+        from sets: inout [Int: Set], minimum: Int, maximum: Int, capacity: (Set) -> Int
     ) -> Set? {
-        let base = sizeClass(wanted)
-        for key in base...(base &+ 1) {
-            if let found = sets[key], capacity(found) >= wanted {
+        guard minimum > 0, maximum >= minimum else { return nil }
+        for key in sizeClass(minimum)...sizeClass(maximum) {
+            if let found = sets[key], capacity(found) >= minimum, capacity(found) <= maximum {
                 sets[key] = nil
                 return found
             }
@@ -81,14 +80,22 @@ final class ArenaShelf: Sendable {
         return nil
     }
 
-    /// Takes shelved records whose resource array has room for `wantedResources`.
+    /// Takes shelved records whose resource array has room for `wantedResources`, and less than
+    /// four times that.
     func takeRecords(wantedResources: Int) -> Records? {
-        records.withLock { Self.take(from: &$0, wanted: wantedResources) { $0.resources.capacity } }
+        records.withLock {
+            Self.take(from: &$0, minimum: wantedResources, maximum: 4 &* wantedResources &- 1) {
+                $0.resources.capacity
+            }
+        }
     }
 
-    /// Takes shelved digests whose identifier array has room for `wantedLinkages`.
+    /// Takes shelved digests whose identifier array has room for `wantedLinkages`, and less than
+    /// four times that.
     func takeDigests(wantedLinkages: Int) -> Digests? {
-        digests.withLock { Self.take(from: &$0, wanted: wantedLinkages) { $0.linkages.capacity } }
+        digests.withLock {
+            Self.take(from: &$0, minimum: wantedLinkages, maximum: 4 &* wantedLinkages &- 1) { $0.linkages.capacity }
+        }
     }
 
     /// Shelves a released arena's arrays, replacing a set of the same class.
@@ -111,16 +118,7 @@ final class ArenaShelf: Sendable {
 
     /// Takes a shelved input mapping of `minimum` to `maximum` bytes.
     func takeMapping(minimum: Int, maximum: Int) -> Mapping? {
-        guard minimum > 0, maximum >= minimum else { return nil }
-        return mappings.withLock { shelved in
-            for key in Self.sizeClass(minimum)...Self.sizeClass(maximum) {
-                if let found = shelved[key], found.capacity >= minimum, found.capacity <= maximum {
-                    shelved[key] = nil
-                    return found
-                }
-            }
-            return nil
-        }
+        mappings.withLock { Self.take(from: &$0, minimum: minimum, maximum: maximum) { $0.capacity } }
     }
 
     /// Shelves a released input mapping; returns one it displaced, which the caller unmaps.
