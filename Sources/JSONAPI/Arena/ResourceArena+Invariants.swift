@@ -16,8 +16,9 @@ extension ResourceArena {
                 }
             }
             for (i, r) in resources.enumerated() {
-                for (range, name) in [(r.id, "id"), (r.lid, "lid"), (r.object, "object"), (r.attributes, "attributes")]
-                {
+                for (range, name) in [
+                    (r.id, "id"), (lid(ofResource: i), "lid"), (r.object, "object"), (r.attributes, "attributes"),
+                ] {
                     inInput(range, "resource \(i) \(name)")
                 }
                 inInput(r.links, "resource \(i) links")
@@ -34,6 +35,8 @@ extension ResourceArena {
             for (i, r) in relationships.enumerated() {
                 inInput(r.name, "relationship \(i) name")
                 inInput(r.object, "relationship \(i) object")
+                inInput(links(ofRelationship: i), "relationship \(i) links")
+                inInput(meta(ofRelationship: i), "relationship \(i) meta")
                 if Int(r.firstLinkage) + Int(r.linkageCount) > linkages.count {
                     problems.append("relationship \(i) linkage slice out of bounds")
                 }
@@ -47,6 +50,8 @@ extension ResourceArena {
             for (i, l) in linkages.enumerated() {
                 inInput(l.id, "linkage \(i) id")
                 inInput(l.object, "linkage \(i) object")
+                inInput(lid(ofLinkage: i), "linkage \(i) lid")
+                inInput(meta(ofLinkage: i), "linkage \(i) meta")
                 if l.target != .max {
                     if Int(l.target) >= resources.count {
                         problems.append("linkage \(i) target out of bounds")
@@ -69,6 +74,20 @@ extension ResourceArena {
                 problems.append("resources outside primary and included")
             }
             for (i, e) in errors.enumerated() { inInput(e, "error \(i)") }
+            // Each out-of-line table lists exactly the records flagged as having its member, in order.
+            func checkTable(_ table: SparseRanges, _ flagged: [Int], _ what: String) {
+                if table.records.map(Int.init) != flagged || table.ranges.count != table.records.count {
+                    problems.append("\(what) table does not match the records' flags")
+                }
+            }
+            func flagged(_ flags: [RecordFlags], _ flag: RecordFlags) -> [Int] {
+                flags.indices.filter { flags[$0].contains(flag) }
+            }
+            checkTable(resourceLids, flagged(resources.map(\.flags), .hasLid), "resource lid")
+            checkTable(relationshipLinks, flagged(relationships.map(\.flags), .hasLinks), "relationship links")
+            checkTable(relationshipMeta, flagged(relationships.map(\.flags), .hasMeta), "relationship meta")
+            checkTable(linkageLids, flagged(linkages.map(\.flags), .hasLid), "linkage lid")
+            checkTable(linkageMeta, flagged(linkages.map(\.flags), .hasMeta), "linkage meta")
             return problems
         #else
             return []
@@ -83,12 +102,15 @@ extension ResourceArena {
         var errors: [ByteRange]
         var topLevel: TopLevelRecord
         var foreignMembers: [ForeignMember]
+        var outOfLine: [SparseRanges]
         var types: [[UInt8]]
     }
 
     var fingerprint: Fingerprint {
         Fingerprint(
             resources: resources, relationships: relationships, linkages: linkages, errors: errors, topLevel: topLevel,
-            foreignMembers: foreignMembers, types: types.names)
+            foreignMembers: foreignMembers,
+            outOfLine: [resourceLids, relationshipLinks, relationshipMeta, linkageLids, linkageMeta], types: types.names
+        )
     }
 }

@@ -15,19 +15,26 @@
 // StringRef            start, end: UInt32            the raw contents between the quotes;
 //                                                    escapes flagged in the owner's `flags`.
 // ResourceRecord       type: UInt32                  index into `types`
-//   (64 bytes)         id, lid: StringRef
+//   (56 bytes)         id: StringRef
 //                      object: ByteRange             the whole `{...}` of the resource
 //                      attributes, links, meta: ByteRange
 //                      firstRelationship, relationshipCount: UInt32   slice of `relationships`
-//                      flags: UInt32                 idHasEscapes, lidHasEscapes, idIsNumber, typeMissing
+//                      flags: UInt32                 idHasEscapes, lidHasEscapes, idIsNumber, hasLid
 // RelationshipRecord   name: StringRef               the member name under `relationships`
-//   (48 bytes)         object, links, meta: ByteRange
+//   (32 bytes)         object: ByteRange
 //                      firstLinkage, linkageCount: UInt32             slice of `linkages`
 //                      data: DataShape (UInt8)       absent, null, one, many
-//                      flags                         nameHasEscapes
-// LinkageRecord        type: UInt32, id, lid: StringRef, meta: ByteRange, object: ByteRange
-//   (44 bytes)         target: UInt32                resolved resource index, or UInt32.max
-//                      flags
+//                      flags                         nameHasEscapes, hasLinks, hasMeta
+// LinkageRecord        type: UInt32, id: StringRef, object: ByteRange
+//   (28 bytes)         target: UInt32                resolved resource index, or UInt32.max
+//                      flags                         idHasEscapes, lidHasEscapes, hasLid, hasMeta
+//
+// Members that few records have live out of line, in a `SparseRanges` table per member (12
+// bytes per record that has the member, sorted by record index): a resource's `lid`, a
+// relationship's `links` and `meta`, an identifier's `lid` and `meta`. A flag on the record says
+// the member is there, so a record without it never searches the table. In a response almost
+// no identifier has a `lid` or `meta`; keeping those two ranges in every identifier record made
+// them 44 bytes instead of 28 (3.3 MB of a 100 MB document's 26 MB arena).
 //
 // Sections of `resources` are contiguous slices: primary data is `primary`, included resources
 // are `included` (either may come first in the input; each is one run of records).
@@ -92,7 +99,6 @@ enum DataShape: UInt8, Sendable {
 struct ResourceRecord: Sendable, Equatable {
     @usableFromInline var type: UInt32 = .max
     @usableFromInline var id: ByteRange = .absent
-    @usableFromInline var lid: ByteRange = .absent
     @usableFromInline var object: ByteRange = .absent
     @usableFromInline var attributes: ByteRange = .absent
     @usableFromInline var links: ByteRange = .absent
@@ -108,8 +114,6 @@ struct ResourceRecord: Sendable, Equatable {
 struct RelationshipRecord: Sendable, Equatable {
     @usableFromInline var name: ByteRange = .absent
     @usableFromInline var object: ByteRange = .absent
-    @usableFromInline var links: ByteRange = .absent
-    @usableFromInline var meta: ByteRange = .absent
     @usableFromInline var firstLinkage: UInt32 = 0
     @usableFromInline var linkageCount: UInt32 = 0
     @usableFromInline var data: DataShape = .absent
@@ -122,8 +126,6 @@ struct RelationshipRecord: Sendable, Equatable {
 struct LinkageRecord: Sendable, Equatable {
     @usableFromInline var type: UInt32 = .max
     @usableFromInline var id: ByteRange = .absent
-    @usableFromInline var lid: ByteRange = .absent
-    @usableFromInline var meta: ByteRange = .absent
     @usableFromInline var object: ByteRange = .absent
     @usableFromInline var target: UInt32 = .max
     @usableFromInline var flags: RecordFlags = []
@@ -145,6 +147,63 @@ struct RecordFlags: OptionSet, Sendable, Equatable {
     @usableFromInline static let idIsNumber = RecordFlags(rawValue: 1 << 2)
     /// The relationship's name contains backslash escapes.
     @usableFromInline static let nameHasEscapes = RecordFlags(rawValue: 1 << 3)
+    /// The record has a `lid` (in the arena's `SparseRanges` for it).
+    @usableFromInline static let hasLid = RecordFlags(rawValue: 1 << 4)
+    /// The record has a `meta` member kept out of line (relationships and identifiers).
+    @usableFromInline static let hasMeta = RecordFlags(rawValue: 1 << 5)
+    /// The relationship has a `links` member (kept out of line).
+    @usableFromInline static let hasLinks = RecordFlags(rawValue: 1 << 6)
+}
+
+/// Byte ranges of a member that few records have, by record index: kept beside the record array
+/// rather than in every record (see the layout notes at the top of this file).
+///
+/// The builder sets a member while it is inside that record, which is almost always the last
+/// record of its kind, so entries are appended in order; ``set(_:for:)`` still inserts in order
+/// if not. Lookups are a binary search, and happen only for records flagged as having the member.
+@usableFromInline
+struct SparseRanges: Sendable, Equatable {
+    @usableFromInline var records: [UInt32] = []
+    @usableFromInline var ranges: [ByteRange] = []
+
+    @inlinable init() {}
+
+    /// The range of `record`'s member, or `.absent`.
+    @inlinable subscript(record record: Int) -> ByteRange {
+        let key = UInt32(truncatingIfNeeded: record)
+        var low = 0
+        var high = records.count
+        while low < high {
+            let middle = (low &+ high) &>> 1
+            if records[middle] < key { low = middle &+ 1 } else { high = middle }
+        }
+        return low < records.count && records[low] == key ? ranges[low] : .absent
+    }
+
+    /// Records `range` as `record`'s member, replacing an earlier one (a repeated member).
+    mutating func set(_ range: ByteRange, for record: Int) {
+        let key = UInt32(truncatingIfNeeded: record)
+        if let last = records.last, last >= key {
+            var low = 0
+            var high = records.count
+            while low < high {
+                let middle = (low &+ high) &>> 1
+                if records[middle] < key { low = middle &+ 1 } else { high = middle }
+            }
+            if records[low] == key {
+                ranges[low] = range
+            } else {
+                records.insert(key, at: low)
+                ranges.insert(range, at: low)
+            }
+        } else {
+            records.append(key)
+            ranges.append(range)
+        }
+    }
+
+    var count: Int { records.count }
+    var footprint: Int { records.count * (MemoryLayout<UInt32>.stride + MemoryLayout<ByteRange>.stride) }
 }
 
 /// Where the top-level members of a document are.
@@ -186,6 +245,12 @@ struct ResourceArena: Sendable {
     @usableFromInline var errors: [ByteRange] = []
     @usableFromInline var topLevel = TopLevelRecord()
     @usableFromInline var foreignMembers: [ForeignMember] = []
+    /// Members few records have (see the layout notes at the top of this file).
+    @usableFromInline var resourceLids = SparseRanges()
+    @usableFromInline var relationshipLinks = SparseRanges()
+    @usableFromInline var relationshipMeta = SparseRanges()
+    @usableFromInline var linkageLids = SparseRanges()
+    @usableFromInline var linkageMeta = SparseRanges()
     @usableFromInline var types = TypeTable()
     @usableFromInline var index = ResourceIndex()
 
@@ -199,6 +264,58 @@ struct ResourceArena: Sendable {
             + linkages.count * MemoryLayout<LinkageRecord>.stride
             + errors.count * MemoryLayout<ByteRange>.stride
             + foreignMembers.count * MemoryLayout<ForeignMember>.stride
+            + resourceLids.footprint + relationshipLinks.footprint + relationshipMeta.footprint
+            + linkageLids.footprint + linkageMeta.footprint
             + index.footprint + types.footprint
+    }
+
+    /// A resource's `lid`, or `.absent`.
+    @inlinable func lid(ofResource i: Int) -> ByteRange {
+        resources[i].flags.contains(.hasLid) ? resourceLids[record: i] : .absent
+    }
+
+    /// A relationship's `links`, or `.absent`.
+    @inlinable func links(ofRelationship i: Int) -> ByteRange {
+        relationships[i].flags.contains(.hasLinks) ? relationshipLinks[record: i] : .absent
+    }
+
+    /// A relationship's `meta`, or `.absent`.
+    @inlinable func meta(ofRelationship i: Int) -> ByteRange {
+        relationships[i].flags.contains(.hasMeta) ? relationshipMeta[record: i] : .absent
+    }
+
+    /// A resource identifier's `lid`, or `.absent`.
+    @inlinable func lid(ofLinkage i: Int) -> ByteRange {
+        linkages[i].flags.contains(.hasLid) ? linkageLids[record: i] : .absent
+    }
+
+    /// A resource identifier's `meta`, or `.absent`.
+    @inlinable func meta(ofLinkage i: Int) -> ByteRange {
+        linkages[i].flags.contains(.hasMeta) ? linkageMeta[record: i] : .absent
+    }
+
+    mutating func setLid(_ range: ByteRange, ofResource i: Int) {
+        resources[i].flags.insert(.hasLid)
+        resourceLids.set(range, for: i)
+    }
+
+    mutating func setLinks(_ range: ByteRange, ofRelationship i: Int) {
+        relationships[i].flags.insert(.hasLinks)
+        relationshipLinks.set(range, for: i)
+    }
+
+    mutating func setMeta(_ range: ByteRange, ofRelationship i: Int) {
+        relationships[i].flags.insert(.hasMeta)
+        relationshipMeta.set(range, for: i)
+    }
+
+    mutating func setLid(_ range: ByteRange, ofLinkage i: Int) {
+        linkages[i].flags.insert(.hasLid)
+        linkageLids.set(range, for: i)
+    }
+
+    mutating func setMeta(_ range: ByteRange, ofLinkage i: Int) {
+        linkages[i].flags.insert(.hasMeta)
+        linkageMeta.set(range, for: i)
     }
 }

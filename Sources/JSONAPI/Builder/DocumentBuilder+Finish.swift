@@ -62,7 +62,7 @@ extension DocumentBuilder {
 
         // 2b. Local ids (1.1): an identifier with a `lid` and no `id` names a resource of the
         // same document by its `lid`. Rare, so a dictionary built only when needed.
-        if arena.linkages.contains(where: { $0.id.isAbsent && $0.lid.isPresent && $0.type != .max }) {
+        if arena.linkageLids.count > 0 {
             resolveLocalIdentifiers()
         }
 
@@ -93,14 +93,20 @@ extension DocumentBuilder {
             return out
         }
         var byLocalID: [Key: UInt32] = [:]
-        for (position, record) in arena.resources.enumerated() where record.lid.isPresent && record.type != .max {
-            let key = Key(type: record.type, lid: lid(record.lid, escaped: record.flags.contains(.lidHasEscapes)))
-            if byLocalID[key] == nil { byLocalID[key] = UInt32(position) }
+        // The tables of `lid`s list exactly the records that have one, in record order.
+        let resourceLids = arena.resourceLids
+        for (position, range) in zip(resourceLids.records, resourceLids.ranges) {
+            let record = arena.resources[Int(position)]
+            guard record.type != .max else { continue }
+            let key = Key(type: record.type, lid: lid(range, escaped: record.flags.contains(.lidHasEscapes)))
+            if byLocalID[key] == nil { byLocalID[key] = position }
         }
-        for i in arena.linkages.indices {
+        let linkageLids = arena.linkageLids
+        for (position, range) in zip(linkageLids.records, linkageLids.ranges) {
+            let i = Int(position)
             let link = arena.linkages[i]
-            guard link.id.isAbsent, link.lid.isPresent, link.type != .max else { continue }
-            let key = Key(type: link.type, lid: lid(link.lid, escaped: link.flags.contains(.lidHasEscapes)))
+            guard link.id.isAbsent, link.type != .max else { continue }
+            let key = Key(type: link.type, lid: lid(range, escaped: link.flags.contains(.lidHasEscapes)))
             if let target = byLocalID[key] { arena.linkages[i].target = target }
         }
     }

@@ -390,10 +390,10 @@ extension DocumentBuilder {
             if case .string = shape, let token {
                 let range = ByteRange(token.start, token.end)
                 if top.kind == .resource {
-                    arena.resources[Int(top.record)].lid = range
+                    arena.setLid(range, ofResource: Int(top.record))
                     if token.hasEscapes { arena.resources[Int(top.record)].flags.insert(.lidHasEscapes) }
                 } else if top.kind == .identifier {
-                    arena.linkages[Int(top.record)].lid = range
+                    arena.setLid(range, ofLinkage: Int(top.record))
                     if token.hasEscapes { arena.linkages[Int(top.record)].flags.insert(.lidHasEscapes) }
                 }
             } else {
@@ -665,9 +665,9 @@ extension DocumentBuilder {
         case (.resource, .attributes): arena.resources[r].attributes = range
         case (.resource, .links): arena.resources[r].links = range
         case (.resource, .meta): arena.resources[r].meta = range
-        case (.relationship, .links): arena.relationships[r].links = range
-        case (.relationship, .meta): arena.relationships[r].meta = range
-        case (.identifier, .meta): arena.linkages[r].meta = range
+        case (.relationship, .links): arena.setLinks(range, ofRelationship: r)
+        case (.relationship, .meta): arena.setMeta(range, ofRelationship: r)
+        case (.identifier, .meta): arena.setMeta(range, ofLinkage: r)
         default: break
         }
         top.member = .none

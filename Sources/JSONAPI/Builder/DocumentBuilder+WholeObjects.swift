@@ -75,7 +75,7 @@ extension DocumentBuilder {
             let range = ByteRange(base &+ i, base &+ end)
             top.valueStart = UInt32(truncatingIfNeeded: base &+ i)
             if inRelationship {
-                arena.relationships[Int(top.record)].links = range
+                arena.setLinks(range, ofRelationship: Int(top.record))
             } else {
                 arena.resources[Int(top.record)].links = range
             }
@@ -197,11 +197,17 @@ extension DocumentBuilder {
         record.firstLinkage = UInt32(truncatingIfNeeded: arena.linkages.count)
         record.linkageCount = UInt32(truncatingIfNeeded: relationship.identifierCount)
         record.data = relationship.data
-        if let links = relationship.links {
-            record.links = ByteRange(base &+ links.lowerBound, base &+ links.upperBound)
-        }
-        if let meta = relationship.meta { record.meta = ByteRange(base &+ meta.lowerBound, base &+ meta.upperBound) }
         arena.relationships.append(record)
+        if let links = relationship.links {
+            arena.setLinks(
+                ByteRange(base &+ links.lowerBound, base &+ links.upperBound),
+                ofRelationship: arena.relationships.count &- 1)
+        }
+        if let meta = relationship.meta {
+            arena.setMeta(
+                ByteRange(base &+ meta.lowerBound, base &+ meta.upperBound),
+                ofRelationship: arena.relationships.count &- 1)
+        }
         if let resource { arena.resources[resource].relationshipCount &+= 1 }
         var k = first
         while k < first &+ relationship.identifierCount {

@@ -131,7 +131,9 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
     @inline(__always)
     static func plain(_ decoder: ResourceDecoder, _ index: UInt32, type: UInt32) -> Identifier? {
         let link = decoder.linkages[Int(index)]
-        guard link.id.isPresent && link.lid.isAbsent && link.meta.isAbsent && link.type == type else { return nil }
+        guard link.id.isPresent && link.flags.isDisjoint(with: [.hasLid, .hasMeta]) && link.type == type else {
+            return nil
+        }
         return Identifier(id: decoder.string(link.id, escaped: link.flags.contains(.idHasEscapes)), lid: nil, meta: nil)
     }
 
@@ -354,17 +356,19 @@ public struct Related<Value: Decodable, Meta: Decodable, Links: Decodable>: Deco
 
     public init(from decoder: any Decoder) throws {
         if let decoder = decoder as? ResourceDecoder, case .relationship(let index) = decoder.node {
-            let relationship = decoder.relationships[Int(index)]
+            let arena = decoder.storage.arena
+            let relationshipMeta = arena.meta(ofRelationship: Int(index))
+            let relationshipLinks = arena.links(ofRelationship: Int(index))
             value = try decoder.unbox(Value.self, .relationship(index), key: nil)
             meta =
-                relationship.meta.isPresent
+                relationshipMeta.isPresent
                 ? try withKeyRef(CodingKeys.meta) { key in
-                    try decoder.unbox(Meta.self, .value(relationship.meta), key: key)
+                    try decoder.unbox(Meta.self, .value(relationshipMeta), key: key)
                 } : nil
             links =
-                relationship.links.isPresent
+                relationshipLinks.isPresent
                 ? try withKeyRef(CodingKeys.links) { key in
-                    try decoder.unbox(Links.self, .value(relationship.links), key: key)
+                    try decoder.unbox(Links.self, .value(relationshipLinks), key: key)
                 } : nil
             return
         }
@@ -473,14 +477,16 @@ extension ResourceDecoder {
         case .linkage(let index):
             let l = linkages[Int(index)]
             return Identity(
-                type: l.type, id: l.id, idEscaped: l.flags.contains(.idHasEscapes), lid: l.lid,
-                lidEscaped: l.flags.contains(.lidHasEscapes), meta: l.meta, offset: Int(l.object.start),
+                type: l.type, id: l.id, idEscaped: l.flags.contains(.idHasEscapes),
+                lid: storage.arena.lid(ofLinkage: Int(index)), lidEscaped: l.flags.contains(.lidHasEscapes),
+                meta: storage.arena.meta(ofLinkage: Int(index)), offset: Int(l.object.start),
                 node: node)
         case .resource(let record):
             let r = resources[Int(record)]
             return Identity(
-                type: r.type, id: r.id, idEscaped: r.flags.contains(.idHasEscapes), lid: r.lid,
-                lidEscaped: r.flags.contains(.lidHasEscapes), meta: .absent, offset: Int(r.object.start),
+                type: r.type, id: r.id, idEscaped: r.flags.contains(.idHasEscapes),
+                lid: storage.arena.lid(ofResource: Int(record)), lidEscaped: r.flags.contains(.lidHasEscapes),
+                meta: .absent, offset: Int(r.object.start),
                 node: node)
         case .relationship(let index):
             let relationship = relationships[Int(index)]

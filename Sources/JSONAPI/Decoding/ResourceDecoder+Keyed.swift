@@ -91,7 +91,7 @@ extension ResourceDecoder {
         case 4 where wanted.equals("type"):
             return .type
         case 3 where wanted.equals("lid"):
-            return resource.lid.isPresent ? .lid : .none
+            return resource.flags.contains(.hasLid) ? .lid : .none
         default:
             break
         }
@@ -119,7 +119,8 @@ extension ResourceDecoder {
             let isMeta = wanted.hasSuffix(".meta")
             let name = UnsafeRawBufferPointer(rebasing: wanted[..<(wanted.count - (isMeta ? 5 : 6))])
             guard let index = findRelationship(of: record, name) else { return .none }
-            let part = isMeta ? relationships[Int(index)].meta : relationships[Int(index)].links
+            let arena = storage.arena
+            let part = isMeta ? arena.meta(ofRelationship: Int(index)) : arena.links(ofRelationship: Int(index))
             return part.isPresent ? .part(part) : .none
         }
         return .none
@@ -130,7 +131,8 @@ extension ResourceDecoder {
         switch slot {
         case .member(let member): return .value(member.value)
         case .id: return .text(resource.id, escaped: resource.flags.contains(.idHasEscapes))
-        case .lid: return .text(resource.lid, escaped: resource.flags.contains(.lidHasEscapes))
+        case .lid:
+            return .text(storage.arena.lid(ofResource: Int(record)), escaped: resource.flags.contains(.lidHasEscapes))
         case .type: return .typeName(resource.type, offset: resource.object.start)
         case .relationship(let index): return .relationship(index)
         case .meta: return .value(resource.meta)
@@ -216,7 +218,7 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let resource = decoder.resources[Int(record)]
         var names: [String] = ["type"]
         if resource.id.isPresent { names.append("id") }
-        if resource.lid.isPresent { names.append("lid") }
+        if resource.flags.contains(.hasLid) { names.append("lid") }
         let members = decoder.table.scan(decoder.bytes, object: resource.attributes)
         for position in 0..<members.count {
             let member = decoder.table.member(members, position)

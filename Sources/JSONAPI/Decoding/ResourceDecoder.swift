@@ -642,8 +642,9 @@ final class ResourceDecoder: Decoder {
     func target(of index: UInt32) -> UInt32? {
         let link = linkages[Int(index)]
         if link.target != .max { return link.target }
-        guard link.id.isAbsent, link.lid.isPresent, link.type != .max else { return nil }
-        let key = LocalKey(type: link.type, lid: string(link.lid, escaped: link.flags.contains(.lidHasEscapes)))
+        guard link.id.isAbsent, link.flags.contains(.hasLid), link.type != .max else { return nil }
+        let lid = storage.arena.lid(ofLinkage: Int(index))
+        let key = LocalKey(type: link.type, lid: string(lid, escaped: link.flags.contains(.lidHasEscapes)))
         return localIndex()[key]
     }
 
@@ -651,12 +652,12 @@ final class ResourceDecoder: Decoder {
     func localIndex() -> [LocalKey: UInt32] {
         if let localResources { return localResources }
         var index: [LocalKey: UInt32] = [:]
-        for position in resources.indices {
-            let record = resources[position]
-            guard record.lid.isPresent, record.type != .max else { continue }
-            let key = LocalKey(
-                type: record.type, lid: string(record.lid, escaped: record.flags.contains(.lidHasEscapes)))
-            if index[key] == nil { index[key] = UInt32(position) }
+        let lids = storage.arena.resourceLids
+        for (position, lid) in zip(lids.records, lids.ranges) {
+            let record = resources[Int(position)]
+            guard record.type != .max else { continue }
+            let key = LocalKey(type: record.type, lid: string(lid, escaped: record.flags.contains(.lidHasEscapes)))
+            if index[key] == nil { index[key] = position }
         }
         localResources = index
         return index
@@ -942,7 +943,9 @@ final class ResourceDecoder: Decoder {
         let id =
             r.id.isPresent
             ? string(r.id, escaped: r.flags.contains(.idHasEscapes))
-            : (r.lid.isPresent ? "lid:" + string(r.lid, escaped: r.flags.contains(.lidHasEscapes)) : "?")
+            : (r.flags.contains(.hasLid)
+                ? "lid:" + string(storage.arena.lid(ofResource: Int(record)), escaped: r.flags.contains(.lidHasEscapes))
+                : "?")
         return "\(types.name(r.type))/\(id)"
     }
 
@@ -952,7 +955,9 @@ final class ResourceDecoder: Decoder {
         let id =
             l.id.isPresent
             ? string(l.id, escaped: l.flags.contains(.idHasEscapes))
-            : (l.lid.isPresent ? "lid:" + string(l.lid, escaped: l.flags.contains(.lidHasEscapes)) : "?")
+            : (l.flags.contains(.hasLid)
+                ? "lid:" + string(storage.arena.lid(ofLinkage: Int(linkage)), escaped: l.flags.contains(.lidHasEscapes))
+                : "?")
         return "\(types.name(l.type))/\(id)"
     }
 
@@ -960,14 +965,16 @@ final class ResourceDecoder: Decoder {
         let r = resources[Int(record)]
         return ResourceIdentifier(
             type: types.name(r.type), id: r.id.isPresent ? string(r.id, escaped: r.flags.contains(.idHasEscapes)) : nil,
-            lid: r.lid.isPresent ? string(r.lid, escaped: r.flags.contains(.lidHasEscapes)) : nil)
+            lid: r.flags.contains(.hasLid)
+                ? string(storage.arena.lid(ofResource: Int(record)), escaped: r.flags.contains(.lidHasEscapes)) : nil)
     }
 
     func resourceIdentifier(linkage: UInt32) -> ResourceIdentifier {
         let l = linkages[Int(linkage)]
         return ResourceIdentifier(
             type: types.name(l.type), id: l.id.isPresent ? string(l.id, escaped: l.flags.contains(.idHasEscapes)) : nil,
-            lid: l.lid.isPresent ? string(l.lid, escaped: l.flags.contains(.lidHasEscapes)) : nil)
+            lid: l.flags.contains(.hasLid)
+                ? string(storage.arena.lid(ofLinkage: Int(linkage)), escaped: l.flags.contains(.lidHasEscapes)) : nil)
     }
 
     /// Turns the pending skips into public values, locating them all in one pass.

@@ -44,7 +44,10 @@ public struct ResourceObject: Sendable, CustomStringConvertible {
     public var id: String? { storage.optionalString(record.id, escaped: record.flags.contains(.idHasEscapes)) }
 
     /// The 1.1 local id, if present.
-    public var lid: String? { storage.optionalString(record.lid, escaped: record.flags.contains(.lidHasEscapes)) }
+    public var lid: String? {
+        storage.optionalString(
+            storage.arena.lid(ofResource: recordIndex), escaped: record.flags.contains(.lidHasEscapes))
+    }
 
     /// `type`, `id` and `lid` together.
     public var identifier: ResourceIdentifier { ResourceIdentifier(type: type, id: id, lid: lid) }
@@ -167,11 +170,11 @@ public struct Relationship: Sendable, CustomStringConvertible {
     }
 
     /// The relationship's `links` (nil when absent).
-    public var links: Links? { Links(storage: storage, range: record.links) }
+    public var links: Links? { Links(storage: storage, range: storage.arena.links(ofRelationship: recordIndex)) }
 
     /// The relationship's `meta` (nil when absent).
     public var meta: JSONObject? {
-        let m = record.meta
+        let m = storage.arena.meta(ofRelationship: recordIndex)
         return m.isPresent ? JSONObject(storage: storage, range: m) : nil
     }
 
@@ -198,14 +201,17 @@ public struct ResourceIdentifierObject: Sendable, CustomStringConvertible {
     public var id: String? { storage.optionalString(record.id, escaped: record.flags.contains(.idHasEscapes)) }
 
     /// The 1.1 local id, if present.
-    public var lid: String? { storage.optionalString(record.lid, escaped: record.flags.contains(.lidHasEscapes)) }
+    public var lid: String? {
+        storage.optionalString(
+            storage.arena.lid(ofLinkage: recordIndex), escaped: record.flags.contains(.lidHasEscapes))
+    }
 
     /// `type`, `id` and `lid` as a value.
     public var identifier: ResourceIdentifier { ResourceIdentifier(type: type, id: id, lid: lid) }
 
     /// The identifier's `meta` (nil when absent).
     public var meta: JSONObject? {
-        let m = record.meta
+        let m = storage.arena.meta(ofLinkage: recordIndex)
         return m.isPresent ? JSONObject(storage: storage, range: m) : nil
     }
 

@@ -32,6 +32,71 @@ struct ArenaLayoutTests {
         #expect(top.includedStart == 1 && top.includedCount == 1 && top.object == ByteRange(0, 168))
     }
 
+    @Test("records are the documented sizes; rare members live out of line")
+    func recordSizes() {
+        #expect(MemoryLayout<ResourceRecord>.stride == 56)
+        #expect(MemoryLayout<RelationshipRecord>.stride == 32)
+        #expect(MemoryLayout<LinkageRecord>.stride == 28)
+    }
+
+    @Test("lid, relationship links and meta, identifier lid and meta: read back from their tables")
+    func outOfLineMembers() throws {
+        // Two resources, the second with a `lid`; relationships with and without links and meta;
+        // identifiers with and without lid and meta, in both the whole-object and event paths.
+        let text = #"""
+            {"data":[{"type":"a","id":"1","relationships":{
+              "plain":{"data":{"type":"b","id":"2"}},
+              "full":{"links":{"self":"/x"},"meta":{"n":1},"data":[
+                {"type":"b","id":"2"},{"type":"b","lid":"l1","meta":{"m":2}},{"type":"b","id":"3","meta":{"m":3}}]},
+              "metaOnly":{"meta":{"n":2}}}},
+             {"type":"b","id":"4","lid":"l1","relationships":{"back":{"links":{"related":"/y"},"data":null}}}],
+             "included":[{"type":"b","id":"2"},{"type":"b","id":"3"}]}
+            """#
+        let document = try parseEverywhere(text).get()
+        let arena = document.storage.arena
+        func slice(_ range: ByteRange) -> String {
+            range.isAbsent ? "-" : String(decoding: Array(text.utf8)[Int(range.start)..<Int(range.end)], as: UTF8.self)
+        }
+        #expect((0..<arena.resources.count).map { slice(arena.lid(ofResource: $0)) } == ["-", "l1", "-", "-"])
+        #expect(
+            (0..<arena.relationships.count).map { slice(arena.links(ofRelationship: $0)) }
+                == ["-", #"{"self":"/x"}"#, "-", #"{"related":"/y"}"#])
+        #expect(
+            (0..<arena.relationships.count).map { slice(arena.meta(ofRelationship: $0)) }
+                == ["-", #"{"n":1}"#, #"{"n":2}"#, "-"])
+        #expect((0..<arena.linkages.count).map { slice(arena.lid(ofLinkage: $0)) } == ["-", "-", #"l1"#, "-"])
+        #expect(
+            (0..<arena.linkages.count).map { slice(arena.meta(ofLinkage: $0)) }
+                == ["-", "-", #"{"m":2}"#, #"{"m":3}"#])
+        #expect(arena.resourceLids.count == 1 && arena.linkageLids.count == 1 && arena.linkageMeta.count == 2)
+
+        // The views read them, and the identifier with only a `lid` resolved to its resource.
+        let full = try #require(document.primaryResources[0].relationship("full"))
+        #expect(full.links?["self"]?.href == "/x" && full.meta?["n"]?.int64Value == 1)
+        #expect(full.identifiers.map(\.lid) == [nil, "l1", nil])
+        #expect(full.identifiers.map { $0.meta?["m"]?.int64Value } == [nil, 2, 3])
+        #expect(full.identifiers[1].resource?.id == "4")
+        #expect(document.primaryResources[1].lid == "l1")
+        #expect(document.primaryResources[1].relationship("back")?.links?["related"]?.href == "/y")
+    }
+
+    @Test("out-of-line tables: a repeated member replaces, an earlier record is inserted in order")
+    func sparseRangesOrder() {
+        var table = SparseRanges()
+        table.set(ByteRange(10, 12), for: 5)
+        table.set(ByteRange(20, 22), for: 9)
+        table.set(ByteRange(30, 32), for: 9)
+        table.set(ByteRange(40, 42), for: 2)
+        table.set(ByteRange(50, 52), for: 7)
+        #expect(table.records == [2, 5, 7, 9])
+        #expect(
+            [2, 5, 7, 9].map { table[record: $0] } == [
+                ByteRange(40, 42), ByteRange(10, 12), ByteRange(50, 52), ByteRange(30, 32),
+            ])
+        #expect([0, 3, 6, 8, 10].allSatisfy { table[record: $0].isAbsent })
+        #expect(SparseRanges()[record: 0].isAbsent)
+    }
+
     @Test("a built document stays small: records, not tokens")
     func footprint() throws {
         var text = #"{"data":["#
@@ -42,7 +107,7 @@ struct ArenaLayoutTests {
         }
         text += "]}"
         let document = try Document(parsing: text)
-        // A 64-byte record per resource plus the index; the attribute tokens cost nothing.
+        // A 56-byte record per resource plus the index; the attribute tokens cost nothing.
         #expect(document.arenaByteCount < text.utf8.count / 2)
     }
 }
