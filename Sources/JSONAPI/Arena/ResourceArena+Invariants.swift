@@ -22,7 +22,7 @@ extension ResourceArena {
                     inInput(range, "resource \(i) \(name)")
                 }
                 inInput(r.links, "resource \(i) links")
-                inInput(r.meta, "resource \(i) meta")
+                inInput(meta(ofResource: i), "resource \(i) meta")
                 if r.type != .max && Int(r.type) >= types.count { problems.append("resource \(i) type out of table") }
                 if Int(r.firstRelationship) + Int(r.relationshipCount) > relationships.count {
                     problems.append("resource \(i) relationships slice out of bounds")
@@ -84,6 +84,7 @@ extension ResourceArena {
                 flags.indices.filter { flags[$0].contains(flag) }
             }
             checkTable(resourceLids, flagged(resources.map(\.flags), .hasLid), "resource lid")
+            checkTable(resourceMeta, flagged(resources.map(\.flags), .hasMeta), "resource meta")
             checkTable(relationshipLinks, flagged(relationships.map(\.flags), .hasLinks), "relationship links")
             checkTable(relationshipMeta, flagged(relationships.map(\.flags), .hasMeta), "relationship meta")
             checkTable(linkageLids, flagged(linkages.map(\.flags), .hasLid), "linkage lid")
@@ -110,7 +111,8 @@ extension ResourceArena {
         Fingerprint(
             resources: resources, relationships: relationships, linkages: linkages, errors: errors, topLevel: topLevel,
             foreignMembers: foreignMembers,
-            outOfLine: [resourceLids, relationshipLinks, relationshipMeta, linkageLids, linkageMeta], types: types.names
+            outOfLine: [resourceLids, resourceMeta, relationshipLinks, relationshipMeta, linkageLids, linkageMeta],
+            types: types.names
         )
     }
 }

@@ -15,11 +15,11 @@
 // StringRef            start, end: UInt32            the raw contents between the quotes;
 //                                                    escapes flagged in the owner's `flags`.
 // ResourceRecord       type: UInt32                  index into `types`
-//   (56 bytes)         id: StringRef
+//   (48 bytes)         id: StringRef
 //                      object: ByteRange             the whole `{...}` of the resource
-//                      attributes, links, meta: ByteRange
+//                      attributes, links: ByteRange
 //                      firstRelationship, relationshipCount: UInt32   slice of `relationships`
-//                      flags: UInt32                 idHasEscapes, lidHasEscapes, idIsNumber, hasLid
+//                      flags: UInt32                 idHasEscapes, lidHasEscapes, idIsNumber, hasLid, hasMeta
 // RelationshipRecord   name: StringRef               the member name under `relationships`
 //   (32 bytes)         object: ByteRange
 //                      firstLinkage, linkageCount: UInt32             slice of `linkages`
@@ -30,8 +30,8 @@
 //                      flags                         idHasEscapes, lidHasEscapes, hasLid, hasMeta
 //
 // Members that few records have live out of line, in a `SparseRanges` table per member (12
-// bytes per record that has the member, sorted by record index): a resource's `lid`, a
-// relationship's `links` and `meta`, an identifier's `lid` and `meta`. A flag on the record says
+// bytes per record that has the member, sorted by record index): a resource's `lid` and `meta`,
+// a relationship's `links` and `meta`, an identifier's `lid` and `meta`. A flag on the record says
 // the member is there, so a record without it never searches the table. In a response almost
 // no identifier has a `lid` or `meta`; keeping those two ranges in every identifier record made
 // them 44 bytes instead of 28 (3.3 MB of a 100 MB document's 26 MB arena).
@@ -51,7 +51,7 @@
 // becomes:
 //
 //   types             0 "articles", 1 "people"        (interned in order of first sight)
-//   resources[0]      type 0, id 33..<34 ("1"), object 8..<99, attributes -, links -, meta -,
+//   resources[0]      type 0, id 33..<34 ("1"), object 8..<99, attributes -, links -,
 //                     relationships 0..<1
 //   resources[1]      type 1, id 135..<136 ("9"), object 112..<166, attributes 151..<165,
 //                     relationships 0..<0
@@ -102,7 +102,6 @@ struct ResourceRecord: Sendable, Equatable {
     @usableFromInline var object: ByteRange = .absent
     @usableFromInline var attributes: ByteRange = .absent
     @usableFromInline var links: ByteRange = .absent
-    @usableFromInline var meta: ByteRange = .absent
     @usableFromInline var firstRelationship: UInt32 = 0
     @usableFromInline var relationshipCount: UInt32 = 0
     @usableFromInline var flags: RecordFlags = []
@@ -149,7 +148,7 @@ struct RecordFlags: OptionSet, Sendable, Equatable {
     @usableFromInline static let nameHasEscapes = RecordFlags(rawValue: 1 << 3)
     /// The record has a `lid` (in the arena's `SparseRanges` for it).
     @usableFromInline static let hasLid = RecordFlags(rawValue: 1 << 4)
-    /// The record has a `meta` member kept out of line (relationships and identifiers).
+    /// The record has a `meta` member (kept out of line).
     @usableFromInline static let hasMeta = RecordFlags(rawValue: 1 << 5)
     /// The relationship has a `links` member (kept out of line).
     @usableFromInline static let hasLinks = RecordFlags(rawValue: 1 << 6)
@@ -181,24 +180,30 @@ struct SparseRanges: Sendable, Equatable {
     }
 
     /// Records `range` as `record`'s member, replacing an earlier one (a repeated member).
+    @inline(__always)
     mutating func set(_ range: ByteRange, for record: Int) {
         let key = UInt32(truncatingIfNeeded: record)
         if let last = records.last, last >= key {
-            var low = 0
-            var high = records.count
-            while low < high {
-                let middle = (low &+ high) &>> 1
-                if records[middle] < key { low = middle &+ 1 } else { high = middle }
-            }
-            if records[low] == key {
-                ranges[low] = range
-            } else {
-                records.insert(key, at: low)
-                ranges.insert(range, at: low)
-            }
+            replaceOrInsert(range, key: key)
         } else {
             records.append(key)
             ranges.append(range)
+        }
+    }
+
+    @inline(never)
+    private mutating func replaceOrInsert(_ range: ByteRange, key: UInt32) {
+        var low = 0
+        var high = records.count
+        while low < high {
+            let middle = (low &+ high) &>> 1
+            if records[middle] < key { low = middle &+ 1 } else { high = middle }
+        }
+        if records[low] == key {
+            ranges[low] = range
+        } else {
+            records.insert(key, at: low)
+            ranges.insert(range, at: low)
         }
     }
 
@@ -247,6 +252,7 @@ struct ResourceArena: Sendable {
     @usableFromInline var foreignMembers: [ForeignMember] = []
     /// Members few records have (see the layout notes at the top of this file).
     @usableFromInline var resourceLids = SparseRanges()
+    @usableFromInline var resourceMeta = SparseRanges()
     @usableFromInline var relationshipLinks = SparseRanges()
     @usableFromInline var relationshipMeta = SparseRanges()
     @usableFromInline var linkageLids = SparseRanges()
@@ -264,7 +270,7 @@ struct ResourceArena: Sendable {
             + linkages.count * MemoryLayout<LinkageRecord>.stride
             + errors.count * MemoryLayout<ByteRange>.stride
             + foreignMembers.count * MemoryLayout<ForeignMember>.stride
-            + resourceLids.footprint + relationshipLinks.footprint + relationshipMeta.footprint
+            + resourceLids.footprint + resourceMeta.footprint + relationshipLinks.footprint + relationshipMeta.footprint
             + linkageLids.footprint + linkageMeta.footprint
             + index.footprint + types.footprint
     }
@@ -272,6 +278,11 @@ struct ResourceArena: Sendable {
     /// A resource's `lid`, or `.absent`.
     @inlinable func lid(ofResource i: Int) -> ByteRange {
         resources[i].flags.contains(.hasLid) ? resourceLids[record: i] : .absent
+    }
+
+    /// A resource's `meta`, or `.absent`.
+    @inlinable func meta(ofResource i: Int) -> ByteRange {
+        resources[i].flags.contains(.hasMeta) ? resourceMeta[record: i] : .absent
     }
 
     /// A relationship's `links`, or `.absent`.
@@ -294,26 +305,37 @@ struct ResourceArena: Sendable {
         linkages[i].flags.contains(.hasMeta) ? linkageMeta[record: i] : .absent
     }
 
+    @inline(__always)
     mutating func setLid(_ range: ByteRange, ofResource i: Int) {
         resources[i].flags.insert(.hasLid)
         resourceLids.set(range, for: i)
     }
 
+    @inline(__always)
+    mutating func setMeta(_ range: ByteRange, ofResource i: Int) {
+        resources[i].flags.insert(.hasMeta)
+        resourceMeta.set(range, for: i)
+    }
+
+    @inline(__always)
     mutating func setLinks(_ range: ByteRange, ofRelationship i: Int) {
         relationships[i].flags.insert(.hasLinks)
         relationshipLinks.set(range, for: i)
     }
 
+    @inline(__always)
     mutating func setMeta(_ range: ByteRange, ofRelationship i: Int) {
         relationships[i].flags.insert(.hasMeta)
         relationshipMeta.set(range, for: i)
     }
 
+    @inline(__always)
     mutating func setLid(_ range: ByteRange, ofLinkage i: Int) {
         linkages[i].flags.insert(.hasLid)
         linkageLids.set(range, for: i)
     }
 
+    @inline(__always)
     mutating func setMeta(_ range: ByteRange, ofLinkage i: Int) {
         linkages[i].flags.insert(.hasMeta)
         linkageMeta.set(range, for: i)

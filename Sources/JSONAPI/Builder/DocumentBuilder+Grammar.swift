@@ -664,7 +664,7 @@ extension DocumentBuilder {
             arena.foreignMembers.append(ForeignMember(name: frame.key, nameHasEscapes: frame.keyEscaped, value: range))
         case (.resource, .attributes): arena.resources[r].attributes = range
         case (.resource, .links): arena.resources[r].links = range
-        case (.resource, .meta): arena.resources[r].meta = range
+        case (.resource, .meta): arena.setMeta(range, ofResource: r)
         case (.relationship, .links): arena.setLinks(range, ofRelationship: r)
         case (.relationship, .meta): arena.setMeta(range, ofRelationship: r)
         case (.identifier, .meta): arena.setMeta(range, ofLinkage: r)

@@ -197,23 +197,34 @@ extension DocumentBuilder {
         record.firstLinkage = UInt32(truncatingIfNeeded: arena.linkages.count)
         record.linkageCount = UInt32(truncatingIfNeeded: relationship.identifierCount)
         record.data = relationship.data
+        if relationship.links != nil || relationship.meta != nil {
+            record.flags.formUnion(outOfLineMembers(of: relationship, base: base))
+        }
         arena.relationships.append(record)
-        if let links = relationship.links {
-            arena.setLinks(
-                ByteRange(base &+ links.lowerBound, base &+ links.upperBound),
-                ofRelationship: arena.relationships.count &- 1)
-        }
-        if let meta = relationship.meta {
-            arena.setMeta(
-                ByteRange(base &+ meta.lowerBound, base &+ meta.upperBound),
-                ofRelationship: arena.relationships.count &- 1)
-        }
         if let resource { arena.resources[resource].relationshipCount &+= 1 }
         var k = first
         while k < first &+ relationship.identifierCount {
             appendLinkage(plainIdentifiers[k], p, base: base)
             k &+= 1
         }
+    }
+
+    /// Puts the `links` and `meta` of the relationship about to be appended in their tables (see
+    /// `SparseRanges`); the flags its record needs. Kept out of the appending path, which most
+    /// relationships take without either.
+    @inline(never)
+    private mutating func outOfLineMembers(of relationship: PlainRelationship, base: Int) -> RecordFlags {
+        let position = arena.relationships.count
+        var flags: RecordFlags = []
+        if let links = relationship.links {
+            flags.insert(.hasLinks)
+            arena.relationshipLinks.set(ByteRange(base &+ links.lowerBound, base &+ links.upperBound), for: position)
+        }
+        if let meta = relationship.meta {
+            flags.insert(.hasMeta)
+            arena.relationshipMeta.set(ByteRange(base &+ meta.lowerBound, base &+ meta.upperBound), for: position)
+        }
+        return flags
     }
 
     /// A relationship object taken whole where the events have reached it (the member of a

@@ -95,7 +95,10 @@ extension DocumentBuilder {
             record.attributes = ByteRange(base &+ attributes.lowerBound, base &+ attributes.upperBound)
         }
         if let links { record.links = ByteRange(base &+ links.lowerBound, base &+ links.upperBound) }
-        if let meta { record.meta = ByteRange(base &+ meta.lowerBound, base &+ meta.upperBound) }
+        if let meta {
+            record.flags.insert(.hasMeta)
+            arena.resourceMeta.set(ByteRange(base &+ meta.lowerBound, base &+ meta.upperBound), for: r)
+        }
         record.firstRelationship = UInt32(truncatingIfNeeded: arena.relationships.count)
         record.relationshipCount = UInt32(truncatingIfNeeded: plainRelationships.count)
         if typeFirst { record.type = arena.types.intern(typeName) }
@@ -107,13 +110,17 @@ extension DocumentBuilder {
         case .included:
             arena.topLevel.includedCount &+= 1
         }
+        // By index: a `for` loop would retain the array around each call.
         var first = 0
-        for relationship in plainRelationships {
+        var k = 0
+        while k < plainRelationships.count {
+            let relationship = plainRelationships[k]
             appendRelationship(
                 relationship,
                 name: ByteRange(base &+ relationship.name.lowerBound, base &+ relationship.name.upperBound),
                 nameEscaped: false, resource: nil, firstIdentifier: first, p, base: base)
             first &+= relationship.identifierCount
+            k &+= 1
         }
         if !typeFirst { arena.resources[r].type = arena.types.intern(typeName) }
         if resourceDigests.count == r {

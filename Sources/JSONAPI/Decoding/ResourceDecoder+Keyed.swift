@@ -105,7 +105,7 @@ extension ResourceDecoder {
     @inline(never)
     func lookupReserved(_ wanted: UnsafeRawBufferPointer, record: UInt32, segment: MemberSegment) -> ResourceSlot {
         let resource = resources[Int(record)]
-        if wanted.equals("meta") { return resource.meta.isPresent ? .meta : .none }
+        if wanted.equals("meta") { return resource.flags.contains(.hasMeta) ? .meta : .none }
         if wanted.equals("links") { return resource.links.isPresent ? .links : .none }
         let attributes: StaticString = "attributes."
         let relationshipsPrefix: StaticString = "relationships."
@@ -135,7 +135,7 @@ extension ResourceDecoder {
             return .text(storage.arena.lid(ofResource: Int(record)), escaped: resource.flags.contains(.lidHasEscapes))
         case .type: return .typeName(resource.type, offset: resource.object.start)
         case .relationship(let index): return .relationship(index)
-        case .meta: return .value(resource.meta)
+        case .meta: return .value(storage.arena.meta(ofResource: Int(record)))
         case .part(let range): return .value(range)
         case .links: return .value(resource.links)
         case .none: return nil
@@ -229,7 +229,7 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         for index in first..<(first + Int(resource.relationshipCount)) {
             names.append(decoder.matcher.convertedName(decoder.relationshipName(UInt32(index)), path: { codingPath }))
         }
-        if resource.meta.isPresent { names.append("meta") }
+        if resource.flags.contains(.hasMeta) { names.append("meta") }
         if resource.links.isPresent { names.append("links") }
         return names.compactMap { Key(stringValue: $0) }
     }

@@ -94,7 +94,7 @@ public struct ResourceObject: Sendable, CustomStringConvertible {
 
     /// The resource's `meta` (nil when absent).
     public var meta: JSONObject? {
-        let m = record.meta
+        let m = storage.arena.meta(ofResource: recordIndex)
         return m.isPresent ? JSONObject(storage: storage, range: m) : nil
     }
 

@@ -17,7 +17,7 @@ struct ArenaLayoutTests {
         #expect(arena.resources.count == 2)
         let article = arena.resources[0]
         #expect(article.type == 0 && article.id == ByteRange(33, 34) && article.object == ByteRange(8, 99))
-        #expect(article.attributes.isAbsent && article.links.isAbsent && article.meta.isAbsent)
+        #expect(article.attributes.isAbsent && article.links.isAbsent && arena.meta(ofResource: 0).isAbsent)
         #expect(article.firstRelationship == 0 && article.relationshipCount == 1)
         let person = arena.resources[1]
         #expect(person.type == 1 && person.id == ByteRange(135, 136) && person.object == ByteRange(112, 166))
@@ -34,12 +34,12 @@ struct ArenaLayoutTests {
 
     @Test("records are the documented sizes; rare members live out of line")
     func recordSizes() {
-        #expect(MemoryLayout<ResourceRecord>.stride == 56)
+        #expect(MemoryLayout<ResourceRecord>.stride == 48)
         #expect(MemoryLayout<RelationshipRecord>.stride == 32)
         #expect(MemoryLayout<LinkageRecord>.stride == 28)
     }
 
-    @Test("lid, relationship links and meta, identifier lid and meta: read back from their tables")
+    @Test("resource lid and meta, relationship links and meta, identifier lid and meta: read back from their tables")
     func outOfLineMembers() throws {
         // Two resources, the second with a `lid`; relationships with and without links and meta;
         // identifiers with and without lid and meta, in both the whole-object and event paths.
@@ -49,7 +49,7 @@ struct ArenaLayoutTests {
               "full":{"links":{"self":"/x"},"meta":{"n":1},"data":[
                 {"type":"b","id":"2"},{"type":"b","lid":"l1","meta":{"m":2}},{"type":"b","id":"3","meta":{"m":3}}]},
               "metaOnly":{"meta":{"n":2}}}},
-             {"type":"b","id":"4","lid":"l1","relationships":{"back":{"links":{"related":"/y"},"data":null}}}],
+             {"type":"b","id":"4","lid":"l1","meta":{"r":4},"relationships":{"back":{"links":{"related":"/y"},"data":null}}}],
              "included":[{"type":"b","id":"2"},{"type":"b","id":"3"}]}
             """#
         let document = try parseEverywhere(text).get()
@@ -57,6 +57,7 @@ struct ArenaLayoutTests {
         func slice(_ range: ByteRange) -> String {
             range.isAbsent ? "-" : String(decoding: Array(text.utf8)[Int(range.start)..<Int(range.end)], as: UTF8.self)
         }
+        #expect((0..<arena.resources.count).map { slice(arena.meta(ofResource: $0)) } == ["-", #"{"r":4}"#, "-", "-"])
         #expect((0..<arena.resources.count).map { slice(arena.lid(ofResource: $0)) } == ["-", "l1", "-", "-"])
         #expect(
             (0..<arena.relationships.count).map { slice(arena.links(ofRelationship: $0)) }
@@ -68,7 +69,9 @@ struct ArenaLayoutTests {
         #expect(
             (0..<arena.linkages.count).map { slice(arena.meta(ofLinkage: $0)) }
                 == ["-", "-", #"{"m":2}"#, #"{"m":3}"#])
-        #expect(arena.resourceLids.count == 1 && arena.linkageLids.count == 1 && arena.linkageMeta.count == 2)
+        #expect(
+            arena.resourceLids.count == 1 && arena.resourceMeta.count == 1 && arena.linkageLids.count == 1
+                && arena.linkageMeta.count == 2)
 
         // The views read them, and the identifier with only a `lid` resolved to its resource.
         let full = try #require(document.primaryResources[0].relationship("full"))
@@ -77,6 +80,7 @@ struct ArenaLayoutTests {
         #expect(full.identifiers.map { $0.meta?["m"]?.int64Value } == [nil, 2, 3])
         #expect(full.identifiers[1].resource?.id == "4")
         #expect(document.primaryResources[1].lid == "l1")
+        #expect(document.primaryResources[1].meta?["r"]?.int64Value == 4 && document.primaryResources[0].meta == nil)
         #expect(document.primaryResources[1].relationship("back")?.links?["related"]?.href == "/y")
     }
 
@@ -107,7 +111,7 @@ struct ArenaLayoutTests {
         }
         text += "]}"
         let document = try Document(parsing: text)
-        // A 56-byte record per resource plus the index; the attribute tokens cost nothing.
+        // A 48-byte record per resource plus the index; the attribute tokens cost nothing.
         #expect(document.arenaByteCount < text.utf8.count / 2)
     }
 }
