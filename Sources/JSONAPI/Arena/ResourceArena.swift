@@ -21,10 +21,10 @@
 //                      firstRelationship, relationshipCount: UInt32   slice of `relationships`
 //                      flags: UInt32                 idHasEscapes, lidHasEscapes, idIsNumber, hasLid, hasMeta
 // RelationshipRecord   name: StringRef               the member name under `relationships`
-//   (32 bytes)         object: ByteRange
+//   (28 bytes)         object: ByteRange
 //                      firstLinkage, linkageCount: UInt32             slice of `linkages`
-//                      data: DataShape (UInt8)       absent, null, one, many
-//                      flags                         nameHasEscapes, hasLinks, hasMeta
+//                      flags                         nameHasEscapes, hasLinks, hasMeta, and in
+//                                                    the top 4 bits data: absent, null, one, many
 // LinkageRecord        type: UInt32, id: StringRef, object: ByteRange
 //   (28 bytes)         target: UInt32                resolved resource index, or UInt32.max
 //                      flags                         idHasEscapes, lidHasEscapes, hasLid, hasMeta
@@ -115,10 +115,17 @@ struct RelationshipRecord: Sendable, Equatable {
     @usableFromInline var object: ByteRange = .absent
     @usableFromInline var firstLinkage: UInt32 = 0
     @usableFromInline var linkageCount: UInt32 = 0
-    @usableFromInline var data: DataShape = .absent
+    /// ``RecordFlags`` in the low bits, the `data` shape in the top four.
     @usableFromInline var flags: RecordFlags = []
 
     @inlinable init() {}
+
+    /// How the relationship's `data` looked, kept in the top bits of `flags` (a separate byte
+    /// would pad the record from 28 to 32 bytes).
+    @inlinable var data: DataShape {
+        get { DataShape(rawValue: UInt8(truncatingIfNeeded: flags.rawValue >> 28)) ?? .absent }
+        set { flags.rawValue = (flags.rawValue & 0x0FFF_FFFF) | UInt32(newValue.rawValue) << 28 }
+    }
 }
 
 @usableFromInline

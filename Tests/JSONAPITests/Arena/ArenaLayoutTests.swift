@@ -35,7 +35,7 @@ struct ArenaLayoutTests {
     @Test("records are the documented sizes; rare members live out of line")
     func recordSizes() {
         #expect(MemoryLayout<ResourceRecord>.stride == 48)
-        #expect(MemoryLayout<RelationshipRecord>.stride == 32)
+        #expect(MemoryLayout<RelationshipRecord>.stride == 28)
         #expect(MemoryLayout<LinkageRecord>.stride == 28)
     }
 
