@@ -214,6 +214,11 @@ struct SparseRanges: Sendable, Equatable {
         }
     }
 
+    mutating func reserveCapacity(_ n: Int) {
+        records.reserveCapacity(n)
+        ranges.reserveCapacity(n)
+    }
+
     var count: Int { records.count }
     var footprint: Int { records.count * (MemoryLayout<UInt32>.stride + MemoryLayout<ByteRange>.stride) }
 }
