@@ -76,7 +76,7 @@ extension ResourceArena {
             for (i, e) in errors.enumerated() { inInput(e, "error \(i)") }
             // Each out-of-line table lists exactly the records flagged as having its member, in order.
             func checkTable(_ table: SparseRanges, _ flagged: [Int], _ what: String) {
-                if table.records.map(Int.init) != flagged || table.ranges.count != table.records.count {
+                if table.entries.map({ Int($0.record) }) != flagged {
                     problems.append("\(what) table does not match the records' flags")
                 }
             }

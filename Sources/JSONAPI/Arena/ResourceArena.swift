@@ -169,58 +169,63 @@ struct RecordFlags: OptionSet, Sendable, Equatable {
 /// if not. Lookups are a binary search, and happen only for records flagged as having the member.
 @usableFromInline
 struct SparseRanges: Sendable, Equatable {
-    @usableFromInline var records: [UInt32] = []
-    @usableFromInline var ranges: [ByteRange] = []
+    /// A record index and its member's range.
+    @usableFromInline
+    struct Entry: Sendable, Equatable {
+        @usableFromInline var record: UInt32
+        @usableFromInline var range: ByteRange
+    }
+
+    /// Sorted by `record`, one entry per record (one allocation per table, not one per field).
+    @usableFromInline var entries: [Entry] = []
 
     @inlinable init() {}
+
+    /// The first entry whose record is not below `key`.
+    @inlinable func lowerBound(_ key: UInt32) -> Int {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low &+ high) &>> 1
+            if entries[middle].record < key { low = middle &+ 1 } else { high = middle }
+        }
+        return low
+    }
 
     /// The range of `record`'s member, or `.absent`.
     @inlinable subscript(record record: Int) -> ByteRange {
         let key = UInt32(truncatingIfNeeded: record)
-        var low = 0
-        var high = records.count
-        while low < high {
-            let middle = (low &+ high) &>> 1
-            if records[middle] < key { low = middle &+ 1 } else { high = middle }
-        }
-        return low < records.count && records[low] == key ? ranges[low] : .absent
+        let i = lowerBound(key)
+        return i < entries.count && entries[i].record == key ? entries[i].range : .absent
     }
 
     /// Records `range` as `record`'s member, replacing an earlier one (a repeated member).
     @inline(__always)
     mutating func set(_ range: ByteRange, for record: Int) {
         let key = UInt32(truncatingIfNeeded: record)
-        if let last = records.last, last >= key {
+        if let last = entries.last, last.record >= key {
             replaceOrInsert(range, key: key)
         } else {
-            records.append(key)
-            ranges.append(range)
+            // A small document's first entry makes room for a few more in the same allocation.
+            if entries.capacity == 0 { entries.reserveCapacity(16) }
+            entries.append(Entry(record: key, range: range))
         }
     }
 
     @inline(never)
     private mutating func replaceOrInsert(_ range: ByteRange, key: UInt32) {
-        var low = 0
-        var high = records.count
-        while low < high {
-            let middle = (low &+ high) &>> 1
-            if records[middle] < key { low = middle &+ 1 } else { high = middle }
-        }
-        if records[low] == key {
-            ranges[low] = range
+        let i = lowerBound(key)
+        if entries[i].record == key {
+            entries[i].range = range
         } else {
-            records.insert(key, at: low)
-            ranges.insert(range, at: low)
+            entries.insert(Entry(record: key, range: range), at: i)
         }
     }
 
-    mutating func reserveCapacity(_ n: Int) {
-        records.reserveCapacity(n)
-        ranges.reserveCapacity(n)
-    }
+    mutating func reserveCapacity(_ n: Int) { entries.reserveCapacity(n) }
 
-    var count: Int { records.count }
-    var footprint: Int { records.count * (MemoryLayout<UInt32>.stride + MemoryLayout<ByteRange>.stride) }
+    var count: Int { entries.count }
+    var footprint: Int { entries.count * MemoryLayout<Entry>.stride }
 }
 
 /// Where the top-level members of a document are.

@@ -94,19 +94,17 @@ extension DocumentBuilder {
         }
         var byLocalID: [Key: UInt32] = [:]
         // The tables of `lid`s list exactly the records that have one, in record order.
-        let resourceLids = arena.resourceLids
-        for (position, range) in zip(resourceLids.records, resourceLids.ranges) {
-            let record = arena.resources[Int(position)]
+        for entry in arena.resourceLids.entries {
+            let record = arena.resources[Int(entry.record)]
             guard record.type != .max else { continue }
-            let key = Key(type: record.type, lid: lid(range, escaped: record.flags.contains(.lidHasEscapes)))
-            if byLocalID[key] == nil { byLocalID[key] = position }
+            let key = Key(type: record.type, lid: lid(entry.range, escaped: record.flags.contains(.lidHasEscapes)))
+            if byLocalID[key] == nil { byLocalID[key] = entry.record }
         }
-        let linkageLids = arena.linkageLids
-        for (position, range) in zip(linkageLids.records, linkageLids.ranges) {
-            let i = Int(position)
+        for entry in arena.linkageLids.entries {
+            let i = Int(entry.record)
             let link = arena.linkages[i]
             guard link.id.isAbsent, link.type != .max else { continue }
-            let key = Key(type: link.type, lid: lid(range, escaped: link.flags.contains(.lidHasEscapes)))
+            let key = Key(type: link.type, lid: lid(entry.range, escaped: link.flags.contains(.lidHasEscapes)))
             if let target = byLocalID[key] { arena.linkages[i].target = target }
         }
     }

@@ -89,14 +89,17 @@ public struct DocumentBuilder: JSONEventHandler {
         arena.linkages.reserveCapacity(byteCount / 256)
         // Room for about one resource or relationship in eight to have each rare member; more
         // grow. Unused capacity is address space, as above; this keeps a large build from
-        // allocating each table a dozen times on its way up from empty.
-        let rare = byteCount / 4096
-        arena.resourceLids.reserveCapacity(rare)
-        arena.resourceMeta.reserveCapacity(rare)
-        arena.relationshipLinks.reserveCapacity(rare)
-        arena.relationshipMeta.reserveCapacity(rare)
-        arena.linkageLids.reserveCapacity(rare)
-        arena.linkageMeta.reserveCapacity(rare)
+        // allocating each table a dozen times on its way up from empty. Below 1 MB a table is
+        // allocated only when a member needs it.
+        if byteCount >= 1 << 20 {
+            let rare = byteCount / 4096
+            arena.resourceLids.reserveCapacity(rare)
+            arena.resourceMeta.reserveCapacity(rare)
+            arena.relationshipLinks.reserveCapacity(rare)
+            arena.relationshipMeta.reserveCapacity(rare)
+            arena.linkageLids.reserveCapacity(rare)
+            arena.linkageMeta.reserveCapacity(rare)
+        }
         resourceDigests.reserveCapacity(resources)
         linkageDigests.reserveCapacity(byteCount / 256)
         // No huge pages for these: the last 2 MB page of each array would be resident however

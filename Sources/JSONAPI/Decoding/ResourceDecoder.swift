@@ -653,11 +653,12 @@ final class ResourceDecoder: Decoder {
         if let localResources { return localResources }
         var index: [LocalKey: UInt32] = [:]
         let lids = storage.arena.resourceLids
-        for (position, lid) in zip(lids.records, lids.ranges) {
-            let record = resources[Int(position)]
+        for entry in lids.entries {
+            let record = resources[Int(entry.record)]
             guard record.type != .max else { continue }
-            let key = LocalKey(type: record.type, lid: string(lid, escaped: record.flags.contains(.lidHasEscapes)))
-            if index[key] == nil { index[key] = position }
+            let key = LocalKey(
+                type: record.type, lid: string(entry.range, escaped: record.flags.contains(.lidHasEscapes)))
+            if index[key] == nil { index[key] = entry.record }
         }
         localResources = index
         return index
