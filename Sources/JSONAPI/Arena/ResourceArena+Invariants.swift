@@ -75,20 +75,17 @@ extension ResourceArena {
             }
             for (i, e) in errors.enumerated() { inInput(e, "error \(i)") }
             // Each out-of-line table lists exactly the records flagged as having its member, in order.
-            func checkTable(_ table: SparseRanges, _ flagged: [Int], _ what: String) {
-                if table.entries.map({ Int($0.record) }) != flagged {
+            func checkTable(_ table: SparseRanges, _ flags: [RecordFlags], _ what: String) {
+                if table.entries.map({ Int($0.record) }) != flags.indices.filter({ flags[$0].contains(table.flag) }) {
                     problems.append("\(what) table does not match the records' flags")
                 }
             }
-            func flagged(_ flags: [RecordFlags], _ flag: RecordFlags) -> [Int] {
-                flags.indices.filter { flags[$0].contains(flag) }
-            }
-            checkTable(resourceLids, flagged(resources.map(\.flags), .hasLid), "resource lid")
-            checkTable(resourceMeta, flagged(resources.map(\.flags), .hasMeta), "resource meta")
-            checkTable(relationshipLinks, flagged(relationships.map(\.flags), .hasLinks), "relationship links")
-            checkTable(relationshipMeta, flagged(relationships.map(\.flags), .hasMeta), "relationship meta")
-            checkTable(linkageLids, flagged(linkages.map(\.flags), .hasLid), "linkage lid")
-            checkTable(linkageMeta, flagged(linkages.map(\.flags), .hasMeta), "linkage meta")
+            checkTable(resourceLids, resources.map(\.flags), "resource lid")
+            checkTable(resourceMeta, resources.map(\.flags), "resource meta")
+            checkTable(relationshipLinks, relationships.map(\.flags), "relationship links")
+            checkTable(relationshipMeta, relationships.map(\.flags), "relationship meta")
+            checkTable(linkageLids, linkages.map(\.flags), "linkage lid")
+            checkTable(linkageMeta, linkages.map(\.flags), "linkage meta")
             return problems
         #else
             return []

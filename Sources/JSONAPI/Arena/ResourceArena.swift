@@ -162,13 +162,16 @@ struct RecordFlags: OptionSet, Sendable, Equatable {
 }
 
 /// Byte ranges of a member that few records have, by record index: kept beside the record array
-/// rather than in every record (see the layout notes at the top of this file).
+/// rather than in every record (see the layout notes at the top of this file). Each table knows
+/// the record flag that says a record has its member; setting a member sets both.
 ///
 /// The builder sets a member while it is inside that record, which is almost always the last
-/// record of its kind, so entries are appended in order; ``set(_:for:)`` still inserts in order
-/// if not. Lookups are a binary search, and happen only for records flagged as having the member.
+/// record of its kind, so entries are appended in order; ``set(_:for:flags:)`` still inserts in
+/// order if not. Lookups are a binary search, and happen only for records with the flag.
 @usableFromInline
 struct SparseRanges: Sendable, Equatable {
+    /// The flag of the records that have an entry here.
+    @usableFromInline let flag: RecordFlags
     /// A record index and its member's range.
     @usableFromInline
     struct Entry: Sendable, Equatable {
@@ -179,7 +182,7 @@ struct SparseRanges: Sendable, Equatable {
     /// Sorted by `record`, one entry per record (one allocation per table, not one per field).
     @usableFromInline var entries: [Entry] = []
 
-    @inlinable init() {}
+    @inlinable init(flag: RecordFlags) { self.flag = flag }
 
     /// The first entry whose record is not below `key`.
     @inlinable func lowerBound(_ key: UInt32) -> Int {
@@ -192,16 +195,19 @@ struct SparseRanges: Sendable, Equatable {
         return low
     }
 
-    /// The range of `record`'s member, or `.absent`.
-    @inlinable subscript(record record: Int) -> ByteRange {
+    /// The range of the member of `record`, whose flags are `flags`, or `.absent`.
+    @inlinable func range(of record: Int, flags: RecordFlags) -> ByteRange {
+        guard flags.contains(flag) else { return .absent }
         let key = UInt32(truncatingIfNeeded: record)
         let i = lowerBound(key)
         return i < entries.count && entries[i].record == key ? entries[i].range : .absent
     }
 
-    /// Records `range` as `record`'s member, replacing an earlier one (a repeated member).
+    /// Records `range` as the member of `record`, whose flags are `flags` (in the record array,
+    /// or of a record about to be appended), replacing an earlier one (a repeated member).
     @inline(__always)
-    mutating func set(_ range: ByteRange, for record: Int) {
+    mutating func set(_ range: ByteRange, for record: Int, flags: inout RecordFlags) {
+        flags.insert(flag)
         let key = UInt32(truncatingIfNeeded: record)
         if let last = entries.last, last.record >= key {
             replaceOrInsert(range, key: key)
@@ -268,12 +274,12 @@ struct ResourceArena: Sendable {
     @usableFromInline var topLevel = TopLevelRecord()
     @usableFromInline var foreignMembers: [ForeignMember] = []
     /// Members few records have (see the layout notes at the top of this file).
-    @usableFromInline var resourceLids = SparseRanges()
-    @usableFromInline var resourceMeta = SparseRanges()
-    @usableFromInline var relationshipLinks = SparseRanges()
-    @usableFromInline var relationshipMeta = SparseRanges()
-    @usableFromInline var linkageLids = SparseRanges()
-    @usableFromInline var linkageMeta = SparseRanges()
+    @usableFromInline var resourceLids = SparseRanges(flag: .hasLid)
+    @usableFromInline var resourceMeta = SparseRanges(flag: .hasMeta)
+    @usableFromInline var relationshipLinks = SparseRanges(flag: .hasLinks)
+    @usableFromInline var relationshipMeta = SparseRanges(flag: .hasMeta)
+    @usableFromInline var linkageLids = SparseRanges(flag: .hasLid)
+    @usableFromInline var linkageMeta = SparseRanges(flag: .hasMeta)
     @usableFromInline var types = TypeTable()
     @usableFromInline var index = ResourceIndex()
 
@@ -294,67 +300,31 @@ struct ResourceArena: Sendable {
 
     /// A resource's `lid`, or `.absent`.
     @inlinable func lid(ofResource i: Int) -> ByteRange {
-        resources[i].flags.contains(.hasLid) ? resourceLids[record: i] : .absent
+        resourceLids.range(of: i, flags: resources[i].flags)
     }
 
     /// A resource's `meta`, or `.absent`.
     @inlinable func meta(ofResource i: Int) -> ByteRange {
-        resources[i].flags.contains(.hasMeta) ? resourceMeta[record: i] : .absent
+        resourceMeta.range(of: i, flags: resources[i].flags)
     }
 
     /// A relationship's `links`, or `.absent`.
     @inlinable func links(ofRelationship i: Int) -> ByteRange {
-        relationships[i].flags.contains(.hasLinks) ? relationshipLinks[record: i] : .absent
+        relationshipLinks.range(of: i, flags: relationships[i].flags)
     }
 
     /// A relationship's `meta`, or `.absent`.
     @inlinable func meta(ofRelationship i: Int) -> ByteRange {
-        relationships[i].flags.contains(.hasMeta) ? relationshipMeta[record: i] : .absent
+        relationshipMeta.range(of: i, flags: relationships[i].flags)
     }
 
     /// A resource identifier's `lid`, or `.absent`.
     @inlinable func lid(ofLinkage i: Int) -> ByteRange {
-        linkages[i].flags.contains(.hasLid) ? linkageLids[record: i] : .absent
+        linkageLids.range(of: i, flags: linkages[i].flags)
     }
 
     /// A resource identifier's `meta`, or `.absent`.
     @inlinable func meta(ofLinkage i: Int) -> ByteRange {
-        linkages[i].flags.contains(.hasMeta) ? linkageMeta[record: i] : .absent
-    }
-
-    @inline(__always)
-    mutating func setLid(_ range: ByteRange, ofResource i: Int) {
-        resources[i].flags.insert(.hasLid)
-        resourceLids.set(range, for: i)
-    }
-
-    @inline(__always)
-    mutating func setMeta(_ range: ByteRange, ofResource i: Int) {
-        resources[i].flags.insert(.hasMeta)
-        resourceMeta.set(range, for: i)
-    }
-
-    @inline(__always)
-    mutating func setLinks(_ range: ByteRange, ofRelationship i: Int) {
-        relationships[i].flags.insert(.hasLinks)
-        relationshipLinks.set(range, for: i)
-    }
-
-    @inline(__always)
-    mutating func setMeta(_ range: ByteRange, ofRelationship i: Int) {
-        relationships[i].flags.insert(.hasMeta)
-        relationshipMeta.set(range, for: i)
-    }
-
-    @inline(__always)
-    mutating func setLid(_ range: ByteRange, ofLinkage i: Int) {
-        linkages[i].flags.insert(.hasLid)
-        linkageLids.set(range, for: i)
-    }
-
-    @inline(__always)
-    mutating func setMeta(_ range: ByteRange, ofLinkage i: Int) {
-        linkages[i].flags.insert(.hasMeta)
-        linkageMeta.set(range, for: i)
+        linkageMeta.range(of: i, flags: linkages[i].flags)
     }
 }

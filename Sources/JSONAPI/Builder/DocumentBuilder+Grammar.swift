@@ -390,10 +390,12 @@ extension DocumentBuilder {
             if case .string = shape, let token {
                 let range = ByteRange(token.start, token.end)
                 if top.kind == .resource {
-                    arena.setLid(range, ofResource: Int(top.record))
+                    let r = Int(top.record)
+                    arena.resourceLids.set(range, for: r, flags: &arena.resources[r].flags)
                     if token.hasEscapes { arena.resources[Int(top.record)].flags.insert(.lidHasEscapes) }
                 } else if top.kind == .identifier {
-                    arena.setLid(range, ofLinkage: Int(top.record))
+                    let r = Int(top.record)
+                    arena.linkageLids.set(range, for: r, flags: &arena.linkages[r].flags)
                     if token.hasEscapes { arena.linkages[Int(top.record)].flags.insert(.lidHasEscapes) }
                 }
             } else {
@@ -664,10 +666,12 @@ extension DocumentBuilder {
             arena.foreignMembers.append(ForeignMember(name: frame.key, nameHasEscapes: frame.keyEscaped, value: range))
         case (.resource, .attributes): arena.resources[r].attributes = range
         case (.resource, .links): arena.resources[r].links = range
-        case (.resource, .meta): arena.setMeta(range, ofResource: r)
-        case (.relationship, .links): arena.setLinks(range, ofRelationship: r)
-        case (.relationship, .meta): arena.setMeta(range, ofRelationship: r)
-        case (.identifier, .meta): arena.setMeta(range, ofLinkage: r)
+        case (.resource, .meta): arena.resourceMeta.set(range, for: r, flags: &arena.resources[r].flags)
+        case (.relationship, .links):
+            arena.relationshipLinks.set(range, for: r, flags: &arena.relationships[r].flags)
+        case (.relationship, .meta):
+            arena.relationshipMeta.set(range, for: r, flags: &arena.relationships[r].flags)
+        case (.identifier, .meta): arena.linkageMeta.set(range, for: r, flags: &arena.linkages[r].flags)
         default: break
         }
         top.member = .none

@@ -75,7 +75,8 @@ extension DocumentBuilder {
             let range = ByteRange(base &+ i, base &+ end)
             top.valueStart = UInt32(truncatingIfNeeded: base &+ i)
             if inRelationship {
-                arena.setLinks(range, ofRelationship: Int(top.record))
+                let r = Int(top.record)
+                arena.relationshipLinks.set(range, for: r, flags: &arena.relationships[r].flags)
             } else {
                 arena.resources[Int(top.record)].links = range
             }
@@ -198,7 +199,7 @@ extension DocumentBuilder {
         record.linkageCount = UInt32(truncatingIfNeeded: relationship.identifierCount)
         record.data = relationship.data
         if relationship.links != nil || relationship.meta != nil {
-            record.flags.formUnion(outOfLineMembers(of: relationship, base: base))
+            outOfLineMembers(of: relationship, base: base, flags: &record.flags)
         }
         arena.relationships.append(record)
         if let resource { arena.resources[resource].relationshipCount &+= 1 }
@@ -210,21 +211,19 @@ extension DocumentBuilder {
     }
 
     /// Puts the `links` and `meta` of the relationship about to be appended in their tables (see
-    /// `SparseRanges`); the flags its record needs. Kept out of the appending path, which most
+    /// `SparseRanges`), setting its record's `flags`. Kept out of the appending path, which most
     /// relationships take without either.
     @inline(never)
-    private mutating func outOfLineMembers(of relationship: PlainRelationship, base: Int) -> RecordFlags {
+    private mutating func outOfLineMembers(of relationship: PlainRelationship, base: Int, flags: inout RecordFlags) {
         let position = arena.relationships.count
-        var flags: RecordFlags = []
         if let links = relationship.links {
-            flags.insert(.hasLinks)
-            arena.relationshipLinks.set(ByteRange(base &+ links.lowerBound, base &+ links.upperBound), for: position)
+            arena.relationshipLinks.set(
+                ByteRange(base &+ links.lowerBound, base &+ links.upperBound), for: position, flags: &flags)
         }
         if let meta = relationship.meta {
-            flags.insert(.hasMeta)
-            arena.relationshipMeta.set(ByteRange(base &+ meta.lowerBound, base &+ meta.upperBound), for: position)
+            arena.relationshipMeta.set(
+                ByteRange(base &+ meta.lowerBound, base &+ meta.upperBound), for: position, flags: &flags)
         }
-        return flags
     }
 
     /// A relationship object taken whole where the events have reached it (the member of a
@@ -357,12 +356,13 @@ extension DocumentBuilder {
                 guard let name = plainString(p, &j, n, limit: stringLimit) else { return nil }
                 let nameBytes = UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count)
                 guard MemberNameRules.isPlainFast(nameBytes, in: chunk) else { return nil }
-                if !attributes {
-                } else if level == 1 {
-                    guard !nameBytes.equals("type") && !nameBytes.equals("id") else { return nil }
-                    names.append(name)
-                } else {
-                    guard !nameBytes.equals("links") && !nameBytes.equals("relationships") else { return nil }
+                if attributes {
+                    if level == 1 {
+                        guard !nameBytes.equals("type") && !nameBytes.equals("id") else { return nil }
+                        names.append(name)
+                    } else {
+                        guard !nameBytes.equals("links") && !nameBytes.equals("relationships") else { return nil }
+                    }
                 }
                 guard colon(p, &j, n) else { return nil }
             }

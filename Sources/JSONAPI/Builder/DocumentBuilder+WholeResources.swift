@@ -96,8 +96,8 @@ extension DocumentBuilder {
         }
         if let links { record.links = ByteRange(base &+ links.lowerBound, base &+ links.upperBound) }
         if let meta {
-            record.flags.insert(.hasMeta)
-            arena.resourceMeta.set(ByteRange(base &+ meta.lowerBound, base &+ meta.upperBound), for: r)
+            arena.resourceMeta.set(
+                ByteRange(base &+ meta.lowerBound, base &+ meta.upperBound), for: r, flags: &record.flags)
         }
         record.firstRelationship = UInt32(truncatingIfNeeded: arena.relationships.count)
         record.relationshipCount = UInt32(truncatingIfNeeded: plainRelationships.count)

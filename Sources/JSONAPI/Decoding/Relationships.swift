@@ -356,8 +356,8 @@ public struct Related<Value: Decodable, Meta: Decodable, Links: Decodable>: Deco
 
     public init(from decoder: any Decoder) throws {
         if let decoder = decoder as? ResourceDecoder, case .relationship(let index) = decoder.node {
-            let relationshipMeta = decoder.meta(ofRelationship: Int(index))
-            let relationshipLinks = decoder.links(ofRelationship: Int(index))
+            let relationshipMeta = decoder.storage.arena.meta(ofRelationship: Int(index))
+            let relationshipLinks = decoder.storage.arena.links(ofRelationship: Int(index))
             value = try decoder.unbox(Value.self, .relationship(index), key: nil)
             meta =
                 relationshipMeta.isPresent
@@ -477,14 +477,16 @@ extension ResourceDecoder {
             let l = linkages[Int(index)]
             return Identity(
                 type: l.type, id: l.id, idEscaped: l.flags.contains(.idHasEscapes),
-                lid: lid(ofLinkage: Int(index)), lidEscaped: l.flags.contains(.lidHasEscapes),
-                meta: meta(ofLinkage: Int(index)), offset: Int(l.object.start),
+                lid: storage.arena.linkageLids.range(of: Int(index), flags: l.flags),
+                lidEscaped: l.flags.contains(.lidHasEscapes),
+                meta: storage.arena.linkageMeta.range(of: Int(index), flags: l.flags), offset: Int(l.object.start),
                 node: node)
         case .resource(let record):
             let r = resources[Int(record)]
             return Identity(
                 type: r.type, id: r.id, idEscaped: r.flags.contains(.idHasEscapes),
-                lid: lid(ofResource: Int(record)), lidEscaped: r.flags.contains(.lidHasEscapes),
+                lid: storage.arena.resourceLids.range(of: Int(record), flags: r.flags),
+                lidEscaped: r.flags.contains(.lidHasEscapes),
                 meta: .absent, offset: Int(r.object.start),
                 node: node)
         case .relationship(let index):

@@ -218,7 +218,7 @@ extension ResourceDecoder {
             case .relationship(let index): return relationshipOffset(index)
             case .id, .lid:
                 if case .text(let range, _)? = self.node(for: slot, record: record) { return Int(range.start) &- 1 }
-            case .meta: return Int(meta(ofResource: Int(record)).start)
+            case .meta: return Int(storage.arena.meta(ofResource: Int(record)).start)
             case .links: return Int(resources[Int(record)].links.start)
             default: break
             }

@@ -119,7 +119,9 @@ extension ResourceDecoder {
             let isMeta = wanted.hasSuffix(".meta")
             let name = UnsafeRawBufferPointer(rebasing: wanted[..<(wanted.count - (isMeta ? 5 : 6))])
             guard let index = findRelationship(of: record, name) else { return .none }
-            let part = isMeta ? meta(ofRelationship: Int(index)) : links(ofRelationship: Int(index))
+            let part =
+                isMeta
+                ? storage.arena.meta(ofRelationship: Int(index)) : storage.arena.links(ofRelationship: Int(index))
             return part.isPresent ? .part(part) : .none
         }
         return .none
@@ -131,10 +133,10 @@ extension ResourceDecoder {
         case .member(let member): return .value(member.value)
         case .id: return .text(resource.id, escaped: resource.flags.contains(.idHasEscapes))
         case .lid:
-            return .text(lid(ofResource: Int(record)), escaped: resource.flags.contains(.lidHasEscapes))
+            return .text(storage.arena.lid(ofResource: Int(record)), escaped: resource.flags.contains(.lidHasEscapes))
         case .type: return .typeName(resource.type, offset: resource.object.start)
         case .relationship(let index): return .relationship(index)
-        case .meta: return .value(meta(ofResource: Int(record)))
+        case .meta: return .value(storage.arena.meta(ofResource: Int(record)))
         case .part(let range): return .value(range)
         case .links: return .value(resource.links)
         case .none: return nil

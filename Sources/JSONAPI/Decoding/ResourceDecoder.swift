@@ -643,7 +643,7 @@ final class ResourceDecoder: Decoder {
         let link = linkages[Int(index)]
         if link.target != .max { return link.target }
         guard link.id.isAbsent, link.flags.contains(.hasLid), link.type != .max else { return nil }
-        let localID = lid(ofLinkage: Int(index))
+        let localID = storage.arena.lid(ofLinkage: Int(index))
         let key = LocalKey(type: link.type, lid: string(localID, escaped: link.flags.contains(.lidHasEscapes)))
         return localIndex()[key]
     }
@@ -945,7 +945,7 @@ final class ResourceDecoder: Decoder {
             r.id.isPresent
             ? string(r.id, escaped: r.flags.contains(.idHasEscapes))
             : (r.flags.contains(.hasLid)
-                ? "lid:" + string(lid(ofResource: Int(record)), escaped: r.flags.contains(.lidHasEscapes))
+                ? "lid:" + string(storage.arena.lid(ofResource: Int(record)), escaped: r.flags.contains(.lidHasEscapes))
                 : "?")
         return "\(types.name(r.type))/\(id)"
     }
@@ -957,7 +957,7 @@ final class ResourceDecoder: Decoder {
             l.id.isPresent
             ? string(l.id, escaped: l.flags.contains(.idHasEscapes))
             : (l.flags.contains(.hasLid)
-                ? "lid:" + string(lid(ofLinkage: Int(linkage)), escaped: l.flags.contains(.lidHasEscapes))
+                ? "lid:" + string(storage.arena.lid(ofLinkage: Int(linkage)), escaped: l.flags.contains(.lidHasEscapes))
                 : "?")
         return "\(types.name(l.type))/\(id)"
     }
@@ -967,7 +967,7 @@ final class ResourceDecoder: Decoder {
         return ResourceIdentifier(
             type: types.name(r.type), id: r.id.isPresent ? string(r.id, escaped: r.flags.contains(.idHasEscapes)) : nil,
             lid: r.flags.contains(.hasLid)
-                ? string(lid(ofResource: Int(record)), escaped: r.flags.contains(.lidHasEscapes)) : nil)
+                ? string(storage.arena.lid(ofResource: Int(record)), escaped: r.flags.contains(.lidHasEscapes)) : nil)
     }
 
     func resourceIdentifier(linkage: UInt32) -> ResourceIdentifier {
@@ -975,7 +975,7 @@ final class ResourceDecoder: Decoder {
         return ResourceIdentifier(
             type: types.name(l.type), id: l.id.isPresent ? string(l.id, escaped: l.flags.contains(.idHasEscapes)) : nil,
             lid: l.flags.contains(.hasLid)
-                ? string(lid(ofLinkage: Int(linkage)), escaped: l.flags.contains(.lidHasEscapes)) : nil)
+                ? string(storage.arena.lid(ofLinkage: Int(linkage)), escaped: l.flags.contains(.lidHasEscapes)) : nil)
     }
 
     /// Turns the pending skips into public values, locating them all in one pass.

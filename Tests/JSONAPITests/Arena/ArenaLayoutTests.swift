@@ -86,19 +86,21 @@ struct ArenaLayoutTests {
 
     @Test("out-of-line tables: a repeated member replaces, an earlier record is inserted in order")
     func sparseRangesOrder() {
-        var table = SparseRanges()
-        table.set(ByteRange(10, 12), for: 5)
-        table.set(ByteRange(20, 22), for: 9)
-        table.set(ByteRange(30, 32), for: 9)
-        table.set(ByteRange(40, 42), for: 2)
-        table.set(ByteRange(50, 52), for: 7)
+        var table = SparseRanges(flag: .hasMeta)
+        var flags = [RecordFlags](repeating: [], count: 11)
+        table.set(ByteRange(10, 12), for: 5, flags: &flags[5])
+        table.set(ByteRange(20, 22), for: 9, flags: &flags[9])
+        table.set(ByteRange(30, 32), for: 9, flags: &flags[9])
+        table.set(ByteRange(40, 42), for: 2, flags: &flags[2])
+        table.set(ByteRange(50, 52), for: 7, flags: &flags[7])
         #expect(table.entries.map(\.record) == [2, 5, 7, 9])
+        #expect(flags.indices.filter { flags[$0].contains(.hasMeta) } == [2, 5, 7, 9])
         #expect(
-            [2, 5, 7, 9].map { table[record: $0] } == [
+            [2, 5, 7, 9].map { table.range(of: $0, flags: flags[$0]) } == [
                 ByteRange(40, 42), ByteRange(10, 12), ByteRange(50, 52), ByteRange(30, 32),
             ])
-        #expect([0, 3, 6, 8, 10].allSatisfy { table[record: $0].isAbsent })
-        #expect(SparseRanges()[record: 0].isAbsent)
+        #expect([0, 3, 6, 8, 10].allSatisfy { table.range(of: $0, flags: flags[$0]).isAbsent })
+        #expect(SparseRanges(flag: .hasMeta).range(of: 0, flags: .hasMeta).isAbsent)
     }
 
     @Test("a built document stays small: records, not tokens")
