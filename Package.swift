@@ -1,14 +1,16 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 // The core library (`JSONAPI`) has no package dependencies (only its own C shim target). Everything that needs one (the
-// command-line tool, the libyajl backend, the benchmarks) lives in its own target.
+// command-line tool, the libyajl backend, the `@ResourceReadable` macro, the benchmarks) lives in its own target.
 let package = Package(
     name: "swift-jsonapi",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "JSONAPI", targets: ["JSONAPI"]),
         .library(name: "JSONAPIYajl", targets: ["JSONAPIYajl"]),
+        .library(name: "JSONAPIMacros", targets: ["JSONAPIMacros"]),
         .library(name: "JSONAPIGenerator", targets: ["JSONAPIGenerator"]),
         .executable(name: "jsonapi", targets: ["JSONAPICLI"]),
     ],
@@ -16,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .target(
@@ -33,8 +36,29 @@ let package = Package(
             providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]
         ),
         .target(name: "JSONAPIYajl", dependencies: ["JSONAPI", "CYajl"], path: "Sources/JSONAPIYajl"),
+        // `@ResourceReadable`: writes a model's `init(from: ResourceReader)` (swift-syntax).
+        .macro(
+            name: "JSONAPIMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ],
+            path: "Sources/JSONAPIMacrosPlugin"
+        ),
+        .target(
+            name: "JSONAPIMacros",
+            dependencies: ["JSONAPI", "JSONAPIMacrosPlugin"],
+            path: "Sources/JSONAPIMacros"
+        ),
         // Generated documents and models of them, for the demo, tests and benchmarks.
-        .target(name: "JSONAPIGenerator", dependencies: ["JSONAPI"], path: "Sources/JSONAPIGenerator"),
+        .target(
+            name: "JSONAPIGenerator",
+            dependencies: ["JSONAPI", "JSONAPIMacros"],
+            path: "Sources/JSONAPIGenerator"
+        ),
         .executableTarget(
             name: "JSONAPICLI",
             dependencies: [
@@ -59,8 +83,9 @@ let package = Package(
         .testTarget(
             name: "JSONAPITests",
             dependencies: [
-                "JSONAPI", "JSONAPIYajl", "JSONAPIGenerator",
+                "JSONAPI", "JSONAPIYajl", "JSONAPIGenerator", "JSONAPIMacros", "JSONAPIMacrosPlugin",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ],
             path: "Tests/JSONAPITests"
         ),

@@ -14,7 +14,10 @@ import JSONAPIYajl
 // - `DocumentChunkedSized/<size>`: the same, with the length given up front (`expectedByteCount`),
 // - `DocumentYajl/<size>`: the same document built with the libyajl backend,
 // - `TypedProjection/<size>`: build, then decode every primary and included resource into the
-//   typed models of `GeneratedModels` (the same members `JSONDecoder` decodes),
+//   typed models of `GeneratedModels` (the same members `JSONDecoder` decodes), which are
+//   `@ResourceReadable`, so through their generated `init(from: ResourceReader)`,
+// - `TypedProjectionCodable/<size>`: the same through `init(from: any Decoder)`
+//   (`DecodingOptions.usesResourceReaders = false`), what a model without the macro costs,
 // - `TypedPrimaryToOne/<size>`: build, then decode the primary articles with their to-one
 //   `author` resolved into a `Person` through the index,
 // - `SingleResource/<size>`: build, then decode one article found by (type, id); compare it
@@ -176,11 +179,18 @@ let benchmarks: @Sendable () -> Void = {
 
         Benchmark("TypedProjection/\(size.name)", configuration: size.configuration) { benchmark, bytes in
             for _ in benchmark.scaledIterations {
-                let document = try Document(parsing: bytes)
-                blackHole(try document.primary(as: GeneratedModels.Article.self).decodeAll())
-                blackHole(try document.included(of: GeneratedModels.Person.self).decodeAll())
-                blackHole(try document.included(of: GeneratedModels.Comment.self).decodeAll())
-                blackHole(try document.included(of: GeneratedModels.Tag.self).decodeAll())
+                try projectEveryResource(bytes, options: DecodingOptions())
+            }
+            benchmark.measurement(.documentBytes, bytes.count)
+        } setup: {
+            size.generate()
+        }
+
+        Benchmark("TypedProjectionCodable/\(size.name)", configuration: size.configuration) { benchmark, bytes in
+            var options = DecodingOptions()
+            options.usesResourceReaders = false
+            for _ in benchmark.scaledIterations {
+                try projectEveryResource(bytes, options: options)
             }
             benchmark.measurement(.documentBytes, bytes.count)
         } setup: {
@@ -211,4 +221,13 @@ let benchmarks: @Sendable () -> Void = {
             return (bytes: bytes, id: articles[articles.count / 2].id ?? "")
         }
     }
+}
+
+/// Builds the document and decodes every primary and included resource into `GeneratedModels`.
+func projectEveryResource(_ bytes: [UInt8], options: DecodingOptions) throws {
+    let document = try Document(parsing: bytes)
+    blackHole(try document.primary(as: GeneratedModels.Article.self, options: options).decodeAll())
+    blackHole(try document.included(of: GeneratedModels.Person.self, options: options).decodeAll())
+    blackHole(try document.included(of: GeneratedModels.Comment.self, options: options).decodeAll())
+    blackHole(try document.included(of: GeneratedModels.Tag.self, options: options).decodeAll())
 }

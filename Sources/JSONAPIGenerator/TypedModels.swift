@@ -1,4 +1,5 @@
 import JSONAPI
+import JSONAPIMacros
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -25,6 +26,7 @@ import JSONAPI
 /// let people = try document.included(of: GeneratedModels.Person.self).decodeAll()
 /// ```
 public enum GeneratedModels {
+    @ResourceReadable
     public struct Article: Decodable, Encodable, Sendable, JSONAPIResource {
         public static let resourceType = "articles"
 
@@ -57,21 +59,25 @@ public enum GeneratedModels {
         }
     }
 
+    @ResourceReadable
     public struct Metrics: Decodable, Encodable, Sendable, Equatable {
         public var views: Int
         public var shares: Int
         public var ratio: Double
     }
 
+    @ResourceReadable
     public struct ArticleMeta: Decodable, Encodable, Sendable, Equatable {
         public var revision: Int
         public var locked: Bool
     }
 
+    @ResourceReadable
     public struct CommentsMeta: Decodable, Encodable, Sendable, Equatable {
         public var count: Int
     }
 
+    @ResourceReadable
     public struct RelationshipLinks: Decodable, Encodable, Sendable, Equatable {
         public var selfLink: String?
         public var related: String?
@@ -82,6 +88,7 @@ public enum GeneratedModels {
         }
     }
 
+    @ResourceReadable
     public struct ResourceLinks: Decodable, Encodable, Sendable, Equatable {
         public var selfLink: String
 
@@ -90,6 +97,7 @@ public enum GeneratedModels {
         }
     }
 
+    @ResourceReadable
     public struct Person: Decodable, Encodable, Sendable, JSONAPIResource {
         public static let resourceType = "people"
 
@@ -104,6 +112,7 @@ public enum GeneratedModels {
         public var links: ResourceLinks?
     }
 
+    @ResourceReadable
     public struct Comment: Decodable, Encodable, Sendable, JSONAPIResource {
         public static let resourceType = "comments"
 
@@ -115,6 +124,7 @@ public enum GeneratedModels {
         public var links: ResourceLinks?
     }
 
+    @ResourceReadable
     public struct Tag: Decodable, Encodable, Sendable, JSONAPIResource {
         public static let resourceType = "tags"
 
@@ -191,6 +201,7 @@ public enum GeneratedGraph {
 extension GeneratedModels {
     /// An article with its to-one `author` resolved into a `Person` (to-many relationships stay
     /// identifiers): "the primary resources with their to-one relationships resolved".
+    @ResourceReadable
     public struct ArticleWithAuthor: Decodable, Encodable, Sendable, JSONAPIResource {
         public static let resourceType = "articles"
 

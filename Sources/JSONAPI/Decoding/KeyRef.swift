@@ -21,6 +21,8 @@ enum KeyRef {
     case bits(UInt64, any CodingKey.Type)
     /// A key at this address, of this type.
     case address(UnsafeRawPointer, any CodingKey.Type)
+    /// A member name a ``ResourceReader`` was asked for.
+    case name(StaticString)
 
     @inline(__always)
     var isNone: Bool {
@@ -39,6 +41,8 @@ enum KeyRef {
             return Self.make(type, bits: bits)
         case .address(let address, let type):
             return Self.load(type, from: address)
+        case .name(let name):
+            return StaticCodingKey(name)
         }
     }
 

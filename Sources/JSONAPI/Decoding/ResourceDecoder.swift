@@ -110,6 +110,7 @@ final class ResourceDecoder: Decoder {
     /// strategy's closure) on every member comparison.
     @exclusivity(unchecked) private(set) var exactKeys: Bool
     let table = MemberTable()
+    let resultSlot = ResultSlot()
 
     // The mutable state is only touched by this decoder's own thread, and never through
     // overlapping accesses; the dynamic exclusivity checks would only cost time.
@@ -453,10 +454,27 @@ final class ResourceDecoder: Decoder {
         let frame = try push(node, key: key, expected: info.resourceType, model: info.model)
         defer { pop(frame) }
         do {
-            return try T(from: self)
+            return try construct(T.self, info)
         } catch {
             throw locate(error, node: node)
         }
+    }
+
+    /// Makes a `T` from the current node: through its reader initializer when it is
+    /// ``ResourceReadable`` and the node is a resource or a JSON value, else through
+    /// `init(from:)` (the document itself reads as its top-level members, as a keyed container
+    /// gives them).
+    @inline(__always)
+    func construct<T: Decodable>(_ type: T.Type, _ info: TypeInfo) throws -> T {
+        if let readable = info.readable, node.isReadable {
+            // SAFETY: the memory has room for a `T` and holds no value; `readable` is `T` (the
+            // type information of `T` holds it), so `read` initializes a `T` there as its last
+            // step (or throws having initialized nothing), which `move` takes out at once.
+            let memory = resultSlot.memory(size: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment)
+            try readable.read(from: self, into: memory)
+            return memory.assumingMemoryBound(to: T.self).move()
+        }
+        return try T(from: self)
     }
 
     /// The resource a relationship or linkage node resolves to, if it resolves.
@@ -486,7 +504,7 @@ final class ResourceDecoder: Decoder {
         defer { pop(frame) }
         let value: T
         do {
-            value = try T(from: self)
+            value = try construct(T.self, info)
         } catch {
             throw locate(error, node: node)
         }
@@ -864,6 +882,8 @@ final class ResourceDecoder: Decoder {
         var unionIndex: Int
         /// How to decode an array of this type from linkage in one go (``Identifier``).
         var linkageArray: (any LinkageArrayDecodable.Type)?
+        /// The reader initializer of a ``ResourceReadable`` type, used instead of `init(from:)`.
+        var readable: (any ResourceReadable.Type)?
     }
 
     /// The type information of `T`. `TypeInfo` holds no references, so finding and returning it
@@ -916,7 +936,7 @@ final class ResourceDecoder: Decoder {
             id: ObjectIdentifier(T.self), kind: traits.kind, model: traits.model, lossless: traits.lossless,
             resourceType: resourceType, needsTarget: traits.needsTarget,
             readsRelationshipObject: traits.readsRelationshipObject, unionIndex: unionIndex,
-            linkageArray: traits.linkageArray)
+            linkageArray: traits.linkageArray, readable: options.usesResourceReaders ? traits.readable : nil)
         if typeInfos.count < 256 { typeInfos.append(info) }
         return info
     }

@@ -43,7 +43,13 @@ public struct ResourceUnionMember<Union>: @unchecked Sendable {
     public static func member<Model: JSONAPIResource & Decodable>(
         _ model: Model.Type, _ embed: @escaping @Sendable (Model) -> Union
     ) -> ResourceUnionMember {
-        ResourceUnionMember(resourceType: Model.resourceType) { decoder in embed(try Model(from: decoder)) }
+        ResourceUnionMember(resourceType: Model.resourceType) { decoder in
+            // Through this library's decoder, a `ResourceReadable` model uses its reader.
+            if let decoder = decoder as? ResourceDecoder {
+                return embed(try decoder.construct(Model.self, decoder.typeInfo(Model.self)))
+            }
+            return embed(try Model(from: decoder))
+        }
     }
 }
 

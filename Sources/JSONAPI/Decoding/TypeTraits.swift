@@ -26,6 +26,8 @@ struct TypeTraits: @unchecked Sendable {
     /// The union's name and its members' resource types, for a ``ResourceUnion`` (or a lazy
     /// reference to one).
     var union: (name: String, memberNames: [String])?
+    /// The type's reader initializer, for a ``ResourceReadable`` type.
+    var readable: (any ResourceReadable.Type)?
 
     private static let known = Mutex<[ObjectIdentifier: TypeTraits]>([:])
 
@@ -71,6 +73,7 @@ struct TypeTraits: @unchecked Sendable {
             needsTarget: !(T.self is any LinkageDecodable.Type),
             readsRelationshipObject: T.self is any RelationshipObjectDecodable.Type,
             linkageArray: T.self as? any LinkageArrayDecodable.Type,
-            union: unionType.map { (name: String(describing: $0), memberNames: $0.memberResourceTypes) })
+            union: unionType.map { (name: String(describing: $0), memberNames: $0.memberResourceTypes) },
+            readable: T.self as? any ResourceReadable.Type)
     }
 }

@@ -1,0 +1,265 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A `Decodable` type that can also read itself straight from a parsed document, without the
+/// `Decoder` protocol's containers.
+///
+/// The typed views decode a conforming type through `init(from: ResourceReader)` instead of
+/// `init(from: any Decoder)` (unless ``DecodingOptions/usesResourceReaders`` is off). The two
+/// must read the same members the same way; the `@ResourceReadable` macro of the
+/// `JSONAPIMacros` library writes this initializer from the type's stored properties and its
+/// `CodingKeys`, exactly as the compiler writes `init(from:)`, so nobody has to:
+///
+/// ```swift
+/// @ResourceReadable
+/// struct Article: JSONAPIResource {
+///     static let resourceType = "articles"
+///     var id: String
+///     var title: String
+///     var author: Identifier<Person>
+/// }
+/// ```
+///
+/// Options, errors (with coding path, JSON Pointer, line and column), relationships, cycles and
+/// missing resources behave exactly as they do through `init(from:)`.
+public protocol ResourceReadable: Decodable {
+    /// Reads the value from `reader`: a resource object, or a JSON object for a nested type.
+    init(from reader: borrowing ResourceReader) throws
+}
+
+/// The members of one resource object (or one JSON object) being decoded, read by name.
+///
+/// Member names resolve as a keyed container resolves coding keys: `id`, `type` and `lid` from
+/// the resource, then `attributes`, then `relationships` (so a property can be a related model,
+/// an ``Identifier``, a ``Lazy`` reference, ...), then the resource's `meta` and `links`;
+/// `name.meta` and `name.links` reach a relationship's. The key decoding strategy applies.
+///
+/// A reader is lent to one `init(from: ResourceReader)` call (it cannot be copied, so it cannot
+/// outlive that call).
+public struct ResourceReader: ~Copyable {
+    // SAFETY: the decoder outlives every reader it makes: a reader is borrowed by one
+    // `init(from:)` call, which the decoder's own frame encloses, and being noncopyable it
+    // cannot be kept past that call.
+    // Unmanaged, read with `_withUnsafeGuaranteedRef`, so that reading a member retains nothing.
+    let unmanaged: Unmanaged<ResourceDecoder>
+    let record: UInt32
+    /// The JSON object read (`.absent` when reading a resource).
+    let object: ByteRange
+    let segment: MemberSegment
+    let depth: Int
+
+    @inline(__always) var isResource: Bool { !object.isPresent }
+    var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
+    @inline(__always) var node: Node { isResource ? .resource(record) : .value(object) }
+
+    /// The coding path of the value being read.
+    public var codingPath: [any CodingKey] { Array(decoder.path.prefix(depth)) }
+
+    /// Whether the member exists (for a relationship: whether it is present at all).
+    public func contains(_ name: StaticString) -> Bool {
+        if case .none = slot(name) { return false }
+        return true
+    }
+
+    @inline(__always)
+    func slot(_ name: StaticString) -> ResourceSlot {
+        unmanaged._withUnsafeGuaranteedRef { decoder in slot(name, decoder) }
+    }
+
+    @inline(__always)
+    func slot(_ name: StaticString, _ decoder: ResourceDecoder) -> ResourceSlot {
+        name.withUTF8Buffer { utf8 in
+            let wanted = UnsafeRawBufferPointer(utf8)
+            if isResource { return decoder.lookup(wanted, record: record, segment: segment) }
+            if let member = decoder.findMember(segment, object: object, wanted) { return .member(member) }
+            return .none
+        }
+    }
+
+    @inline(__always)
+    func scalar<T: ScalarDecodable>(_ type: T.Type, _ name: StaticString) throws -> T {
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            let slot = slot(name, decoder)
+            if case .member(let member) = slot {
+                return try T.read(
+                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0,
+                    key: .name(name))
+            }
+            guard let node = decoder.node(for: slot, record: record) else { throw keyNotFound(name) }
+            return try T.read(decoder, node: node, key: .name(name), as: T.self)
+        }
+    }
+
+    @inline(__always)
+    func scalarIfPresent<T: ScalarDecodable>(_ type: T.Type, _ name: StaticString) throws -> T? {
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            let slot = slot(name, decoder)
+            if case .member(let member) = slot {
+                if decoder.firstByte(member.value) == UInt8(ascii: "n") { return nil }
+                return try T.read(
+                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0,
+                    key: .name(name))
+            }
+            guard let node = decoder.node(for: slot, record: record) else { return nil }
+            return try decoder.decodeOptional(T.self, node, key: .name(name))
+        }
+    }
+
+    @inline(never)
+    func keyNotFound(_ name: StaticString) -> DecodingError {
+        decoder.keyNotFound(StaticCodingKey(name), in: node, path: codingPath)
+    }
+
+    /// The member `name` as a `String`.
+    public func decode(_ name: StaticString, as type: String.Type = String.self) throws -> String {
+        try scalar(String.self, name)
+    }
+    /// The member `name` as an `Int`.
+    public func decode(_ name: StaticString, as type: Int.Type = Int.self) throws -> Int {
+        try scalar(Int.self, name)
+    }
+    /// The member `name` as a `Double`.
+    public func decode(_ name: StaticString, as type: Double.Type = Double.self) throws -> Double {
+        try scalar(Double.self, name)
+    }
+    /// The member `name` as a `Bool`.
+    public func decode(_ name: StaticString, as type: Bool.Type = Bool.self) throws -> Bool {
+        try scalar(Bool.self, name)
+    }
+    /// The member `name`, or nil when it is absent or null.
+    public func decodeIfPresent(_ name: StaticString, as type: String.Type = String.self) throws -> String? {
+        try scalarIfPresent(String.self, name)
+    }
+    /// The member `name`, or nil when it is absent or null.
+    public func decodeIfPresent(_ name: StaticString, as type: Int.Type = Int.self) throws -> Int? {
+        try scalarIfPresent(Int.self, name)
+    }
+    /// The member `name`, or nil when it is absent or null.
+    public func decodeIfPresent(_ name: StaticString, as type: Double.Type = Double.self) throws -> Double? {
+        try scalarIfPresent(Double.self, name)
+    }
+    /// The member `name`, or nil when it is absent or null.
+    public func decodeIfPresent(_ name: StaticString, as type: Bool.Type = Bool.self) throws -> Bool? {
+        try scalarIfPresent(Bool.self, name)
+    }
+
+    /// The member `name` as any `Decodable` type: exactly what
+    /// `KeyedDecodingContainer.decode(_:forKey:)` gives for a key named `name`.
+    public func decode<T: Decodable>(_ name: StaticString, as type: T.Type = T.self) throws -> T {
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard let node = decoder.node(for: slot(name, decoder), record: record) else {
+                return try decoder.absentValue(T.self, key: StaticCodingKey(name), in: node, depth: depth)
+            }
+            return try decoder.unbox(T.self, node, key: .name(name))
+        }
+    }
+
+    /// The member `name`, or nil: exactly what `KeyedDecodingContainer.decodeIfPresent(_:forKey:)`
+    /// gives for a key named `name`.
+    public func decodeIfPresent<T: Decodable>(_ name: StaticString, as type: T.Type = T.self) throws -> T? {
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard let node = decoder.node(for: slot(name, decoder), record: record) else { return nil }
+            return try decoder.decodeOptional(T.self, node, key: .name(name))
+        }
+    }
+}
+
+/// The coding key of a member read by a ``ResourceReader``, for coding paths.
+struct StaticCodingKey: CodingKey {
+    let name: StaticString
+
+    init(_ name: StaticString) { self.name = name }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
+
+    var stringValue: String { name.description }
+    var intValue: Int? { nil }
+}
+
+extension ResourceReadable {
+    /// Makes a reader over the decoder's current node and initializes `result` (memory for a
+    /// `Self`) with the reader initializer's value. Moving the value into place, rather than
+    /// returning it through a generic result and `sameType`, spares a copy of every member
+    /// (a retain and a release each).
+    static func read(from decoder: ResourceDecoder, into result: UnsafeMutableRawPointer) throws {
+        let reader = try decoder.reader(for: Self.self)
+        result.initializeMemory(as: Self.self, to: try Self(from: reader))
+    }
+}
+
+extension Node {
+    /// Whether a ``ResourceReader`` reads this node (a resource, or a JSON value); the others
+    /// (the document, `included`, strings) go through `init(from:)`, which knows them.
+    @inline(__always)
+    var isReadable: Bool {
+        switch self {
+        case .value, .resource, .relationship, .linkage, .primary: true
+        case .document, .included, .text, .typeName: false
+        }
+    }
+}
+
+extension ResourceDecoder {
+    /// A reader over the current node (which ``Node/isReadable``), set up as
+    /// ``container(keyedBy:)`` sets up a container.
+    func reader<T>(for type: T.Type) throws -> ResourceReader {
+        if case .value(let range) = node {
+            guard firstByte(range) == UInt8(ascii: "{") else {
+                throw typeMismatch(T.self, expected: "an object", found: range, path: path)
+            }
+            let segment = table.scan(bytes, object: range)
+            return ResourceReader(
+                unmanaged: .passUnretained(self), record: 0, object: range, segment: segment, depth: pathCount)
+        }
+        let record = try singleResource(of: node, for: T.self)
+        try enter(record)
+        let segment = table.scan(bytes, object: resources[Int(record)].attributes)
+        return ResourceReader(
+            unmanaged: .passUnretained(self), record: record, object: .absent, segment: segment, depth: pathCount)
+    }
+}
+
+/// Memory a ``ResourceReadable`` value passes through on its way out of the decoder.
+///
+/// A generic function cannot name the memory its result goes to, and returning a reader's value
+/// through a generic result copies it (a retain and a release per member); a temporary
+/// allocation of a generic type instantiates metadata on every call. So the value is moved into
+/// this buffer and straight out again. It holds a value only between those two moves, with
+/// nothing running in between, so one buffer serves every nested decode.
+final class ResultSlot {
+    // SAFETY: `pointer` is `capacity` bytes aligned to `alignment`, allocated here and freed in
+    // `deinit` or when replaced by a bigger one, which happens only while it holds no value.
+    // Only the owning decoder's thread touches these.
+    @exclusivity(unchecked) private var pointer: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var alignment: Int
+
+    init() {
+        capacity = 256
+        alignment = 16
+        pointer = .allocate(byteCount: capacity, alignment: alignment)
+    }
+
+    deinit {
+        pointer.deallocate()
+    }
+
+    /// The buffer, with room for `size` bytes at `alignment`.
+    @inline(__always)
+    func memory(size: Int, alignment wanted: Int) -> UnsafeMutableRawPointer {
+        if capacity >= size && alignment >= wanted { return pointer }
+        return grow(size: size, alignment: wanted)
+    }
+
+    @inline(never)
+    private func grow(size: Int, alignment wanted: Int) -> UnsafeMutableRawPointer {
+        pointer.deallocate()
+        capacity = max(size, capacity &* 2)
+        alignment = max(wanted, alignment)
+        pointer = .allocate(byteCount: capacity, alignment: alignment)
+        return pointer
+    }
+}

@@ -1,0 +1,304 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@ResourceReadable`: an extension with `init(from: ResourceReader)` that reads the stored
+/// properties of a struct exactly as the synthesized `init(from: any Decoder)` would.
+///
+/// The rules follow the compiler's `Decodable` synthesis:
+/// - every stored instance property is read, except a `let` with an initial value;
+/// - the key is the property's name, or its `CodingKeys` case's raw value when the type
+///   declares `CodingKeys` (then properties without a case are not read at all);
+/// - a property written as `T?`, `T!` or `Optional<T>` is read with `decodeIfPresent`, any other
+///   with `decode`.
+public struct ResourceReadableMacro: ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) -> [ExtensionDeclSyntax] {
+        guard let structDecl = declaration.as(StructDeclSyntax.self) else {
+            context.diagnose(Diagnostic(node: node, message: MacroMessage.notAStruct))
+            return []
+        }
+        let keys: [String: String]?
+        switch codingKeys(of: structDecl, in: context) {
+        case .absent: keys = nil
+        case .keys(let found): keys = found
+        case .failed: return []
+        }
+        var statements: [String] = []
+        var failed = false
+        for member in structDecl.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            guard let properties = storedProperties(of: variable, in: context) else {
+                failed = true
+                continue
+            }
+            for property in properties {
+                let key: String
+                if let keys {
+                    guard let mapped = keys[property.name] else { continue }
+                    key = mapped
+                } else {
+                    key = property.name
+                }
+                // The type is left to inference from the property: written out, it would be
+                // resolved in the extension's scope, where the sibling types of a nested type
+                // are not visible.
+                let method = property.isOptional ? "decodeIfPresent" : "decode"
+                statements.append("self.\(property.reference) = try reader.\(method)(\(literal(key)))")
+            }
+        }
+        if failed { return [] }
+        let access = accessModifier(of: structDecl)
+        let conformance = protocols.isEmpty ? "" : ": JSONAPI.ResourceReadable"
+        let body = statements.map { "        " + $0 }.joined(separator: "\n")
+        let source: DeclSyntax = """
+            extension \(type.trimmed)\(raw: conformance) {
+                \(raw: access)init(from reader: borrowing JSONAPI.ResourceReader) throws {
+            \(raw: body)
+                }
+            }
+            """
+        guard let extensionDecl = source.as(ExtensionDeclSyntax.self) else { return [] }
+        return [extensionDecl]
+    }
+
+    /// A stored property to read.
+    struct Property {
+        /// The name as written after `self.` (with backticks if it had them).
+        var reference: String
+        /// The name without backticks: the default key.
+        var name: String
+        /// Written as `T?`, `T!` or `Optional<T>`.
+        var isOptional: Bool
+    }
+
+    /// The properties of `variable` that decoding sets (none for static, computed and `let` with
+    /// an initial value); nil after diagnosing a property the macro cannot read.
+    static func storedProperties(of variable: VariableDeclSyntax, in context: some MacroExpansionContext)
+        -> [Property]?
+    {
+        let modifiers = variable.modifiers.map(\.name.tokenKind)
+        if modifiers.contains(.keyword(.static)) || modifiers.contains(.keyword(.class)) { return [] }
+        let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+        if modifiers.contains(.keyword(.lazy)) {
+            context.diagnose(Diagnostic(node: variable, message: MacroMessage.lazyProperty))
+            return nil
+        }
+        var result: [Property] = []
+        // `var a, b: Int`: the type written on a later binding applies to the earlier ones.
+        var laterType: TypeSyntax?
+        for binding in variable.bindings.reversed() {
+            if let explicit = binding.typeAnnotation?.type { laterType = explicit }
+            if let accessors = binding.accessorBlock, isComputed(accessors) { continue }
+            if isLet && binding.initializer != nil { continue }
+            guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else {
+                context.diagnose(Diagnostic(node: binding.pattern, message: MacroMessage.unsupportedPattern))
+                return nil
+            }
+            guard let type = binding.typeAnnotation?.type ?? laterType else {
+                context.diagnose(
+                    Diagnostic(node: binding, message: MacroMessage.missingType(pattern.identifier.text)))
+                return nil
+            }
+            let reference = pattern.identifier.text
+            result.append(
+                Property(
+                    reference: reference, name: unescaped(reference), isOptional: isOptional(type)))
+        }
+        return result.reversed()
+    }
+
+    /// Whether an accessor block makes a computed property (a getter), rather than observers.
+    static func isComputed(_ accessors: AccessorBlockSyntax) -> Bool {
+        switch accessors.accessors {
+        case .getter:
+            return true
+        case .accessors(let list):
+            return list.contains { accessor in
+                switch accessor.accessorSpecifier.tokenKind {
+                case .keyword(.willSet), .keyword(.didSet): return false
+                default: return true
+                }
+            }
+        }
+    }
+
+    /// Whether `type` is written `T?`, `T!`, `Optional<T>` or `Swift.Optional<T>`.
+    static func isOptional(_ type: TypeSyntax) -> Bool {
+        if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return true }
+        if let identifier = type.as(IdentifierTypeSyntax.self) {
+            return identifier.name.text == "Optional" && identifier.genericArgumentClause != nil
+        }
+        if let member = type.as(MemberTypeSyntax.self) {
+            return member.baseType.trimmedDescription == "Swift" && member.name.text == "Optional"
+                && member.genericArgumentClause != nil
+        }
+        return false
+    }
+
+    /// What a struct's `CodingKeys` say.
+    enum CodingKeysLookup {
+        /// The struct declares no `CodingKeys`: every property is read under its own name.
+        case absent
+        /// The key of each case, by case name.
+        case keys([String: String])
+        /// A case could not be read (diagnosed).
+        case failed
+    }
+
+    /// The keys of `CodingKeys` by case name, when the struct declares that enum.
+    static func codingKeys(of structDecl: StructDeclSyntax, in context: some MacroExpansionContext)
+        -> CodingKeysLookup
+    {
+        for member in structDecl.memberBlock.members {
+            guard let enumDecl = member.decl.as(EnumDeclSyntax.self), enumDecl.name.text == "CodingKeys" else {
+                continue
+            }
+            var keys: [String: String] = [:]
+            for enumMember in enumDecl.memberBlock.members {
+                guard let caseDecl = enumMember.decl.as(EnumCaseDeclSyntax.self) else { continue }
+                for element in caseDecl.elements {
+                    let name = unescaped(element.name.text)
+                    guard let rawValue = element.rawValue?.value else {
+                        keys[name] = name
+                        continue
+                    }
+                    guard let text = staticText(of: rawValue) else {
+                        context.diagnose(Diagnostic(node: rawValue, message: MacroMessage.unsupportedRawValue))
+                        return .failed
+                    }
+                    keys[name] = text
+                }
+            }
+            return .keys(keys)
+        }
+        return .absent
+    }
+
+    /// The value of a string literal without interpolations.
+    static func staticText(of expression: ExprSyntax) -> String? {
+        guard let literal = expression.as(StringLiteralExprSyntax.self) else { return nil }
+        var text = ""
+        for segment in literal.segments {
+            guard let piece = segment.as(StringSegmentSyntax.self) else { return nil }
+            guard case .stringSegment(let content) = piece.content.tokenKind else { return nil }
+            guard let decoded = unescapeLiteralSegment(content) else { return nil }
+            text += decoded
+        }
+        return text
+    }
+
+    /// The value of a literal segment's escapes (`\\`, `\"`, `\n`, `\t`, `\r`, `\0`, `\'`,
+    /// `\u{…}`); nil for anything else.
+    static func unescapeLiteralSegment(_ content: String) -> String? {
+        var result = ""
+        var iterator = content.unicodeScalars.makeIterator()
+        while let scalar = iterator.next() {
+            guard scalar == "\\" else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            guard let escape = iterator.next() else { return nil }
+            switch escape {
+            case "\\": result += "\\"
+            case "\"": result += "\""
+            case "'": result += "'"
+            case "n": result += "\n"
+            case "t": result += "\t"
+            case "r": result += "\r"
+            case "0": result += "\0"
+            case "u":
+                guard iterator.next() == "{" else { return nil }
+                var hex = ""
+                while let digit = iterator.next(), digit != "}" { hex.unicodeScalars.append(digit) }
+                guard let value = UInt32(hex, radix: 16), let decoded = Unicode.Scalar(value) else { return nil }
+                result.unicodeScalars.append(decoded)
+            default:
+                return nil
+            }
+        }
+        return result
+    }
+
+    /// A Swift string literal whose value is `text`.
+    static func literal(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\"": result += "\\\""
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    result += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    static func unescaped(_ identifier: String) -> String {
+        identifier.hasPrefix("`") && identifier.hasSuffix("`") && identifier.count >= 2
+            ? String(identifier.dropFirst().dropLast()) : identifier
+    }
+
+    /// `public ` or `package ` when the struct is, so the initializer can witness the
+    /// conformance; nothing otherwise.
+    static func accessModifier(of structDecl: StructDeclSyntax) -> String {
+        for modifier in structDecl.modifiers {
+            switch modifier.name.tokenKind {
+            case .keyword(.public), .keyword(.open): return "public "
+            case .keyword(.package): return "package "
+            default: continue
+            }
+        }
+        return ""
+    }
+}
+
+enum MacroMessage: DiagnosticMessage {
+    case notAStruct
+    case lazyProperty
+    case unsupportedPattern
+    case missingType(String)
+    case unsupportedRawValue
+
+    var message: String {
+        switch self {
+        case .notAStruct:
+            "@ResourceReadable applies to structs only (a class or enum keeps its init(from: any Decoder))"
+        case .lazyProperty:
+            "@ResourceReadable cannot read a lazy property; make it a stored or computed property"
+        case .unsupportedPattern:
+            "@ResourceReadable reads properties declared one name at a time, not tuple patterns"
+        case .missingType(let name):
+            "@ResourceReadable needs the type of '\(name)' written out (': Type')"
+        case .unsupportedRawValue:
+            "@ResourceReadable needs each CodingKeys raw value to be a plain string literal"
+        }
+    }
+
+    var diagnosticID: MessageID {
+        let id: String
+        switch self {
+        case .notAStruct: id = "notAStruct"
+        case .lazyProperty: id = "lazyProperty"
+        case .unsupportedPattern: id = "unsupportedPattern"
+        case .missingType: id = "missingType"
+        case .unsupportedRawValue: id = "unsupportedRawValue"
+        }
+        return MessageID(domain: "JSONAPIMacros", id: id)
+    }
+
+    var severity: DiagnosticSeverity { .error }
+}

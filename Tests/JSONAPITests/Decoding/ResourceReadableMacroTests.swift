@@ -1,0 +1,197 @@
+import JSONAPIMacrosPlugin
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+@Suite("@ResourceReadable expansion")
+struct ResourceReadableMacroTests {
+    let specs = ["ResourceReadable": MacroSpec(type: ResourceReadableMacro.self, conformances: ["ResourceReadable"])]
+
+    func expand(
+        _ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        assertMacroExpansion(
+            source, expandedSource: expanded, diagnostics: diagnostics, macroSpecs: specs,
+            failureHandler: { failure in
+                Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
+            })
+    }
+
+    @Test func readsStoredPropertiesLikeSynthesizedDecodable() {
+        expand(
+            """
+            @ResourceReadable
+            public struct Article: JSONAPIResource {
+                static let resourceType = "articles"
+                public var id: String
+                var title: String, subtitle: String?
+                var rating: Optional<Double>
+                var legacy: Int!
+                var tags: [Identifier<Tag>] = []
+                let kind = "article"
+                var `default`: Bool
+                var summary: String { title }
+                var observed: Int { didSet { print(observed) } }
+                var proxied: Int { get { 1 } set {} }
+            }
+            """,
+            """
+            public struct Article: JSONAPIResource {
+                static let resourceType = "articles"
+                public var id: String
+                var title: String, subtitle: String?
+                var rating: Optional<Double>
+                var legacy: Int!
+                var tags: [Identifier<Tag>] = []
+                let kind = "article"
+                var `default`: Bool
+                var summary: String { title }
+                var observed: Int { didSet { print(observed) } }
+                var proxied: Int { get { 1 } set {} }
+            }
+
+            extension Article: JSONAPI.ResourceReadable {
+                public init(from reader: borrowing JSONAPI.ResourceReader) throws {
+                    self.id = try reader.decode("id")
+                    self.title = try reader.decode("title")
+                    self.subtitle = try reader.decodeIfPresent("subtitle")
+                    self.rating = try reader.decodeIfPresent("rating")
+                    self.legacy = try reader.decodeIfPresent("legacy")
+                    self.tags = try reader.decode("tags")
+                    self.`default` = try reader.decode("default")
+                    self.observed = try reader.decode("observed")
+                }
+            }
+            """)
+    }
+
+    @Test func codingKeysRenameAndSelect() {
+        expand(
+            #"""
+            @ResourceReadable
+            struct Links {
+                var selfLink: String
+                var related: String?
+                var cached: Int = 0
+
+                enum CodingKeys: String, CodingKey {
+                    case selfLink = "self"
+                    case related, `quoted` = "a \"b\"\n"
+                }
+            }
+            """#,
+            #"""
+            struct Links {
+                var selfLink: String
+                var related: String?
+                var cached: Int = 0
+
+                enum CodingKeys: String, CodingKey {
+                    case selfLink = "self"
+                    case related, `quoted` = "a \"b\"\n"
+                }
+            }
+
+            extension Links: JSONAPI.ResourceReadable {
+                init(from reader: borrowing JSONAPI.ResourceReader) throws {
+                    self.selfLink = try reader.decode("self")
+                    self.related = try reader.decodeIfPresent("related")
+                }
+            }
+            """#)
+    }
+
+    @Test func unsupportedDeclarationsAreDiagnosed() {
+        expand(
+            """
+            @ResourceReadable
+            final class Person {
+                var id: String = ""
+            }
+            """,
+            """
+            final class Person {
+                var id: String = ""
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message:
+                        "@ResourceReadable applies to structs only (a class or enum keeps its init(from: any Decoder))",
+                    line: 1, column: 1)
+            ])
+        expand(
+            """
+            @ResourceReadable
+            struct Point {
+                var count = 0
+                lazy var cache: Int = 1
+                var (a, b): (Int, Int)
+            }
+            """,
+            """
+            struct Point {
+                var count = 0
+                lazy var cache: Int = 1
+                var (a, b): (Int, Int)
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "@ResourceReadable needs the type of 'count' written out (': Type')", line: 3, column: 9),
+                DiagnosticSpec(
+                    message: "@ResourceReadable cannot read a lazy property; make it a stored or computed property",
+                    line: 4, column: 5),
+                DiagnosticSpec(
+                    message: "@ResourceReadable reads properties declared one name at a time, not tuple patterns",
+                    line: 5, column: 9),
+            ])
+        expand(
+            """
+            @ResourceReadable
+            struct Keyed {
+                var a: Int
+                enum CodingKeys: String, CodingKey {
+                    case a = "x\\(1)"
+                }
+            }
+            """,
+            """
+            struct Keyed {
+                var a: Int
+                enum CodingKeys: String, CodingKey {
+                    case a = "x\\(1)"
+                }
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "@ResourceReadable needs each CodingKeys raw value to be a plain string literal", line: 5,
+                    column: 18)
+            ])
+    }
+
+    @Test func anExistingConformanceGetsTheInitializerOnly() {
+        assertMacroExpansion(
+            """
+            @ResourceReadable
+            struct Tag: ResourceReadable {
+                var name: String
+            }
+            """,
+            expandedSource: """
+                struct Tag: ResourceReadable {
+                    var name: String
+                }
+
+                extension Tag {
+                    init(from reader: borrowing JSONAPI.ResourceReader) throws {
+                        self.name = try reader.decode("name")
+                    }
+                }
+                """,
+            macroSpecs: ["ResourceReadable": MacroSpec(type: ResourceReadableMacro.self, conformances: [])],
+            failureHandler: { failure in Issue.record(Comment(rawValue: failure.message)) })
+    }
+}
