@@ -216,6 +216,11 @@ struct ResourceReaderTests {
         #expect(draft.meta == ["revision": 3])
     }
 
+    @Test func theMacroAloneMakesAModelDecodable() throws {
+        let text = #"{"data": {"type": "things", "id": "1", "attributes": {"name": "n"}}}"#
+        #expect(try decodeBothWays(ReaderUndeclared.self, text) == ReaderUndeclared(id: "1", name: "n"))
+    }
+
     @Test func oneCharacterKeysWork() throws {
         // A one-scalar literal makes a `StaticString` without a pointer representation.
         let text =
@@ -357,4 +362,12 @@ struct ResourceReaderTests {
             }
         }
     }
+}
+
+/// `Decodable` comes with the macro's conformance (the compiler synthesizes `init(from:)`).
+@ResourceReadable
+struct ReaderUndeclared: Equatable, JSONAPIResource {
+    static let resourceType = "things"
+    var id: String
+    var name: String
 }
