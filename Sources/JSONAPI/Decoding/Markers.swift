@@ -85,6 +85,11 @@ protocol LazyMarker {
 protocol LinkageArrayDecodable {
     static func decodeLinkageArray<R>(from decoder: ResourceDecoder, first: UInt32, count: Int, as type: R.Type)
         throws -> R
+    /// The same, appended to `result` (whose element type `R` is `Self`) through `append`.
+    static func appendLinkages<R>(
+        from decoder: ResourceDecoder, first: UInt32, count: Int, into result: inout [R],
+        append: (inout [R], R) -> Void
+    ) throws
 }
 
 /// The library's own view-like types (identifiers, lazy references, document views), which

@@ -170,6 +170,23 @@ extension Identifier: LinkageArrayDecodable {
         }
         return sameType(result, as: R.self)
     }
+
+    static func appendLinkages<R>(
+        from decoder: ResourceDecoder, first: UInt32, count: Int, into result: inout [R],
+        append: (inout [R], R) -> Void
+    ) throws {
+        let expected = decoder.typeInfo(Model.self).resourceType
+        for position in 0..<count {
+            let index = first &+ UInt32(position)
+            if let identifier = plain(decoder, index, type: expected) {
+                append(&result, sameType(identifier, as: R.self))
+            } else {
+                append(
+                    &result,
+                    sameType(try decodeDirect(from: decoder, .linkage(index), key: .index(position)), as: R.self))
+            }
+        }
+    }
 }
 
 extension Identifier: Encodable {

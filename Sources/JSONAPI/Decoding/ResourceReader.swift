@@ -165,6 +165,71 @@ public struct ResourceReader: ~Copyable {
             return try decoder.decodeOptional(T.self, node, key: .name(name))
         }
     }
+
+    /// The member `name` as an array: what ``decode(_:as:)-(_,T.Type)`` gives for `[E]`, with the
+    /// array allocated here, in the caller's code, where its type is known (allocated inside the
+    /// library, an array of a type it does not know costs a runtime metadata lookup).
+    @inlinable
+    public func decode<E: Decodable>(_ name: StaticString, as type: [E].Type = [E].self) throws -> [E] {
+        var result: [E] = []
+        _ = try _decodeArray(
+            name, into: &result, optional: false, reserve: { array, count in array.reserveCapacity(count) },
+            append: { array, element in array.append(element) })
+        return result
+    }
+
+    /// The member `name` as an optional array: what ``decodeIfPresent(_:as:)-(_,T.Type)`` gives
+    /// for `[E]`, allocated as ``decode(_:as:)-(_,[E].Type)`` allocates it.
+    @inlinable
+    public func decodeIfPresent<E: Decodable>(_ name: StaticString, as type: [E].Type = [E].self) throws -> [E]? {
+        var result: [E] = []
+        let present = try _decodeArray(
+            name, into: &result, optional: true, reserve: { array, count in array.reserveCapacity(count) },
+            append: { array, element in array.append(element) })
+        return present ? result : nil
+    }
+
+    /// Fills `result` with the array member `name`; false when an optional array is nil.
+    ///
+    /// A to-many relationship or a JSON array is read here, in a frame of its own as `unbox`
+    /// makes one for any array; everything else (a missing member, null, a to-one relationship,
+    /// primary data) goes the general way, with the general errors.
+    @usableFromInline
+    func _decodeArray<E: Decodable>(
+        _ name: StaticString, into result: inout [E], optional: Bool, reserve: (inout [E], Int) -> Void,
+        append: (inout [E], E) -> Void
+    ) throws -> Bool {
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard let node = decoder.node(for: slot(name, decoder), record: record) else {
+                if optional { return false }
+                result = try decoder.absentValue([E].self, key: StaticCodingKey(name), in: self.node, depth: depth)
+                return true
+            }
+            let direct: Bool
+            switch node {
+            case .relationship(let index): direct = decoder.relationships[Int(index)].data == .many
+            case .value(let range): direct = decoder.firstByte(range) == UInt8(ascii: "[")
+            default: direct = false
+            }
+            guard direct else {
+                if optional {
+                    guard let value = try decoder.decodeOptional([E].self, node, key: .name(name)) else { return false }
+                    result = value
+                } else {
+                    result = try decoder.unbox([E].self, node, key: .name(name))
+                }
+                return true
+            }
+            let frame = try decoder.push(node, key: .name(name), expected: .max, model: nil)
+            defer { decoder.pop(frame) }
+            do {
+                try decoder.appendElements(E.self, node, into: &result, reserve: reserve, append: append)
+            } catch {
+                throw decoder.locate(error, node: node)
+            }
+            return true
+        }
+    }
 }
 
 /// The coding key of a member read by a ``ResourceReader``, for coding paths.
