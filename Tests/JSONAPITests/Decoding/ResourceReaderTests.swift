@@ -86,6 +86,12 @@ struct ReaderDraft: Decodable, Equatable, JSONAPIResource {
 }
 
 @ResourceReadable
+struct ReaderEnvelope<Payload: Decodable & Equatable>: Decodable, Equatable {
+    var payload: Payload
+    var note: String?
+}
+
+@ResourceReadable
 struct ReaderPoint: Decodable, Equatable {
     var x: Int
     var y: Int
@@ -96,6 +102,7 @@ struct ReaderShape: Decodable, Equatable, JSONAPIResource {
     static let resourceType = "shapes"
     var id: String
     var origin: ReaderPoint
+    var tagged: ReaderEnvelope<[Int]>?
 }
 
 enum ReaderContributor: ResourceUnion, Equatable {
@@ -229,6 +236,10 @@ struct ResourceReaderTests {
         #expect(person.x == 7)
         let shape = #"{"data": {"type": "shapes", "id": "1", "attributes": {"origin": {"x": 1, "y": 2}}}}"#
         #expect(try decodeBothWays(ReaderShape.self, shape).origin == ReaderPoint(x: 1, y: 2))
+        // A generic readable struct.
+        let tagged = shape.replacingOccurrences(
+            of: #""y": 2}"#, with: #""y": 2}, "tagged": {"payload": [3, 4], "note": null}"#)
+        #expect(try decodeBothWays(ReaderShape.self, tagged).tagged == ReaderEnvelope(payload: [3, 4]))
         let missing = errorsBothWays(ReaderShape.self, shape.replacingOccurrences(of: #", "y": 2"#, with: ""))
         #expect(missing.reader == missing.decoder)
         #expect(missing.reader.contains("`y`"))
