@@ -285,6 +285,22 @@ struct ResourceReaderTests {
         #expect(errors.reader == errors.decoder)
         #expect(errors.reader.contains("people"))
         #expect(errors.reader.contains("9"))
+        // Skipping: a to-many element whose resource is missing is left out and reported.
+        let missingComment = specCompoundDocument.replacingOccurrences(
+            of: #"{ "type": "comments", "id": "12" }"#, with: #"{ "type": "comments", "id": "404" }"#)
+        func report(_ readers: Bool) throws -> DecodingReport<[ReaderArticle]> {
+            var options = DecodingOptions()
+            options.ignoresMissingResources = true
+            options.usesResourceReaders = readers
+            return try JSONAPIDecoder(options: options).decodeReporting(
+                [ReaderArticle].self, from: Array(missingComment.utf8))
+        }
+        let read = try report(true)
+        let decoded = try report(false)
+        #expect(read.value == decoded.value)
+        #expect(read.value.first?.comments.map(\.id) == [5])
+        #expect(read.skipped == decoded.skipped)
+        #expect(read.skipped.map(\.identifier.description).contains("comments/404"))
     }
 
     static let board = """
