@@ -174,7 +174,7 @@ public struct ResourceReader: ~Copyable {
         }
     }
 
-    /// The member `name` as an array: what ``decode(_:as:)-(_,T.Type)`` gives for `[E]`, with the
+    /// The member `name` as an array: what `decode(_:as:)` gives for `[E]`, with the
     /// array allocated here, in the caller's code, where its type is known (allocated inside the
     /// library, an array of a type it does not know costs a runtime metadata lookup).
     @inlinable
@@ -186,8 +186,8 @@ public struct ResourceReader: ~Copyable {
         return result
     }
 
-    /// The member `name` as an optional array: what ``decodeIfPresent(_:as:)-(_,T.Type)`` gives
-    /// for `[E]`, allocated as ``decode(_:as:)-(_,[E].Type)`` allocates it.
+    /// The member `name` as an optional array: what `decodeIfPresent(_:as:)` gives
+    /// for `[E]`, allocated as the non-optional overload allocates it.
     @inlinable
     public func decodeIfPresent<E: Decodable>(_ name: StaticString, as type: [E].Type = [E].self) throws -> [E]? {
         var result: [E] = []
