@@ -83,9 +83,7 @@ protocol LazyMarker {
 /// the generic result. Used only for types that need no target resource and are no union, so
 /// no element is ever skipped.
 protocol LinkageArrayDecodable {
-    static func decodeLinkageArray<R>(from decoder: ResourceDecoder, first: UInt32, count: Int, as type: R.Type)
-        throws -> R
-    /// The same, appended to `result` (whose element type `R` is `Self`) through `append`.
+    /// Appends the elements to `result` (whose element type `R` is `Self`) through `append`.
     static func appendLinkages<R>(
         from decoder: ResourceDecoder, first: UInt32, count: Int, into result: inout [R],
         append: (inout [R], R) -> Void

@@ -154,23 +154,6 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
 }
 
 extension Identifier: LinkageArrayDecodable {
-    static func decodeLinkageArray<R>(from decoder: ResourceDecoder, first: UInt32, count: Int, as type: R.Type)
-        throws -> R
-    {
-        var result: [Identifier] = []
-        result.reserveCapacity(count)
-        let expected = decoder.typeInfo(Model.self).resourceType
-        for position in 0..<count {
-            let index = first &+ UInt32(position)
-            if let identifier = plain(decoder, index, type: expected) {
-                result.append(identifier)
-            } else {
-                result.append(try decodeDirect(from: decoder, .linkage(index), key: .index(position)))
-            }
-        }
-        return sameType(result, as: R.self)
-    }
-
     static func appendLinkages<R>(
         from decoder: ResourceDecoder, first: UInt32, count: Int, into result: inout [R],
         append: (inout [R], R) -> Void

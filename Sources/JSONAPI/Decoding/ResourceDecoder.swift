@@ -756,8 +756,13 @@ final class ResourceDecoder: Decoder {
     /// it through ``appendElements(_:_:into:reserve:append:)`` with functions compiled where `E`
     /// is known.
     func decodeElements<E: Decodable>(_ type: E.Type, _ node: Node) throws -> [E] {
-        if case .value(let range) = node {
-            return try decodeJSONArray(E.self, range)
+        if E.self == String.self, case .value(let range) = node {
+            // Built as `[String]`, so reserving and appending are specialized, not generic calls.
+            var strings: [String] = []
+            try appendJSONArray(
+                String.self, range, into: &strings, reserve: { array, count in array.reserveCapacity(count) },
+                append: { array, element in array.append(element) })
+            return sameType(strings, as: [E].self)
         }
         var result: [E] = []
         try appendElements(
@@ -854,29 +859,6 @@ final class ResourceDecoder: Decoder {
             }
             position &+= 1
         }
-    }
-
-    func decodeJSONArray<E: Decodable>(_ type: E.Type, _ range: ByteRange) throws -> [E] {
-        guard firstByte(range) == UInt8(ascii: "[") else {
-            throw typeMismatch([E].self, expected: "an array", found: range, path: path)
-        }
-        var result: [E] = []
-        var position = 0
-        var cursor = ArrayCursor(range)
-        if E.self == String.self {
-            // Built as `[String]`, so appending is specialized rather than a generic call.
-            var strings: [String] = []
-            while let element = cursor.next(bytes) {
-                strings.append(try readString(element, escaped: nil, key: .index(position)))
-                position &+= 1
-            }
-            return sameType(strings, as: [E].self)
-        }
-        while let element = cursor.next(bytes) {
-            result.append(try unbox(E.self, .value(element), key: .index(position)))
-            position &+= 1
-        }
-        return result
     }
 
     func decodeStringDictionary<V: Decodable>(_ type: V.Type, _ node: Node) throws -> [String: V] {

@@ -153,10 +153,6 @@ public struct ResourceReader: ~Copyable {
             guard let node = decoder.node(for: slot(name, decoder), record: record) else {
                 return try decoder.absentValue(T.self, key: StaticCodingKey(name), in: node, depth: depth)
             }
-            if case .value(let range) = node, decoder.firstByte(range) == UInt8(ascii: "{") {
-                let info = decoder.typeInfo(T.self)
-                if info.readable != nil { return try decoder.readObject(T.self, range, key: .name(name), info: info) }
-            }
             return try decoder.unbox(T.self, node, key: .name(name))
         }
     }
@@ -166,10 +162,6 @@ public struct ResourceReader: ~Copyable {
     public func decodeIfPresent<T: Decodable>(_ name: StaticString, as type: T.Type = T.self) throws -> T? {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard let node = decoder.node(for: slot(name, decoder), record: record) else { return nil }
-            if case .value(let range) = node, decoder.firstByte(range) == UInt8(ascii: "{") {
-                let info = decoder.typeInfo(T.self)
-                if info.readable != nil { return try decoder.readObject(T.self, range, key: .name(name), info: info) }
-            }
             return try decoder.decodeOptional(T.self, node, key: .name(name))
         }
     }
@@ -276,19 +268,6 @@ extension Node {
 }
 
 extension ResourceDecoder {
-    /// A readable `T` from the JSON object at `range`: what `unbox` does for it (a frame, the
-    /// reader initializer, errors located), without the dispatch that finds it is one.
-    @inline(__always)
-    func readObject<T: Decodable>(_ type: T.Type, _ range: ByteRange, key: KeyRef, info: TypeInfo) throws -> T {
-        let frame = try push(.value(range), key: key, expected: info.resourceType, model: info.model)
-        defer { pop(frame) }
-        do {
-            return try construct(T.self, info)
-        } catch {
-            throw locate(error, node: .value(range))
-        }
-    }
-
     /// A reader over the current node (which ``Node/isReadable``), set up as
     /// ``container(keyedBy:)`` sets up a container.
     func reader<T>(for type: T.Type) throws -> ResourceReader {
