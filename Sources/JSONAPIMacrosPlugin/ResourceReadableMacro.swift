@@ -12,6 +12,10 @@ import SwiftSyntaxMacros
 ///   declares `CodingKeys` (then properties without a case are not read at all);
 /// - a property written as `T?`, `T!` or `Optional<T>` is read with `decodeIfPresent`, any other
 ///   with `decode`.
+///
+/// When the struct has its implicit memberwise initializer (it declares no initializer, no
+/// `private` stored property, no property wrapper), the reads are that initializer's arguments;
+/// otherwise each is assigned to its property.
 public struct ResourceReadableMacro: ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -30,7 +34,7 @@ public struct ResourceReadableMacro: ExtensionMacro {
         case .keys(let found): keys = found
         case .failed: return []
         }
-        var statements: [String] = []
+        var reads: [(reference: String, call: String)] = []
         var failed = false
         for member in structDecl.memberBlock.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
@@ -50,13 +54,22 @@ public struct ResourceReadableMacro: ExtensionMacro {
                 // resolved in the extension's scope, where the sibling types of a nested type
                 // are not visible.
                 let method = property.isOptional ? "decodeIfPresent" : "decode"
-                statements.append("self.\(property.reference) = try reader.\(method)(\(literal(key)))")
+                reads.append((property.reference, "reader.\(method)(\(literal(key)))"))
             }
         }
         if failed { return [] }
         let access = accessModifier(of: structDecl)
         let conformance = protocols.isEmpty ? "" : ": JSONAPI.ResourceReadable"
-        let body = statements.map { "        " + $0 }.joined(separator: "\n")
+        let body: String
+        if !reads.isEmpty && hasMemberwiseInitializer(structDecl) {
+            // One call of the memberwise initializer builds the value at once. Assigned a
+            // property at a time, `self` is built in memory and returned as a copy (a retain and a
+            // release for every reference it holds): the optimizer does not pair the two.
+            let arguments = reads.map { "            \($0.reference): \($0.call)" }.joined(separator: ",\n")
+            body = "        try self.init(\n\(arguments)\n        )"
+        } else {
+            body = reads.map { "        self.\($0.reference) = try \($0.call)" }.joined(separator: "\n")
+        }
         let source: DeclSyntax = """
             extension \(type.trimmed)\(raw: conformance) {
                 \(raw: access)init(from reader: borrowing JSONAPI.ResourceReader) throws {
@@ -66,6 +79,35 @@ public struct ResourceReadableMacro: ExtensionMacro {
             """
         guard let extensionDecl = source.as(ExtensionDeclSyntax.self) else { return [] }
         return [extensionDecl]
+    }
+
+    /// Whether the struct certainly has the implicit memberwise initializer, with one parameter
+    /// per stored property in declaration order, reachable from an extension in the same file:
+    /// it declares no initializer, no `private` or `fileprivate` stored property, no property
+    /// wrapper and nothing conditionally compiled.
+    static func hasMemberwiseInitializer(_ structDecl: StructDeclSyntax) -> Bool {
+        for member in structDecl.memberBlock.members {
+            if member.decl.is(InitializerDeclSyntax.self) || member.decl.is(IfConfigDeclSyntax.self)
+                || member.decl.is(MacroExpansionDeclSyntax.self)
+            {
+                return false
+            }
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            let modifiers = variable.modifiers
+            if modifiers.contains(where: {
+                $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
+            }) {
+                continue
+            }
+            if !variable.attributes.isEmpty { return false }
+            for modifier in modifiers where modifier.detail == nil {
+                switch modifier.name.tokenKind {
+                case .keyword(.private), .keyword(.fileprivate): return false
+                default: continue
+                }
+            }
+        }
+        return true
     }
 
     /// A stored property to read.

@@ -42,8 +42,8 @@ enum CLIHarness {
         let outputURL = directory.appendingPathComponent("stdout-\(UUID().uuidString)")
         let errorURL = directory.appendingPathComponent("stderr-\(UUID().uuidString)")
         try Data(input).write(to: inputURL)
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: outputURL.path, contents: nil))
+        #expect(FileManager.default.createFile(atPath: errorURL.path, contents: nil))
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -53,14 +53,16 @@ struct ResourceReadableMacroTests {
 
             extension Article: JSONAPI.ResourceReadable {
                 public init(from reader: borrowing JSONAPI.ResourceReader) throws {
-                    self.id = try reader.decode("id")
-                    self.title = try reader.decode("title")
-                    self.subtitle = try reader.decodeIfPresent("subtitle")
-                    self.rating = try reader.decodeIfPresent("rating")
-                    self.legacy = try reader.decodeIfPresent("legacy")
-                    self.tags = try reader.decode("tags")
-                    self.`default` = try reader.decode("default")
-                    self.observed = try reader.decode("observed")
+                    try self.init(
+                        id: reader.decode("id"),
+                        title: reader.decode("title"),
+                        subtitle: reader.decodeIfPresent("subtitle"),
+                        rating: reader.decodeIfPresent("rating"),
+                        legacy: reader.decodeIfPresent("legacy"),
+                        tags: reader.decode("tags"),
+                        `default`: reader.decode("default"),
+                        observed: reader.decode("observed")
+                    )
                 }
             }
             """)
@@ -95,11 +97,74 @@ struct ResourceReadableMacroTests {
 
             extension Links: JSONAPI.ResourceReadable {
                 init(from reader: borrowing JSONAPI.ResourceReader) throws {
-                    self.selfLink = try reader.decode("self")
-                    self.related = try reader.decodeIfPresent("related")
+                    try self.init(
+                        selfLink: reader.decode("self"),
+                        related: reader.decodeIfPresent("related")
+                    )
                 }
             }
             """#)
+    }
+
+    /// Without a memberwise initializer (or when it may be out of reach), each property is
+    /// assigned in turn.
+    @Test(arguments: [
+        "init(name: String) { self.name = name }",
+        "private var secret: Int?",
+        "fileprivate var secret: Int?",
+        "@Wrapped var secret: Int?",
+        "#if DEBUG\n    var secret: Int?\n    #endif",
+        "#declareSomething",
+    ])
+    func propertiesAreAssignedWhenTheMemberwiseInitializerMayBeMissing(member: String) {
+        let reads =
+            member.contains("secret") && !member.hasPrefix("#if")
+            ? "\n        self.secret = try reader.decodeIfPresent(\"secret\")" : ""
+        expand(
+            """
+            @ResourceReadable
+            struct Tag {
+                var name: String
+                \(member)
+            }
+            """,
+            """
+            struct Tag {
+                var name: String
+                \(member)
+            }
+
+            extension Tag: JSONAPI.ResourceReadable {
+                init(from reader: borrowing JSONAPI.ResourceReader) throws {
+                    self.name = try reader.decode("name")\(reads)
+                }
+            }
+            """)
+    }
+
+    @Test func privateSetAndStaticMembersKeepTheMemberwiseInitializer() {
+        expand(
+            """
+            @ResourceReadable
+            struct Tag {
+                private(set) var name: String
+                private static var count = 0
+            }
+            """,
+            """
+            struct Tag {
+                private(set) var name: String
+                private static var count = 0
+            }
+
+            extension Tag: JSONAPI.ResourceReadable {
+                init(from reader: borrowing JSONAPI.ResourceReader) throws {
+                    try self.init(
+                        name: reader.decode("name")
+                    )
+                }
+            }
+            """)
     }
 
     @Test func unsupportedDeclarationsAreDiagnosed() {
@@ -187,7 +252,9 @@ struct ResourceReadableMacroTests {
 
                 extension Tag {
                     init(from reader: borrowing JSONAPI.ResourceReader) throws {
-                        self.name = try reader.decode("name")
+                        try self.init(
+                            name: reader.decode("name")
+                        )
                     }
                 }
                 """,

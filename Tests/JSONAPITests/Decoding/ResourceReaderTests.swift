@@ -228,6 +228,16 @@ struct ResourceReaderTests {
         #expect(try decodeBothWays(ReaderUndeclared.self, text) == ReaderUndeclared(id: "1", name: "n"))
     }
 
+    @Test func modelsWithoutAMemberwiseInitializerReadTheSame() throws {
+        let text = #"{"data": {"type": "people", "id": "1", "attributes": {"firstName": "Ann", "lastName": "Lee"}}}"#
+        let declared = try decodeBothWays(ReaderWithInitializer.self, text)
+        #expect(declared == ReaderWithInitializer(id: "1", firstName: "Ann", twitter: nil))
+        #expect(try decodeBothWays(ReaderWithPrivateMember.self, text).surname == "Lee")
+        let missing = errorsBothWays(ReaderWithPrivateMember.self, text.replacingOccurrences(of: "lastName", with: "x"))
+        #expect(missing.reader == missing.decoder)
+        #expect(missing.reader.contains("`lastName`"))
+    }
+
     @Test func oneCharacterKeysWork() throws {
         // A one-scalar literal makes a `StaticString` without a pointer representation.
         let text =
@@ -397,4 +407,29 @@ struct ReaderUndeclared: Equatable, JSONAPIResource {
     static let resourceType = "things"
     var id: String
     var name: String
+}
+
+/// Declares an initializer, so it has no memberwise initializer: the macro assigns each
+/// property.
+@ResourceReadable
+struct ReaderWithInitializer: Decodable, Equatable, JSONAPIResource {
+    static let resourceType = "people"
+    var id: String
+    var firstName: String
+    var twitter: String?
+
+    init(id: String, firstName: String, twitter: String?) {
+        self.id = id
+        self.firstName = firstName
+        self.twitter = twitter
+    }
+}
+
+/// A private stored property makes the memberwise initializer private: assigned too.
+@ResourceReadable
+struct ReaderWithPrivateMember: Decodable, Equatable, JSONAPIResource {
+    static let resourceType = "people"
+    var id: String
+    private var lastName: String
+    var surname: String { lastName }
 }
