@@ -25,6 +25,11 @@
 ///
 /// Options, errors (with coding path, JSON Pointer, line and column), relationships, cycles and
 /// missing resources behave exactly as they do through `init(from:)`.
+///
+/// Written by hand, build the value in one initializer call rather than a property at a time:
+/// `try self.init(id: reader.decode("id"), title: reader.decode("title"))`. A struct initialized
+/// property by property is returned as a copy of itself, a retain and a release for each string
+/// and array it holds, which the optimizer does not remove.
 public protocol ResourceReadable: Decodable {
     /// Reads the value from `reader`: a resource object, or a JSON object for a nested type.
     init(from reader: borrowing ResourceReader) throws
