@@ -171,6 +171,47 @@ public struct ResourceReader: ~Copyable {
         }
     }
 
+    /// The member `name` as a typed identifier: what `decode(_:as:)` gives, with the common
+    /// case (a to-one relationship whose linkage has an id of the right type and no `lid` or
+    /// `meta`) read straight from the linkage record.
+    public func decode<M: JSONAPIResource>(
+        _ name: StaticString, as type: Identifier<M>.Type = Identifier<M>.self
+    ) throws -> Identifier<M> {
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard let node = decoder.node(for: slot(name, decoder), record: record) else {
+                return try decoder.absentValue(Identifier<M>.self, key: StaticCodingKey(name), in: node, depth: depth)
+            }
+            if let identifier = Self.plainIdentifier(M.self, decoder, node) { return identifier }
+            return try decoder.unbox(Identifier<M>.self, node, key: .name(name))
+        }
+    }
+
+    /// The member `name` as an optional typed identifier: what `decodeIfPresent(_:as:)` gives,
+    /// with the common case read as the non-optional overload reads it.
+    public func decodeIfPresent<M: JSONAPIResource>(
+        _ name: StaticString, as type: Identifier<M>.Type = Identifier<M>.self
+    ) throws -> Identifier<M>? {
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard let node = decoder.node(for: slot(name, decoder), record: record) else { return nil }
+            if let identifier = Self.plainIdentifier(M.self, decoder, node) { return identifier }
+            return try decoder.decodeOptional(Identifier<M>.self, node, key: .name(name))
+        }
+    }
+
+    /// The identifier of a to-one relationship whose linkage is plain (see `Identifier.plain`),
+    /// or nil for anything else, which then goes the general way. An identifier needs no
+    /// related resource and is no union, so the general way would give the same value.
+    @inline(__always)
+    static func plainIdentifier<M: JSONAPIResource>(_ model: M.Type, _ decoder: ResourceDecoder, _ node: Node)
+        -> Identifier<M>?
+    {
+        guard case .relationship(let index) = node else { return nil }
+        let relationship = decoder.relationships[Int(index)]
+        guard relationship.data == .one && relationship.linkageCount > 0 else { return nil }
+        return Identifier<M>.plain(
+            decoder, relationship.firstLinkage, type: decoder.typeInfo(M.self).resourceType)
+    }
+
     /// The member `name` as an array: what `decode(_:as:)` gives for `[E]`, with the
     /// array allocated here, in the caller's code, where its type is known (allocated inside the
     /// library, an array of a type it does not know costs a runtime metadata lookup).

@@ -433,3 +433,79 @@ struct ReaderWithPrivateMember: Decodable, Equatable, JSONAPIResource {
     private var lastName: String
     var surname: String { lastName }
 }
+
+/// To-one identifiers, required and optional, which readers take from the linkage record
+/// directly when it is plain.
+@ResourceReadable
+struct ReaderReview: Decodable, Equatable, JSONAPIResource {
+    static let resourceType = "reviews"
+    var id: String
+    var reviewer: Identifier<ReaderPerson>
+    var editor: Identifier<ReaderPerson>?
+}
+
+extension ResourceReaderTests {
+    /// A review whose `reviewer` relationship is `reviewer` and `editor` relationship is
+    /// `editor` (raw JSON member text, or nil to leave it out).
+    static func review(reviewer: String, editor: String?) -> String {
+        let editorMember = editor.map { #", "editor": \#($0)"# } ?? ""
+        return #"{"data": {"type": "reviews", "id": "1", "relationships": {"reviewer": \#(reviewer)\#(editorMember)}}}"#
+    }
+
+    @Test(arguments: [
+        // Plain linkage, to a resource that is not in the document (an identifier needs none).
+        #"{"data": {"type": "people", "id": "9"}}"#,
+        // An id with escapes.
+        #"{"data": {"type": "people", "id": "a\"b\u00e9"}}"#,
+        // A 1.1 lid, with and without an id; identifier meta; links beside data.
+        #"{"data": {"type": "people", "lid": "local-1"}}"#,
+        #"{"data": {"type": "people", "id": "9", "lid": "local-1"}}"#,
+        #"{"data": {"type": "people", "id": "9", "meta": {"role": "lead"}}}"#,
+        #"{"links": {"related": "/r/1/reviewer"}, "data": {"type": "people", "id": "9"}}"#,
+    ])
+    func identifiersReadFromLinkageMatchTheDecoderPath(linkage: String) throws {
+        let text = Array(Self.review(reviewer: linkage, editor: linkage).utf8)
+        var options = DecodingOptions()
+        let read = try JSONAPIDecoder(options: options).decode(ReaderReview.self, from: text)
+        options.usesResourceReaders = false
+        let decoded = try JSONAPIDecoder(options: options).decode(ReaderReview.self, from: text)
+        // `==` compares id and lid; `meta` is compared by its description.
+        #expect(read == decoded)
+        #expect(read.editor == read.reviewer)
+        for (readIdentifier, decodedIdentifier) in [(read.reviewer, decoded.reviewer), (read.editor, decoded.editor)] {
+            #expect(readIdentifier?.lid == decodedIdentifier?.lid)
+            #expect(String(describing: readIdentifier?.meta) == String(describing: decodedIdentifier?.meta))
+        }
+        if linkage.contains("meta") { #expect(read.editor?.meta != nil) }
+        if linkage.contains(#"a"b"#) { #expect(read.reviewer.id == "a\"b\u{e9}") }
+    }
+
+    @Test func optionalIdentifiersAreNilForNullAbsentOrNoLinkage() throws {
+        let reviewer = #"{"data": {"type": "people", "id": "9"}}"#
+        for editor in [nil, #"{"data": null}"#, #"{"links": {"related": "/r/1/editor"}}"#] {
+            let review = try decodeBothWays(ReaderReview.self, Self.review(reviewer: reviewer, editor: editor))
+            #expect(review.reviewer.id == "9")
+            #expect(review.editor == nil)
+        }
+    }
+
+    @Test(arguments: [
+        // The wrong type, a to-many where a to-one is expected, null or absent where required.
+        #"{"data": {"type": "tags", "id": "9"}}"#,
+        #"{"data": [{"type": "people", "id": "9"}]}"#,
+        #"{"data": []}"#,
+        #"{"data": null}"#,
+        #"{"links": {"related": "/r/1/reviewer"}}"#,
+    ])
+    func identifierErrorsMatchTheDecoderPath(linkage: String) {
+        for text in [
+            Self.review(reviewer: linkage, editor: nil),
+            Self.review(reviewer: #"{"data": {"type": "people", "id": "9"}}"#, editor: linkage),
+        ] {
+            let errors = errorsBothWays(ReaderReview.self, text)
+            #expect(errors.reader == errors.decoder)
+        }
+        let missing = errorsBothWays(ReaderReview.self, Self.review(reviewer: linkage, editor: nil))
+        #expect(!missing.reader.hasPrefix("decoded"))
+    }
+}
