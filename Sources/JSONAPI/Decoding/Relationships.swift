@@ -101,21 +101,7 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
     }
 
     static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> Identifier {
-        // The common case, an identifier with an id of the right type and nothing else, straight
-        // from its linkage record; anything else (and every error) takes the general path.
-        var linkage = UInt32.max
-        switch node {
-        case .linkage(let index):
-            linkage = index
-        case .relationship(let index):
-            let relationship = decoder.relationships[Int(index)]
-            if relationship.data == .one && relationship.linkageCount > 0 { linkage = relationship.firstLinkage }
-        default:
-            break
-        }
-        if linkage != .max, let identifier = plain(decoder, linkage, type: decoder.typeInfo(Model.self).resourceType) {
-            return identifier
-        }
+        if let identifier = plain(decoder, node) { return identifier }
         guard let identity = try decoder.identity(of: node, key: key) else {
             return try decoder.descend(into: node, key: key) { try decodePortable(from: decoder) }
         }
@@ -125,6 +111,25 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
             lid: identity.lid.isPresent ? decoder.string(identity.lid, escaped: identity.lidEscaped) : nil)
         if identity.meta.isPresent { identifier.meta = JSONObject(storage: decoder.storage, range: identity.meta) }
         return identifier
+    }
+
+    /// The common case, an identifier with an id of the right type and nothing else, straight
+    /// from the linkage record of `node` (a linkage, or a to-one relationship); nil for
+    /// anything else, which takes the general path (with every error).
+    @inline(__always)
+    static func plain(_ decoder: ResourceDecoder, _ node: Node) -> Identifier? {
+        let linkage: UInt32
+        switch node {
+        case .linkage(let index):
+            linkage = index
+        case .relationship(let index):
+            let relationship = decoder.relationships[Int(index)]
+            guard relationship.data == .one && relationship.linkageCount > 0 else { return nil }
+            linkage = relationship.firstLinkage
+        default:
+            return nil
+        }
+        return plain(decoder, linkage, type: decoder.typeInfo(Model.self).resourceType)
     }
 
     /// The identifier of linkage `index` when it has an id, no lid or meta, and `type`.

@@ -62,6 +62,32 @@ extension ResourceDecoder {
         return decoded.withUnsafeBytes { matcher.matches($0, wanted, path: { self.path }) }
     }
 
+    /// The scalar that a lookup in resource `record` found, or nil when `slot` names nothing
+    /// (which the caller reports). Resource containers and readers read scalars through this.
+    @inline(__always)
+    func scalar<T: ScalarDecodable>(_ type: T.Type, in slot: ResourceSlot, record: UInt32, key: KeyRef) throws -> T? {
+        if case .member(let member) = slot {
+            return try T.read(
+                self, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+        }
+        guard let node = node(for: slot, record: record) else { return nil }
+        return try T.read(self, node: node, key: key)
+    }
+
+    /// As ``scalar(_:in:record:key:)``, for `decodeIfPresent`: nil also for null.
+    @inline(__always)
+    func scalarIfPresent<T: ScalarDecodable>(_ type: T.Type, in slot: ResourceSlot, record: UInt32, key: KeyRef)
+        throws -> T?
+    {
+        if case .member(let member) = slot {
+            if firstByte(member.value) == UInt8(ascii: "n") { return nil }
+            return try T.read(
+                self, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+        }
+        guard let node = node(for: slot, record: record) else { return nil }
+        return try decodeOptional(T.self, node, key: key)
+    }
+
     /// The relationship of `record` named `wanted`.
     @inline(__always)
     func findRelationship(of record: UInt32, _ wanted: UnsafeRawBufferPointer) -> UInt32? {
@@ -269,16 +295,11 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             let slot = decoder.withKeyBytes(key, names: state.names) {
                 decoder.lookup($0, record: record, segment: segment)
             }
-            if case .member(let member) = slot {
-                return try withKeyRef(key) { key in
-                    try T.read(
-                        decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
-                }
-            }
-            guard let node = decoder.node(for: slot, record: record) else {
+            guard let value = try withKeyRef(key, { try decoder.scalar(T.self, in: slot, record: record, key: $0) })
+            else {
                 throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)
             }
-            return try withKeyRef(key) { key in try T.read(decoder, node: node, key: key) }
+            return value
         }
     }
 
@@ -288,15 +309,7 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             let slot = decoder.withKeyBytes(key, names: state.names) {
                 decoder.lookup($0, record: record, segment: segment)
             }
-            if case .member(let member) = slot {
-                if decoder.firstByte(member.value) == UInt8(ascii: "n") { return nil }
-                return try withKeyRef(key) { key in
-                    try T.read(
-                        decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
-                }
-            }
-            guard let node = decoder.node(for: slot, record: record) else { return nil }
-            return try withKeyRef(key) { key in try decoder.decodeOptional(T.self, node, key: key) }
+            return try withKeyRef(key) { try decoder.scalarIfPresent(T.self, in: slot, record: record, key: $0) }
         }
     }
 

@@ -87,29 +87,16 @@ public struct ResourceReader: ~Copyable {
     @inline(__always)
     func scalar<T: ScalarDecodable>(_ type: T.Type, _ name: StaticString) throws -> T {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            let slot = slot(name, decoder)
-            if case .member(let member) = slot {
-                return try T.read(
-                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0,
-                    key: .name(name))
-            }
-            guard let node = decoder.node(for: slot, record: record) else { throw keyNotFound(name) }
-            return try T.read(decoder, node: node, key: .name(name), as: T.self)
+            guard let value = try decoder.scalar(T.self, in: slot(name, decoder), record: record, key: .name(name))
+            else { throw keyNotFound(name) }
+            return value
         }
     }
 
     @inline(__always)
     func scalarIfPresent<T: ScalarDecodable>(_ type: T.Type, _ name: StaticString) throws -> T? {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            let slot = slot(name, decoder)
-            if case .member(let member) = slot {
-                if decoder.firstByte(member.value) == UInt8(ascii: "n") { return nil }
-                return try T.read(
-                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0,
-                    key: .name(name))
-            }
-            guard let node = decoder.node(for: slot, record: record) else { return nil }
-            return try decoder.decodeOptional(T.self, node, key: .name(name))
+            try decoder.scalarIfPresent(T.self, in: slot(name, decoder), record: record, key: .name(name))
         }
     }
 
@@ -181,7 +168,7 @@ public struct ResourceReader: ~Copyable {
             guard let node = decoder.node(for: slot(name, decoder), record: record) else {
                 return try decoder.absentValue(Identifier<M>.self, key: StaticCodingKey(name), in: node, depth: depth)
             }
-            if let identifier = Self.plainIdentifier(M.self, decoder, node) { return identifier }
+            if let identifier = Identifier<M>.plain(decoder, node) { return identifier }
             return try decoder.unbox(Identifier<M>.self, node, key: .name(name))
         }
     }
@@ -193,23 +180,11 @@ public struct ResourceReader: ~Copyable {
     ) throws -> Identifier<M>? {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard let node = decoder.node(for: slot(name, decoder), record: record) else { return nil }
-            if let identifier = Self.plainIdentifier(M.self, decoder, node) { return identifier }
+            // An identifier needs no related resource and is no union, so nothing the general
+            // way checks first applies to a plain linkage.
+            if let identifier = Identifier<M>.plain(decoder, node) { return identifier }
             return try decoder.decodeOptional(Identifier<M>.self, node, key: .name(name))
         }
-    }
-
-    /// The identifier of a to-one relationship whose linkage is plain (see `Identifier.plain`),
-    /// or nil for anything else, which then goes the general way. An identifier needs no
-    /// related resource and is no union, so the general way would give the same value.
-    @inline(__always)
-    static func plainIdentifier<M: JSONAPIResource>(_ model: M.Type, _ decoder: ResourceDecoder, _ node: Node)
-        -> Identifier<M>?
-    {
-        guard case .relationship(let index) = node else { return nil }
-        let relationship = decoder.relationships[Int(index)]
-        guard relationship.data == .one && relationship.linkageCount > 0 else { return nil }
-        return Identifier<M>.plain(
-            decoder, relationship.firstLinkage, type: decoder.typeInfo(M.self).resourceType)
     }
 
     /// The member `name` as an array: what `decode(_:as:)` gives for `[E]`, with the
