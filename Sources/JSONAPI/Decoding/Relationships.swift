@@ -139,7 +139,7 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
         guard link.id.isPresent && link.flags.isDisjoint(with: [.hasLid, .hasMeta]) && link.type == type else {
             return nil
         }
-        return Identifier(id: decoder.string(link.id, escaped: link.flags.contains(.idHasEscapes)), lid: nil, meta: nil)
+        return Identifier(id: decoder.linkedID(link), lid: nil, meta: nil)
     }
 
     private static func decodePortable(from decoder: any Decoder) throws -> Identifier {

@@ -134,6 +134,14 @@ final class ResourceDecoder: Decoder {
     /// Set when a foreign error has been given a location, so outer frames pass it through.
     @exclusivity(unchecked) var foreignErrorLocated = false
     @exclusivity(unchecked) var scratch: [UInt8] = []
+    /// The ids of linked resources, by record, once a linkage to each has been decoded (see
+    /// ``linkedID(_:)``); empty until the session has decoded ``unsharedLinkedIDLimit`` ids long
+    /// enough to need storage of their own, then `""` for a record not seen yet.
+    @exclusivity(unchecked) var linkedIDs: [String] = []
+    /// Long linked ids decoded before ``linkedIDs`` was set up.
+    @exclusivity(unchecked) var unsharedLinkedIDs = 0
+    /// How many long linked ids a session decodes on their own before it shares them.
+    static let unsharedLinkedIDLimit = 32
     @exclusivity(unchecked) var localResources: [LocalKey: UInt32]?
     /// Keyed-container boxes for reuse (see ``ContainerPool``), with a direct-mapped cache.
     @exclusivity(unchecked) var pools: [ContainerPool] = []
@@ -227,6 +235,8 @@ final class ResourceDecoder: Decoder {
         foreignErrorLocated = false
         // A shelved decoder keeps small buffers only: one huge string must not pin its scratch.
         scratch.removeAll(keepingCapacity: scratch.capacity <= 1 << 16)
+        linkedIDs.removeAll(keepingCapacity: linkedIDs.capacity <= 1 << 16)
+        unsharedLinkedIDs = 0
         localResources = nil
         cachedUserInfo = nil
         table.reset()
@@ -987,6 +997,47 @@ final class ResourceDecoder: Decoder {
 
     func string(_ range: ByteRange, escaped: Bool) -> String {
         StringMaking.make(bytes.slice(range), escaped: escaped)
+    }
+
+    /// The `id` of a linkage as a `String`, one `String` per linked resource.
+    ///
+    /// Every linkage that names the same resource has the same id, and a document links the same
+    /// few resources (authors, tags) from thousands of places. A `String` of more than 15 UTF-8
+    /// bytes has storage of its own, so decoding each of those ids afresh costs an allocation, a
+    /// copy and, later, a free per linkage. Here the first linkage to a resource decodes its id
+    /// and later ones share that `String` (a retain); a value of `String` cannot tell the
+    /// difference. Short ids are stored inline anyway, and a linkage whose resource is not in the
+    /// document (no target) is decoded as it is. So are the first
+    /// ``unsharedLinkedIDLimit`` long ids of a session, before the table is worth setting up.
+    @inline(__always)
+    func linkedID(_ link: LinkageRecord) -> String {
+        let escaped = link.flags.contains(.idHasEscapes)
+        guard link.id.end &- link.id.start > 15, link.target != .max else { return string(link.id, escaped: escaped) }
+        return sharedLinkedID(link.id, escaped: escaped, target: Int(link.target))
+    }
+
+    /// ``linkedID(_:)`` for an id with storage of its own: the target's shared `String`.
+    ///
+    /// The linkage resolved to `target` by comparing decoded ids (see
+    /// `DocumentBuilder.finish`), so every linkage with this target has an equal id, and the
+    /// target's own id is equal too.
+    @inline(never)
+    private func sharedLinkedID(_ range: ByteRange, escaped: Bool, target: Int) -> String {
+        if linkedIDs.isEmpty {
+            // A decode that reads a few resources of a large document (one by its id, say)
+            // should not pay for a table of all of them.
+            guard unsharedLinkedIDs >= Self.unsharedLinkedIDLimit else {
+                unsharedLinkedIDs &+= 1
+                return string(range, escaped: escaped)
+            }
+            linkedIDs.append(contentsOf: repeatElement("", count: resources.count))
+        }
+        guard target < linkedIDs.count else { return string(range, escaped: escaped) }
+        let known = linkedIDs[target]
+        if !known.isEmpty { return known }
+        let made = string(range, escaped: escaped)
+        linkedIDs[target] = made
+        return made
     }
 
     func relationshipName(_ index: UInt32) -> String {
