@@ -92,4 +92,50 @@ struct StringMakingTests {
             }
         }
     }
+
+    /// Decoded strings carry the standard library's ASCII flag as a validating initializer sets
+    /// it: a string not known to be ASCII compares and hashes through Unicode normalization.
+    @Test func decodedStringsKnowWhetherTheyAreASCII() throws {
+        struct Item: Decodable, JSONAPIResource {
+            static let resourceType = "items"
+            var id: String
+            var text: String
+        }
+        let ascii = String(repeating: "abcdefghij", count: 10)  // 100 bytes
+        var texts: [(json: String, value: String)] = [
+            ("short", "short"), ("short é", "short é"), ("sixteen bytes ok", "sixteen bytes ok"),
+            (ascii, ascii), (#"a \"quoted\" line\nand a \u0041 "# + ascii, "a \"quoted\" line\nand a A " + ascii),
+            (#"escaped \u00e9 "# + ascii, "escaped é " + ascii), ("raw é " + ascii, "raw é " + ascii),
+        ]
+        // One non-ASCII letter at every position of strings of whole and partial 16-byte steps
+        // (the last step overlaps the one before), and the same lengths all ASCII.
+        for length in [16, 17, 63, 64, 65, 71, 72, 73, 130] {
+            let plain = String(repeating: "x", count: length)
+            texts.append((plain, plain))
+            for position in 0..<(length - 1) {
+                var scalars = Array(plain.unicodeScalars)
+                scalars[position] = "\u{E9}"
+                scalars.removeLast()  // "é" is two bytes: the same byte length
+                var text = ""
+                text.unicodeScalars.append(contentsOf: scalars)
+                texts.append((text, text))
+            }
+        }
+        var json = #"{"data": ["#
+        for (index, text) in texts.enumerated() {
+            json += index == 0 ? "" : ","
+            json += #"{"type": "items", "id": "\#(index)", "attributes": {"text": "\#(text.json)"}}"#
+        }
+        json += "]}"
+        for readers in [true, false] {
+            var options = DecodingOptions()
+            options.usesResourceReaders = readers
+            let items = try Document(parsing: json).primary(as: Item.self, options: options).decodeAll()
+            #expect(items.map(\.text) == texts.map(\.value))
+            for item in items {
+                let isASCII = item.text.utf8.allSatisfy { $0 < 0x80 }
+                #expect(item.text.utf8Span.isKnownASCII == isASCII, "\(item.text)")
+            }
+        }
+    }
 }
