@@ -40,7 +40,7 @@ enum StringMaking {
     ///
     /// The string is told whether it is ASCII, as a validating initializer would find out: a
     /// string not known to be ASCII is not known to be in normal form C either, and comparing or
-    /// hashing it then goes through Unicode normalization, about 3.7 times slower for a 60-byte
+    /// hashing it then goes through Unicode normalization, about 3.7 times slower for a 59-byte
     /// ASCII URL (a scratch microbenchmark, release build). Strings of at most 15 bytes are
     /// stored inline and work this out themselves.
     @inline(__always)
