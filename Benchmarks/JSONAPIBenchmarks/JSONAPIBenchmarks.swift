@@ -18,6 +18,9 @@ import JSONAPIYajl
 //   `@ResourceReadable`, so through their generated `init(from: ResourceReader)`,
 // - `TypedProjectionCodable/<size>`: the same through `init(from: any Decoder)`
 //   (`DecodingOptions.usesResourceReaders = false`), what a model without the macro costs,
+// - `TypedProjectionStreaming/<size>`: the same structs as `TypedProjection`, each handed to a
+//   closure by `forEachDecoded` and dropped, instead of all of them kept in arrays: what a
+//   caller that processes resources one at a time (writes rows, forwards them) pays,
 // - `TypedPrimaryToOne/<size>`: build, then decode the primary articles with their to-one
 //   `author` resolved into a `Person` through the index,
 // - `SingleResource/<size>`: build, then decode one article found by (type, id); compare it
@@ -197,6 +200,15 @@ let benchmarks: @Sendable () -> Void = {
             size.generate()
         }
 
+        Benchmark("TypedProjectionStreaming/\(size.name)", configuration: size.configuration) { benchmark, bytes in
+            for _ in benchmark.scaledIterations {
+                try streamEveryResource(bytes)
+            }
+            benchmark.measurement(.documentBytes, bytes.count)
+        } setup: {
+            size.generate()
+        }
+
         Benchmark("TypedPrimaryToOne/\(size.name)", configuration: size.configuration) { benchmark, bytes in
             for _ in benchmark.scaledIterations {
                 let document = try Document(parsing: bytes)
@@ -230,4 +242,14 @@ func projectEveryResource(_ bytes: [UInt8], options: DecodingOptions) throws {
     blackHole(try document.included(of: GeneratedModels.Person.self, options: options).decodeAll())
     blackHole(try document.included(of: GeneratedModels.Comment.self, options: options).decodeAll())
     blackHole(try document.included(of: GeneratedModels.Tag.self, options: options).decodeAll())
+}
+
+/// Builds the document and decodes every primary and included resource into `GeneratedModels`
+/// one at a time, keeping none of them.
+func streamEveryResource(_ bytes: [UInt8]) throws {
+    let document = try Document(parsing: bytes)
+    try document.primary(as: GeneratedModels.Article.self).forEachDecoded { blackHole($0) }
+    try document.included(of: GeneratedModels.Person.self).forEachDecoded { blackHole($0) }
+    try document.included(of: GeneratedModels.Comment.self).forEachDecoded { blackHole($0) }
+    try document.included(of: GeneratedModels.Tag.self).forEachDecoded { blackHole($0) }
 }
