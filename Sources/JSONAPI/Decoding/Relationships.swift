@@ -306,7 +306,7 @@ extension Lazy: Decodable, DirectDecodable {
             throw decoder.adding(
                 key,
                 to: decoder.unhandledType(
-                    union.name, typeIndex: type, at: decoder.offset(of: node),
+                    union.name, type: Model.self, typeIndex: type, at: decoder.offset(of: node),
                     identity: decoder.identity(record: record), members: union.memberNames))
         }
         var linkage = UInt32.max

@@ -129,11 +129,13 @@ extension ResourceDecoder {
             separator: " → ")
     }
 
-    func unhandledType(_ union: String, typeIndex: UInt32, at offset: Int, identity: String, members: [String])
-        -> DecodingError
-    {
+    /// A resource of a type that the union `unionType` (named `union`) does not handle.
+    func unhandledType(
+        _ union: String, type unionType: Any.Type, typeIndex: UInt32, at offset: Int, identity: String,
+        members: [String]
+    ) -> DecodingError {
         failure(
-            .typeMismatch(Any.self), at: offset, code: .typeMismatch, path: path,
+            .typeMismatch(unionType), at: offset, code: .typeMismatch, path: path,
             "resource type `\(types.name(typeIndex))` (\(identity)) is not a member of \(union) (\(members.joined(separator: ", "))); set ignoresUnhandledResourceTypes to skip it"
         )
     }

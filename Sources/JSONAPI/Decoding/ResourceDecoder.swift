@@ -55,7 +55,7 @@ final class DecodingSession: Sendable {
 
     /// Runs `body` with a decoder over the document's bytes: one a finished session put back
     /// (see ``ResourceDecoder/recycle(_:)``), or a new one.
-    func run<R>(_ body: (ResourceDecoder) throws -> R) throws -> R {
+    func run<R>(_ body: (ResourceDecoder) throws -> R) rethrows -> R {
         try storage.withBytes { bytes in
             var decoder = ResourceDecoder.make(session: self, bytes: bytes)
             defer { ResourceDecoder.recycle(&decoder) }

@@ -102,7 +102,8 @@ extension ResourceDecoder {
             if position < all.count { return try all[position].decode(self) }
         }
         throw unhandledType(
-            String(describing: U.self), typeIndex: identity.type, at: identity.offset, identity: describe(identity),
+            String(describing: U.self), type: U.self, typeIndex: identity.type, at: identity.offset,
+            identity: describe(identity),
             members: union?.memberNames ?? U.memberResourceTypes)
     }
 }

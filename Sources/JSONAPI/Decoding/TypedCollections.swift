@@ -77,12 +77,40 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
     }
 
     /// Decodes every element in order, calling `body` with each; stops at the first error.
-    /// One decoder serves the whole walk, so this is the fastest way through a collection.
+    ///
+    /// One decoder serves the whole walk, so this is the fastest way through a collection, and
+    /// no element outlives its call: a caller that handles resources one at a time (writes rows,
+    /// forwards them) holds one struct at a time instead of an array of all of them. On the
+    /// 100 MB benchmark document that takes a full projection from 6.4x to 9.2x `JSONDecoder`
+    /// (`TypedProjectionStreaming` against `TypedProjection`).
+    ///
+    /// Resources are left out exactly as ``decodeAll()`` leaves them out (see
+    /// ``DecodingOptions/ignoresUnhandledResourceTypes``); ``forEachDecodedReporting(_:)`` says
+    /// which.
     public func forEachDecoded(_ body: (Model) throws -> Void) throws {
+        try session.run { decoder in try walk(decoder, body) }
+    }
+
+    /// ``forEachDecoded(_:)``, then reports what was skipped; the report's value is the number of
+    /// elements passed to `body`.
+    ///
+    /// ```swift
+    /// var options = DecodingOptions()
+    /// options.ignoresMissingResources = true
+    /// let report = try document.primary(as: Article.self, options: options)
+    ///     .forEachDecodedReporting { article in try store.insert(article) }
+    /// report.value                                 // articles passed to the closure
+    /// report.skipped                               // what was left out, and where
+    /// ```
+    public func forEachDecodedReporting(_ body: (Model) throws -> Void) throws -> DecodingReport<Int> {
         try session.run { decoder in
-            for position in 0..<endIndex {
-                try body(try decoder.unbox(Model.self, node(position), key: .index(position)))
+            var decoded = 0
+            try walk(decoder) { model in
+                try body(model)
+                decoded &+= 1
             }
+            return DecodingReport(
+                value: decoded, skipped: decoder.skippedResources(), document: Document(storage: session.storage))
         }
     }
 
@@ -99,16 +127,12 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
         try session.run { decoder in
             var result: [Model] = []
             result.reserveCapacity(endIndex)
-            let union = decoder.union(decoder.typeInfo(Model.self))
+            // The loop of `walk`, written out: appending through a closure costs a copy of
+            // each value and generic metadata lookups (7% more instructions per projection).
+            let union = skippingUnion(decoder)
             for position in 0..<endIndex {
                 let node = node(position)
-                if decoder.options.ignoresUnhandledResourceTypes, let union, case .resource(let record) = node,
-                    !union.handles(decoder.resources[Int(record)].type)
-                {
-                    decoder.skip(
-                        linkage: .max, record: record, .unhandledType(union: union.name), key: .index(position))
-                    continue
-                }
+                if leavesOut(node, at: position, union: union, decoder) { continue }
                 result.append(try decoder.unbox(Model.self, node, key: .index(position)))
             }
             return DecodingReport(
@@ -116,24 +140,96 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
         }
     }
 
+    /// The union a walk leaves resources out of: `Model`'s, when it is a ``ResourceUnion`` and
+    /// ``DecodingOptions/ignoresUnhandledResourceTypes`` is set.
+    @inline(__always)
+    fileprivate func skippingUnion(_ decoder: ResourceDecoder) -> ResourceDecoder.TypeInfo.Union? {
+        decoder.options.ignoresUnhandledResourceTypes ? decoder.union(decoder.typeInfo(Model.self)) : nil
+    }
+
+    /// Whether the resource at `node` (element `position`) is one `union` does not handle, which
+    /// is then recorded as skipped.
+    @inline(__always)
+    fileprivate func leavesOut(
+        _ node: Node, at position: Int, union: ResourceDecoder.TypeInfo.Union?, _ decoder: ResourceDecoder
+    ) -> Bool {
+        guard let union, case .resource(let record) = node, !union.handles(decoder.resources[Int(record)].type) else {
+            return false
+        }
+        decoder.skip(linkage: .max, record: record, .unhandledType(union: union.name), key: .index(position))
+        return true
+    }
+
+    /// Decodes every element with `decoder`, in order, passing each to `body`, and leaves out
+    /// what ``leavesOut(_:at:union:_:)`` leaves out.
+    private func walk(_ decoder: ResourceDecoder, _ body: (Model) throws -> Void) throws {
+        let union = skippingUnion(decoder)
+        for position in 0..<endIndex {
+            let node = node(position)
+            if leavesOut(node, at: position, union: union, decoder) { continue }
+            try body(try decoder.unbox(Model.self, node, key: .index(position)))
+        }
+    }
+
     /// An iterator whose `next()` decodes and can throw.
     public func makeDecodingIterator() -> DecodingIterator { DecodingIterator(collection: self) }
 
-    /// Decodes the elements of a ``TypedResourceCollection`` one by one.
+    /// Decodes the elements of a ``TypedResourceCollection`` one by one, leaving out what
+    /// ``decodeAll()`` leaves out; ``skippedResources()`` says what.
     ///
     /// ```swift
     /// var iterator = articles.makeDecodingIterator()
     /// while let article = try iterator.next() { … }
+    /// iterator.skippedResources()                  // what was left out on the way
     /// ```
     public struct DecodingIterator {
         let collection: TypedResourceCollection
         var position = 0
+        /// Skips recorded by the calls to `next()` so far, not yet located in the document.
+        var pending: [PendingSkip] = []
+
+        init(collection: TypedResourceCollection) {
+            self.collection = collection
+        }
 
         /// The next decoded element, or nil after the last.
+        ///
+        /// An element that fails to decode throws and is passed over, so iterating can go on.
         public mutating func next() throws -> Model? {
             guard position < collection.endIndex else { return nil }
-            defer { position += 1 }
-            return try collection.element(at: position)
+            let collection = collection
+            var position = position
+            defer { self.position = position }
+            let (result, skips) = collection.session.run { decoder in
+                let union = collection.skippingUnion(decoder)
+                let result = Result<Model?, any Error> {
+                    while position < collection.endIndex {
+                        defer { position += 1 }
+                        let node = collection.node(position)
+                        if collection.leavesOut(node, at: position, union: union, decoder) { continue }
+                        return try decoder.unbox(Model.self, node, key: .index(position))
+                    }
+                    return nil
+                }
+                return (result, decoder.skips)
+            }
+            pending += skips
+            return try result.get()
+        }
+
+        /// What the calls to ``next()`` so far left out, in order: resources a union model does
+        /// not handle and missing resources, as the collection's options allow (see
+        /// ``DecodingOptions``), located in the document.
+        ///
+        /// - Complexity: One pass over the document's bytes when something was skipped, so read
+        ///   it after the walk rather than after every element.
+        public func skippedResources() -> [SkippedResource] {
+            guard !pending.isEmpty else { return [] }
+            let pending = pending
+            return collection.session.run { decoder in
+                decoder.skips = pending
+                return decoder.skippedResources()
+            }
         }
     }
 }

@@ -209,6 +209,106 @@ struct TypedCollectionDecodingTests {
         #expect(primary.skipped.map(\.identifier.id) == ["1", "2", "3"])
         #expect(throws: DecodingError.self) { try document.primary(as: PeopleOnly.self).decodeAll() }
     }
+
+    /// People and items mixed in primary data: a union of people only leaves the items out.
+    static let mixed = Array(
+        #"""
+        {"data":[
+          {"type":"people","id":"1","attributes":{"name":"A"}},
+          {"type":"items","id":"5","attributes":{"tag":"t","position":0}},
+          {"type":"people","id":"2","attributes":{"name":"B"}},
+          {"type":"items","id":"6","attributes":{"tag":"t","position":1}}
+        ]}
+        """#.utf8)
+
+    @Test func everyWayThroughACollectionLeavesOutTheSameResources() throws {
+        let document = try Document(parsing: Self.mixed)
+        var options = DecodingOptions()
+        options.ignoresUnhandledResourceTypes = true
+        let people = document.primary(as: PeopleOnly.self, options: options)
+        let all = try people.decodeAllReporting()
+        #expect(all.value.map(\.id) == ["1", "2"])
+        #expect(all.skipped.map(\.identifier.id) == ["5", "6"])
+        #expect(all.skipped.map(\.pointer) == ["/data/1", "/data/3"])
+        #expect(all.skipped.map(\.line) == [3, 5])
+
+        var walked: [String] = []
+        try people.forEachDecoded { walked.append($0.id) }
+        #expect(walked == ["1", "2"])
+
+        walked = []
+        let report = try people.forEachDecodedReporting { walked.append($0.id) }
+        #expect(walked == ["1", "2"])
+        #expect(report.value == 2)
+        #expect(report.skipped == all.skipped)
+
+        var iterator = people.makeDecodingIterator()
+        walked = []
+        while let person = try iterator.next() { walked.append(person.id) }
+        #expect(walked == ["1", "2"])
+        #expect(iterator.skippedResources() == all.skipped)
+    }
+
+    @Test func withoutTheOptionEveryWayThroughACollectionFailsOnTheSameResource() throws {
+        let document = try Document(parsing: Self.mixed)
+        let people = document.primary(as: PeopleOnly.self)
+        var walked: [String] = []
+        #expect(throws: DecodingError.self) { try people.forEachDecoded { walked.append($0.id) } }
+        #expect(walked == ["1"])
+        #expect(throws: DecodingError.self) { _ = try people.forEachDecodedReporting { _ in } }
+        do {
+            try people.forEachDecoded { _ in }
+            Issue.record("expected an error")
+        } catch DecodingError.typeMismatch(let type, let context) {
+            // The error names the union that was expected, and where the stranger is.
+            #expect(ObjectIdentifier(type) == ObjectIdentifier(PeopleOnly.self))
+            #expect(context.codingPath.map(\.intValue) == [1])
+            #expect(context.debugDescription.contains("/data/1 (line 3, column 3)"))
+        }
+        // The iterator passes over an element that fails, so the walk can go on.
+        var iterator = people.makeDecodingIterator()
+        #expect(try iterator.next()?.id == "1")
+        #expect(throws: DecodingError.self) { _ = try iterator.next() }
+        #expect(try iterator.next()?.id == "2")
+        #expect(throws: DecodingError.self) { _ = try iterator.next() }
+        #expect(try iterator.next() == nil)
+        #expect(iterator.skippedResources().isEmpty)
+    }
+
+    @Test func streamingWalksReportMissingResourcesAsDecodeAllDoes() throws {
+        let text = #"""
+            {"data":[
+              {"type":"groups","id":"g1","relationships":{"members":{"data":[
+                {"type":"people","id":"1"},{"type":"people","id":"9"}]}}},
+              {"type":"groups","id":"g2","relationships":{"members":{"data":[{"type":"people","id":"8"}]}}}
+            ],
+            "included":[{"type":"people","id":"1","attributes":{"name":"A"}}]}
+            """#
+        let document = try Document(parsing: Array(text.utf8))
+        var options = DecodingOptions()
+        options.ignoresMissingResources = true
+        let groups = document.primary(as: Group.self, options: options)
+        let all = try groups.decodeAllReporting()
+        #expect(all.value.map { $0.members.map(\.id) } == [["1"], []])
+        #expect(all.skipped.map(\.identifier.id) == ["9", "8"])
+        #expect(
+            all.skipped.map(\.pointer) == [
+                "/data/0/relationships/members/data/1", "/data/1/relationships/members/data/0",
+            ])
+
+        var members: [[String]] = []
+        let report = try groups.forEachDecodedReporting { members.append($0.members.map(\.id)) }
+        #expect(members == [["1"], []])
+        #expect(report.value == 2)
+        #expect(report.skipped == all.skipped)
+
+        var iterator = groups.makeDecodingIterator()
+        #expect(try iterator.next()?.members.map(\.id) == ["1"])
+        #expect(iterator.skippedResources() == Array(all.skipped.prefix(1)))
+        #expect(try iterator.next()?.members.isEmpty == true)
+        #expect(try iterator.next() == nil)
+        #expect(iterator.skippedResources() == all.skipped)
+    }
 }
 
 struct OnlyPerson: Decodable, Sendable, JSONAPIResource {
@@ -226,6 +326,12 @@ enum PeopleOnly: ResourceUnion, Sendable {
         case .person(let person): person.id
         }
     }
+}
+
+struct Group: Decodable, Sendable, JSONAPIResource {
+    static let resourceType = "groups"
+    var id: String
+    var members: [OnlyPerson]
 }
 
 struct PeopleOnlyDocument: Decodable {
