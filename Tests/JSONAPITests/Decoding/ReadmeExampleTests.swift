@@ -99,6 +99,16 @@ struct ReadmeExampleTests {
         options.keyDecodingStrategy = .convertFromKebabCase
         let dan = try document.resource(Person.self, id: "9", options: options)
         #expect(dan?.firstName == "Dan")
+
+        // One at a time, with the report.
+        options.ignoresMissingResources = true
+        var store: [String] = []
+        let walk = try document.primary(as: Article.self, options: options).forEachDecodedReporting { article in
+            store.append(article.title)
+        }
+        #expect(store == ["JSON:API paints my bikeshed!"])
+        #expect(walk.value == 1)
+        #expect(walk.skipped.map(\.identifier) == [ResourceIdentifier(type: "comments", id: "404")])
     }
 
     @Test("@ResourceReadable example")
