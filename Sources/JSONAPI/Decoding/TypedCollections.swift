@@ -81,8 +81,8 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
     /// One decoder serves the whole walk, so this is the fastest way through a collection, and
     /// no element outlives its call: a caller that handles resources one at a time (writes rows,
     /// forwards them) holds one struct at a time instead of an array of all of them. On the
-    /// 100 MB benchmark document that takes a full projection from 6.4x to 9.2x `JSONDecoder`
-    /// (`TypedProjectionStreaming` against `TypedProjection`).
+    /// 100 MB benchmark document that takes a full projection from 6.5x to 9.3x `JSONDecoder`
+    /// (`TypedProjectionStreaming` against `TypedProjection` in the README's benchmark run).
     ///
     /// Resources are left out exactly as ``decodeAll()`` leaves them out (see
     /// ``DecodingOptions/ignoresUnhandledResourceTypes``); ``forEachDecodedReporting(_:)`` says
