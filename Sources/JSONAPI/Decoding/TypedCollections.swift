@@ -117,7 +117,8 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
     /// Decodes every element.
     ///
     /// With ``DecodingOptions/ignoresUnhandledResourceTypes``, resources a ``ResourceUnion``
-    /// `Model` does not handle are left out.
+    /// `Model` does not handle are left out. When the elements are handled one at a time,
+    /// ``forEachDecoded(_:)`` is faster on large collections: it never holds them all.
     public func decodeAll() throws -> [Model] {
         try decodeAllReporting().value
     }
