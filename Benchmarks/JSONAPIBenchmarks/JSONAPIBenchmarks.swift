@@ -21,6 +21,9 @@ import JSONAPIYajl
 // - `TypedProjectionStreaming/<size>`: the same structs as `TypedProjection`, each handed to a
 //   closure by `forEachDecoded` and dropped, instead of all of them kept in arrays: what a
 //   caller that processes resources one at a time (writes rows, forwards them) pays,
+// - `ValuesFloor/<size>`: build, then make and release the structs `TypedProjection` keeps,
+//   with strings of the same lengths copied from a constant buffer instead of read from the
+//   document: the least any decoder of these structs pays (see ValuesFloor.swift),
 // - `TypedPrimaryToOne/<size>`: build, then decode the primary articles with their to-one
 //   `author` resolved into a `Person` through the index,
 // - `SingleResource/<size>`: build, then decode one article found by (type, id); compare it
@@ -207,6 +210,17 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.measurement(.documentBytes, bytes.count)
         } setup: {
             size.generate()
+        }
+
+        Benchmark("ValuesFloor/\(size.name)", configuration: size.configuration) {
+            (benchmark: Benchmark, input: (bytes: [UInt8], shapes: ValueShapes)) in
+            for _ in benchmark.scaledIterations {
+                try makeEveryValue(input.bytes, shapes: input.shapes)
+            }
+            benchmark.measurement(.documentBytes, input.bytes.count)
+        } setup: { () throws -> (bytes: [UInt8], shapes: ValueShapes) in
+            let bytes = size.generate()
+            return (bytes: bytes, shapes: try ValueShapes(recording: bytes))
         }
 
         Benchmark("TypedPrimaryToOne/\(size.name)", configuration: size.configuration) { benchmark, bytes in
