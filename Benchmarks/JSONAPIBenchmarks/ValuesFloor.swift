@@ -59,15 +59,24 @@ struct ValueShapes: Sendable {
     var people: [Person] = []
     var comments: [Comment] = []
     var tags: [Tag] = []
-    /// One decoded value of each type, whose strings and arrays are replaced in every copy
-    /// (the models have no public memberwise initializers).
-    var templates: (GeneratedModels.Article, GeneratedModels.Person, GeneratedModels.Comment, GeneratedModels.Tag)
+    var templates: Templates
+
+    /// One decoded value of each type in the document, emptied; every copy fills in its strings
+    /// and arrays (the models have no public memberwise initializers). `nil` when the document
+    /// has no such value, and so nothing to make from it.
+    struct Templates: Sendable {
+        var article: GeneratedModels.Article?
+        var person: GeneratedModels.Person?
+        var comment: GeneratedModels.Comment?
+        var tag: GeneratedModels.Tag?
+        var relationshipLinks: GeneratedModels.RelationshipLinks?
+        var resourceLinks: GeneratedModels.ResourceLinks?
+    }
 }
 
-/// Reasons the recorded shapes cannot be made.
-enum ValueShapesError: Error {
-    case missingTemplate(String)
-    case unknownAuthor(String)
+/// A linked author that the document does not include (the generator includes every one).
+struct UnknownAuthor: Error {
+    var id: String
 }
 
 extension ValueShapes {
@@ -78,34 +87,45 @@ extension ValueShapes {
         let people = try document.included(of: GeneratedModels.Person.self).decodeAll()
         let comments = try document.included(of: GeneratedModels.Comment.self).decodeAll()
         let tags = try document.included(of: GeneratedModels.Tag.self).decodeAll()
-        guard let article = articles.first(where: { $0.authorLinks != nil && $0.links != nil }) else {
-            throw ValueShapesError.missingTemplate("an article with author links and links")
-        }
-        guard let person = people.first(where: { $0.links != nil }) else {
-            throw ValueShapesError.missingTemplate("a person with links")
-        }
-        guard let comment = comments.first(where: { $0.links != nil }) else {
-            throw ValueShapesError.missingTemplate("a comment with links")
-        }
-        guard var tag = tags.first else { throw ValueShapesError.missingTemplate("a tag") }
         // Every string and array of a template is replaced in each copy; emptied here, copying
         // a template retains nothing, so the measurement holds only what a decoder must do.
-        var blank = article
-        (blank.id, blank.title, blank.body, blank.slug, blank.createdAt, blank.subtitle) = ("", "", "", "", "", nil)
-        (blank.keywords, blank.author, blank.comments, blank.tags) = ([], Identifier(id: ""), [], [])
-        blank.authorLinks?.selfLink = nil
-        blank.authorLinks?.related = nil
-        blank.commentsLinks = nil
-        blank.links?.selfLink = ""
-        var blankPerson = person
-        (blankPerson.id, blankPerson.firstName, blankPerson.lastName, blankPerson.email) = ("", "", "", "")
-        (blankPerson.bio, blankPerson.twitter, blankPerson.articles) = ("", nil, nil)
-        blankPerson.links?.selfLink = ""
-        var blankComment = comment
-        (blankComment.id, blankComment.body, blankComment.createdAt, blankComment.author) = ("", "", "", nil)
-        blankComment.links?.selfLink = ""
-        (tag.id, tag.name, tag.color) = ("", "", "")
-        templates = (blank, blankPerson, blankComment, tag)
+        templates = Templates(
+            article: articles.first.map { article in
+                var blank = article
+                (blank.id, blank.title, blank.body, blank.slug, blank.createdAt) = ("", "", "", "", "")
+                (blank.subtitle, blank.keywords, blank.author) = (nil, [], Identifier(id: ""))
+                (blank.comments, blank.tags, blank.authorLinks, blank.commentsLinks, blank.links) = (
+                    [], [], nil, nil, nil
+                )
+                return blank
+            },
+            person: people.first.map { person in
+                var blank = person
+                (blank.id, blank.firstName, blank.lastName, blank.email) = ("", "", "", "")
+                (blank.bio, blank.twitter, blank.articles, blank.links) = ("", nil, nil, nil)
+                return blank
+            },
+            comment: comments.first.map { comment in
+                var blank = comment
+                (blank.id, blank.body, blank.createdAt, blank.author, blank.links) = ("", "", "", nil, nil)
+                return blank
+            },
+            tag: tags.first.map { tag in
+                var blank = tag
+                (blank.id, blank.name, blank.color) = ("", "", "")
+                return blank
+            },
+            relationshipLinks: articles.lazy.compactMap { $0.authorLinks ?? $0.commentsLinks }.first.map { links in
+                var blank = links
+                (blank.selfLink, blank.related) = (nil, nil)
+                return blank
+            },
+            resourceLinks: (articles.lazy.compactMap(\.links).first ?? people.lazy.compactMap(\.links).first
+                ?? comments.lazy.compactMap(\.links).first).map { links in
+                    var blank = links
+                    blank.selfLink = ""
+                    return blank
+                })
 
         func length(_ string: String) -> Int32 { Int32(string.utf8.count) }
         func links(_ links: GeneratedModels.RelationshipLinks?) -> RelationshipLinks? {
@@ -114,7 +134,7 @@ extension ValueShapes {
         var personIndex: [String: Int32] = [:]
         for (index, person) in people.enumerated() { personIndex[person.id] = Int32(index) }
         func author(_ id: String) throws -> Int32 {
-            guard let index = personIndex[id] else { throw ValueShapesError.unknownAuthor(id) }
+            guard let index = personIndex[id] else { throw UnknownAuthor(id: id) }
             return index
         }
 
@@ -147,8 +167,8 @@ extension ValueShapes {
 /// `shapes` instead of from the document.
 func makeEveryValue(_ bytes: [UInt8], shapes: ValueShapes) throws {
     let document = try Document(parsing: bytes)
-    let (articleTemplate, personTemplate, commentTemplate, tagTemplate) = shapes.templates
-    let filler = Filler()
+    let templates = shapes.templates
+    let filler = Filler(relationshipLinks: templates.relationshipLinks, resourceLinks: templates.resourceLinks)
 
     do {
         // Linked ids are shared per decode, one string per person, made at first use.
@@ -156,7 +176,7 @@ func makeEveryValue(_ bytes: [UInt8], shapes: ValueShapes) throws {
         var articles: [GeneratedModels.Article] = []
         articles.reserveCapacity(shapes.articles.count)
         for shape in shapes.articles {
-            var article = articleTemplate
+            guard var article = templates.article else { break }
             article.id = filler.string(shape.id)
             article.title = filler.string(shape.title)
             article.body = filler.string(shape.body)
@@ -165,15 +185,11 @@ func makeEveryValue(_ bytes: [UInt8], shapes: ValueShapes) throws {
             article.keywords = filler.strings(shape.keywords)
             article.createdAt = filler.string(shape.createdAt)
             article.author = Identifier(id: filler.shared(&authors, shape.author, shapes.people))
-            article.authorLinks = shape.authorLinks.flatMap {
-                filler.relationshipLinks($0, articleTemplate.authorLinks)
-            }
+            article.authorLinks = shape.authorLinks.flatMap(filler.relationshipLinks)
             article.comments = filler.identifiers(shape.comments)
-            article.commentsLinks = shape.commentsLinks.flatMap {
-                filler.relationshipLinks($0, articleTemplate.authorLinks)
-            }
+            article.commentsLinks = shape.commentsLinks.flatMap(filler.relationshipLinks)
             article.tags = filler.identifiers(shape.tags)
-            article.links = shape.links.flatMap { filler.resourceLinks($0, articleTemplate.links) }
+            article.links = shape.links.flatMap(filler.resourceLinks)
             articles.append(article)
         }
         blackHole(articles)
@@ -182,7 +198,7 @@ func makeEveryValue(_ bytes: [UInt8], shapes: ValueShapes) throws {
         var people: [GeneratedModels.Person] = []
         people.reserveCapacity(shapes.people.count)
         for shape in shapes.people {
-            var person = personTemplate
+            guard var person = templates.person else { break }
             person.id = filler.string(shape.id)
             person.firstName = filler.string(shape.firstName)
             person.lastName = filler.string(shape.lastName)
@@ -190,7 +206,7 @@ func makeEveryValue(_ bytes: [UInt8], shapes: ValueShapes) throws {
             person.bio = filler.string(shape.bio)
             person.twitter = shape.twitter.map(filler.string)
             person.articles = shape.articles.map { filler.identifiers($0) }
-            person.links = shape.links.flatMap { filler.resourceLinks($0, personTemplate.links) }
+            person.links = shape.links.flatMap(filler.resourceLinks)
             people.append(person)
         }
         blackHole(people)
@@ -200,12 +216,12 @@ func makeEveryValue(_ bytes: [UInt8], shapes: ValueShapes) throws {
         var comments: [GeneratedModels.Comment] = []
         comments.reserveCapacity(shapes.comments.count)
         for shape in shapes.comments {
-            var comment = commentTemplate
+            guard var comment = templates.comment else { break }
             comment.id = filler.string(shape.id)
             comment.body = filler.string(shape.body)
             comment.createdAt = filler.string(shape.createdAt)
             comment.author = shape.author.map { Identifier(id: filler.shared(&authors, $0, shapes.people)) }
-            comment.links = shape.links.flatMap { filler.resourceLinks($0, commentTemplate.links) }
+            comment.links = shape.links.flatMap(filler.resourceLinks)
             comments.append(comment)
         }
         blackHole(comments)
@@ -214,7 +230,7 @@ func makeEveryValue(_ bytes: [UInt8], shapes: ValueShapes) throws {
         var tags: [GeneratedModels.Tag] = []
         tags.reserveCapacity(shapes.tags.count)
         for shape in shapes.tags {
-            var tag = tagTemplate
+            guard var tag = templates.tag else { break }
             tag.id = filler.string(shape.id)
             tag.name = filler.string(shape.name)
             tag.color = filler.string(shape.color)
@@ -229,6 +245,8 @@ func makeEveryValue(_ bytes: [UInt8], shapes: ValueShapes) throws {
 /// that size (none up to 15 bytes), as the decoder makes them, without validating them again.
 struct Filler {
     let source = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 16)
+    let relationshipLinks: GeneratedModels.RelationshipLinks?
+    let resourceLinks: GeneratedModels.ResourceLinks?
 
     @inline(__always)
     func string(_ count: Int32) -> String {
@@ -264,17 +282,15 @@ struct Filler {
         return id
     }
 
-    func relationshipLinks(
-        _ counts: ValueShapes.RelationshipLinks, _ template: GeneratedModels.RelationshipLinks?
-    ) -> GeneratedModels.RelationshipLinks? {
-        guard var links = template else { return nil }
+    func relationshipLinks(_ counts: ValueShapes.RelationshipLinks) -> GeneratedModels.RelationshipLinks? {
+        guard var links = relationshipLinks else { return nil }
         links.selfLink = counts.selfLink.map(string)
         links.related = counts.related.map(string)
         return links
     }
 
-    func resourceLinks(_ count: Int32, _ template: GeneratedModels.ResourceLinks?) -> GeneratedModels.ResourceLinks? {
-        guard var links = template else { return nil }
+    func resourceLinks(_ count: Int32) -> GeneratedModels.ResourceLinks? {
+        guard var links = resourceLinks else { return nil }
         links.selfLink = string(count)
         return links
     }
