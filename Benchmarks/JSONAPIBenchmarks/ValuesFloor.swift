@@ -11,8 +11,8 @@ import JSONAPIGenerator
 // are copied from a constant buffer that stays in cache. Their lengths are recorded in `setup`
 // from one real decode, outside the measurement.
 //
-// No decoder that returns these structs can be faster than this: it pays the same build (or its
-// own parse) and the same allocations, copies and frees, and on top of that finds, reads and
+// No projection of this build into these structs can be faster than this: it pays the same
+// build and the same allocations, copies and frees, and on top of that finds, reads and
 // converts every value. So `JSONDecoder`'s median over this one is the most `TypedProjection`
 // could reach with a projection that cost nothing. At 100 MB it shows how much of the kept
 // projection's time is the allocator and the memory the values occupy.
