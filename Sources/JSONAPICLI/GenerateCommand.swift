@@ -1,4 +1,5 @@
 import ArgumentParser
+import JSONAPI
 import JSONAPIGenerator
 
 #if canImport(Glibc)
@@ -17,6 +18,16 @@ struct GenerateCommand: ParsableCommand {
             in 1 MiB chunks, so memory stays small whatever its size. With --output, it is written \
             to a temporary file beside FILE and renamed when complete, so an interrupted run never \
             leaves a partial document under that name.
+
+            --id-scheme chooses what the ids look like: standard (the default: articles, comments \
+            and tags numbered from 1, people as UUIDs), sequential[:START] (every type numbered \
+            from START, default 1), uuid, slug, opaque (40 to 100 characters) or escaped (quotes, \
+            backslashes, control characters and non-ASCII, written with escapes).
+
+            --verify builds the document (strict mode) and checks that every resource is found \
+            by its (type, id) where the generator put it and that every linkage names the \
+            resource it resolves to; the exit status is 1 when any check fails. Without --output, \
+            the document is only verified, not written.
             """
     )
 
@@ -33,6 +44,15 @@ struct GenerateCommand: ParsableCommand {
     var seed: UInt64 = 1
 
     @Option(
+        help: ArgumentHelp(
+            "What the ids look like: standard, sequential[:START], uuid, slug, opaque or escaped.",
+            valueName: "scheme"))
+    var idScheme: String = "standard"
+
+    @Flag(help: "Build the document and check every lookup and every linkage against the generator.")
+    var verify = false
+
+    @Option(
         name: .shortAndLong,
         help: ArgumentHelp("Where to write the document (default: standard output).", valueName: "file"))
     var output: String?
@@ -45,6 +65,10 @@ struct GenerateCommand: ParsableCommand {
         case (nil, let bytes?) where bytes <= 0: throw ValidationError("--approximate-bytes must be positive")
         default: break
         }
+        if IDScheme(argument: idScheme) == nil {
+            throw ValidationError(
+                "--id-scheme must be standard, sequential, sequential:START, uuid, slug, opaque or escaped")
+        }
     }
 
     /// The resource count asked for, directly or by size.
@@ -54,9 +78,15 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let generator = CompoundDocumentGenerator(resources: resourceCount, seed: seed)
+        var generator = CompoundDocumentGenerator(resources: resourceCount, seed: seed)
+        generator.idScheme = IDScheme(argument: idScheme) ?? .standard
+        try writeDocument(generator)
+        if verify { try Self.verify(generator) }
+    }
+
+    private func writeDocument(_ generator: CompoundDocumentGenerator) throws {
         guard let output else {
-            try write(generator, to: .standardOutput, name: "standard output")
+            if !verify { try write(generator, to: .standardOutput, name: "standard output") }
             return
         }
         let clock = ContinuousClock()
@@ -76,7 +106,7 @@ struct GenerateCommand: ParsableCommand {
             Console.standardError.line(
                 "jsonapi: wrote \(written.grouped) bytes (\(generator.resources.grouped) resources: "
                     + "\(generator.primaryCount.grouped) primary, \(generator.includedCount.grouped) included; "
-                    + "seed \(seed)) to \(output) in \(seconds.formatted)")
+                    + "seed \(seed), ids \(generator.idScheme)) to \(output) in \(seconds.formatted)")
         } catch let failure as IOFailure {
             _ = unlink(temporary)
             Console.standardError.line("jsonapi: error: \(failure)")
@@ -98,5 +128,73 @@ struct GenerateCommand: ParsableCommand {
             throw ExitStatus.usageOrIOError
         }
         return written
+    }
+}
+
+extension GenerateCommand {
+    /// Builds the generated document in strict mode and checks it against what the generator
+    /// knows: every resource where it was put, found by its (type, id) at its own position, and
+    /// every linkage resolved to a resource with the identifier's type and id.
+    ///
+    /// - Throws: ``ExitStatus/invalid`` when the document does not build or any check fails.
+    static func verify(_ generator: CompoundDocumentGenerator) throws {
+        let clock = ContinuousClock()
+        let bytes = generator.generate()
+        let start = clock.now
+        let document: Document
+        do {
+            document = try Document(parsing: bytes)
+        } catch {
+            Console.standardError.line("jsonapi: verify: the generated document does not build: \(error)")
+            throw ExitStatus.invalid
+        }
+        let built = clock.now
+        var problems: [String] = []
+        func problem(_ text: String) {
+            if problems.count < 20 { problems.append(text) } else if problems.count == 20 { problems.append("...") }
+        }
+        let all = document.allResources
+        if all.count != generator.resources { problem("\(all.count) resources, expected \(generator.resources)") }
+        if !document.diagnostics.isEmpty {
+            problem("\(document.diagnostics.count) diagnostics: \(document.diagnostics[0])")
+        }
+        var identifiers = 0
+        for position in 0..<min(all.count, generator.resources) {
+            let expected = generator.identifier(ofResourceAt: position)
+            let resource = all[position]
+            if resource.type != expected.type || !(resource.id ?? "").utf8.elementsEqual(expected.id.utf8) {
+                problem("resource \(position) is \(resource.identifier), expected \(expected.type)/\(expected.id)")
+            }
+            let found = document.resource(type: expected.type, id: expected.id)
+            if found?.recordIndex != position {
+                problem(
+                    "resource(type: \(expected.type), id: \(expected.id.debugDescription)) found "
+                        + "\(found.map { "resource \($0.recordIndex)" } ?? "nothing"), expected resource \(position)")
+            }
+            for relationship in resource.relationships {
+                for identifier in relationship.identifiers {
+                    identifiers += 1
+                    guard let target = identifier.resource else {
+                        problem("\(resource.identifier) \(relationship.name): \(identifier.identifier) is unresolved")
+                        continue
+                    }
+                    if target.type != identifier.type
+                        || !(target.id ?? "").utf8.elementsEqual((identifier.id ?? "").utf8)
+                    {
+                        problem(
+                            "\(resource.identifier) \(relationship.name): \(identifier.identifier) resolved to \(target.identifier)"
+                        )
+                    }
+                }
+            }
+        }
+        let checked = clock.now
+        for line in problems { Console.standardError.line("jsonapi: verify: \(line)") }
+        Console.standardError.line(
+            "jsonapi: verify: \(problems.isEmpty ? "ok" : "FAILED"): \(bytes.count.grouped) bytes, "
+                + "\(all.count.grouped) resources and \(identifiers.grouped) linkage identifiers checked "
+                + "(ids \(generator.idScheme)); build \(Seconds(start.duration(to: built)).formatted), "
+                + "checks \(Seconds(built.duration(to: checked)).formatted)")
+        if !problems.isEmpty { throw ExitStatus.invalid }
     }
 }

@@ -43,6 +43,12 @@ public struct CompoundDocumentGenerator: Sendable, Hashable {
     /// scripts. The numbers of resources of each type are the same either way.
     public var mostlyNonASCIIText = false
 
+    /// What the resource ids look like (see ``IDScheme``). Default ``IDScheme/standard``: articles,
+    /// comments and tags numbered from 1, people as UUIDs, as the generator has always written
+    /// them. The other schemes change only the ids (the `self` links keep the standard ones), so
+    /// the numbers of resources and the linkage are the same whatever the scheme.
+    public var idScheme: IDScheme = .standard
+
     /// The number of included resources: ``commentCount`` + ``personCount`` + ``tagCount``.
     public var includedCount: Int { commentCount + personCount + tagCount }
 
@@ -71,6 +77,31 @@ public struct CompoundDocumentGenerator: Sendable, Hashable {
         self.primaryCount = articles
         self.personCount = people
         self.commentCount = rest - articles - people
+    }
+
+    /// The type and the decoded id of the resource at `position` in document order: the
+    /// articles of `data`, then the comments, people and tags of `included`.
+    ///
+    /// ```swift
+    /// var generator = CompoundDocumentGenerator(resources: 100, seed: 1)
+    /// generator.idScheme = .sequential(start: 100_000)
+    /// generator.identifier(ofResourceAt: 0)   // (type: "articles", id: "100000")
+    /// ```
+    ///
+    /// - Parameter position: A position in `0..<resources`.
+    /// - Returns: The resource's `type` and its `id` with escapes resolved, as a parser reports it.
+    public func identifier(ofResourceAt position: Int) -> (type: String, id: String) {
+        precondition(position >= 0 && position < resources, "position out of range")
+        let ids = IDWriter(scheme: idScheme, seed: seed)
+        let bounds: [(GeneratedKind, Int)] = [
+            (.article, primaryCount), (.comment, commentCount), (.person, personCount), (.tag, tagCount),
+        ]
+        var index = position
+        for (kind, count) in bounds {
+            if index < count { return (kind.typeName, ids.id(kind, index)) }
+            index -= count
+        }
+        preconditionFailure("position out of range")
     }
 
     /// The average size of an article, comment or person, measured over large documents.

@@ -17,7 +17,10 @@ struct DocumentProducer {
     private let people: Int
     private let tags: Int
     private let seed: UInt64
-    private let personKey: UInt64
+    /// Writes every resource id, in the generator's ``IDScheme``.
+    private let ids: IDWriter
+    /// The standard scheme's ids, for links.
+    private let standardIDs: IDWriter
     private var random: SplitMix64
     var output: ByteBuffer
 
@@ -40,7 +43,8 @@ struct DocumentProducer {
         unassignedComments = generator.commentCount
         seed = generator.seed
         random = SplitMix64(seed: generator.seed)
-        personKey = SplitMix64.mix(generator.seed ^ 0x5EED_0F9E_091E)
+        ids = IDWriter(scheme: generator.idScheme, seed: generator.seed)
+        standardIDs = IDWriter(scheme: .standard, seed: generator.seed)
         mostlyNonASCII = generator.mostlyNonASCIIText
         output = ByteBuffer(capacity: bufferCapacity)
     }
@@ -122,7 +126,7 @@ struct DocumentProducer {
     private mutating func writeArticle(_ index: Int) {
         let id = index + 1
         output.append(#"{"type":"articles","id":""#)
-        output.append(decimal: id)
+        ids.append(.article, index, site: .resource, to: &output)
         output.append(#"","attributes":{"title":""#)
         let unicodeTitle = index == 0 || random.chance(30)
         writeTitle(unicode: unicodeTitle)
@@ -180,7 +184,7 @@ struct DocumentProducer {
         for offset in 0..<commentCount {
             if offset > 0 { output.append(UInt8(ascii: ",")) }
             output.append(#"{"type":"comments","id":""#)
-            output.append(decimal: nextComment + offset + 1)
+            ids.append(.comment, nextComment + offset, site: .linkage, to: &output)
             output.append(#""}"#)
         }
         nextComment += commentCount
@@ -206,7 +210,7 @@ struct DocumentProducer {
     private mutating func writeComment(_ index: Int) {
         let id = index + 1
         output.append(#"{"type":"comments","id":""#)
-        output.append(decimal: id)
+        ids.append(.comment, index, site: .resource, to: &output)
         output.append(#"","attributes":{"body":""#)
         let style: TextStyle = random.chance(15) ? .escaped : random.chance(30) ? .unicode : .plain
         _ = writeText(bytes: random.next(in: 180...980), style: style, paragraphs: random.chance(20), opening: nil)
@@ -231,7 +235,7 @@ struct DocumentProducer {
         let first = Vocabulary.firstNames[random.next(below: Vocabulary.firstNames.count)]
         let last = Vocabulary.lastNames[random.next(below: Vocabulary.lastNames.count)]
         output.append(#"{"type":"people","id":""#)
-        writePersonID(index)
+        ids.append(.person, index, site: .resource, to: &output)
         output.append(#"","attributes":{"firstName":""#)
         output.append(first.display)
         output.append(#"","lastName":""#)
@@ -262,10 +266,10 @@ struct DocumentProducer {
             output.append(#","relationships":{"articles":{"data":["#)
             var article = index
             while article < articles {
-                output.reserve(64)
+                output.reserve(64 + IDScheme.maximumSpelledBytes)
                 if article > index { output.append(UInt8(ascii: ",")) }
                 output.append(#"{"type":"articles","id":""#)
-                output.append(decimal: article + 1)
+                ids.append(.article, article, site: .backReference, to: &output)
                 output.append(#""}"#)
                 article += people
             }
@@ -281,7 +285,7 @@ struct DocumentProducer {
 
     private mutating func writeTag(_ index: Int) {
         output.append(#"{"type":"tags","id":""#)
-        output.append(decimal: index + 1)
+        ids.append(.tag, index, site: .resource, to: &output)
         output.append(#"","attributes":{"name":""#)
         output.append(Vocabulary.words[index % Vocabulary.words.count])
         if index >= Vocabulary.words.count {
@@ -338,36 +342,21 @@ struct DocumentProducer {
             }
             if slot > 0 { output.append(UInt8(ascii: ",")) }
             output.append(#"{"type":"tags","id":""#)
-            output.append(decimal: tag + 1)
+            ids.append(.tag, tag, site: .linkage, to: &output)
             output.append(#""}"#)
         }
     }
 
     private mutating func writePersonIdentifier(_ index: Int) {
         output.append(#"{"type":"people","id":""#)
-        writePersonID(index)
+        ids.append(.person, index, site: .linkage, to: &output)
         output.append(#""}"#)
     }
 
-    /// A UUID-shaped id, unique per person: its last 60 bits are a bijection of the index.
+    /// The person's id as the standard scheme writes it (a UUID), for the `self` link, which
+    /// stays the same whatever the id scheme.
     private mutating func writePersonID(_ index: Int) {
-        let mask: UInt64 = (1 << 60) - 1
-        var low = (UInt64(truncatingIfNeeded: index) ^ personKey) & mask
-        low = (low &* 0x9E37_79B9_7F4A_7C15) & mask
-        low ^= low >> 29
-        low = (low &* 0xBF58_476D_1CE4_E5B9) & mask
-        low ^= low >> 32
-        let high = SplitMix64.mix(low ^ personKey)
-        output.append(hex: high >> 32, digits: 8)
-        output.append(UInt8(ascii: "-"))
-        output.append(hex: high >> 16, digits: 4)
-        output.append("-4")
-        output.append(hex: high, digits: 3)
-        output.append(UInt8(ascii: "-"))
-        output.append(hex: 0x8 | ((high >> 12) & 0x3), digits: 1)
-        output.append(hex: low >> 48, digits: 3)
-        output.append(UInt8(ascii: "-"))
-        output.append(hex: low, digits: 12)
+        standardIDs.append(.person, index, site: .resource, to: &output)
     }
 
     // MARK: - Values
