@@ -6,7 +6,7 @@ import CJSONAPISupport
 /// bits of the key's hash (a tag that rejects most mismatches) and the resource's position plus
 /// one (0 marks an empty slot). Its second word says how to confirm a match:
 ///
-/// - a *short* key (a type among the first 255 and an id of at most 6 bytes, such as most
+/// - a *short* key (a type among the first 4,096 and an id of at most 6 bytes, such as most
 ///   numeric ids) is stored whole (``shortKey(type:id:)``, bit 63 set), so comparing it touches
 ///   neither the resource records nor the input;
 /// - a longer id without escapes is described by its offset and length in the input and its type
@@ -60,13 +60,19 @@ struct ResourceIndex: Sendable {
     /// most half full, a run this long from well-spread hashes is far beyond unlikely.
     static let probeLimit = 48
 
-    /// The whole key in one word when it is short: type (8 bits), length (8 bits) and up to 6 id
-    /// bytes, under a marker bit. Distinct short keys give distinct words, and the marker bit
-    /// keeps every one of them non-zero, so 0 can mean "not short".
+    /// The whole key in one word when it is short, in fields that do not overlap:
+    ///
+    ///     bit 63      marker (1)
+    ///     bits 51-62  type (12 bits: the first 4,096 types)
+    ///     bits 48-50  id length (0 to 6)
+    ///     bits 0-47   id bytes, the first in the lowest byte, zero-padded
+    ///
+    /// Distinct short keys give distinct words (the length tells `"0"` from `"0\u0000"`), and
+    /// the marker bit keeps every one of them non-zero, so 0 can mean "not short".
     @inline(__always)
     static func shortKey(type: UInt32, id: UnsafeRawBufferPointer) -> UInt64 {
-        guard type < 255, id.count <= 6 else { return 0 }
-        var word: UInt64 = 1 << 63 | UInt64(type) << 48 | UInt64(id.count) << 40
+        guard type < 1 << 12, id.count <= 6 else { return 0 }
+        var word: UInt64 = 1 << 63 | UInt64(type) << 51 | UInt64(id.count) << 48
         var shift: UInt64 = 0
         for byte in id {
             word |= UInt64(byte) << shift

@@ -1,17 +1,26 @@
 /// The interned resource type names of one document.
 ///
-/// A document has few distinct types and many resources, so every record stores a `UInt32`
-/// index here instead of the name. Lookups check the most recently used entry first (runs of
-/// the same type are the common case), then compare against every entry of the same length,
-/// then fall back to a dictionary once the table grows past a handful of types.
+/// A document usually has few distinct types and many resources, so every record stores a
+/// `UInt32` index here instead of the name. Lookups check the most recently used entry first
+/// (runs of the same type are the common case), then, while the table is small, compare against
+/// every entry; past ``linearLimit`` entries they probe an open-addressing table of positions
+/// hashed with the standard library's per-process seeded `Hasher`, so a document with hundreds
+/// of thousands of types (or types chosen to collide) still interns each in O(1).
+///
+/// Names live one after another in a single byte array, so interning a type allocates nothing
+/// but that array's growth.
 @usableFromInline
 struct TypeTable: Sendable {
-    /// Unescaped UTF-8 bytes of each type name.
-    @usableFromInline private(set) var names: [[UInt8]] = []
-    private var lookup: [[UInt8]: UInt32] = [:]
+    /// Every name's unescaped UTF-8 bytes, one after another.
+    private var bytes: [UInt8] = []
+    /// Where each name ends in `bytes` (name `i` starts where name `i - 1` ends).
+    @usableFromInline private(set) var ends: [Int] = []
+    /// Positions plus one (0: empty) by name hash, once the table has more than ``linearLimit``
+    /// names; at most half full.
+    private var slots: [UInt32] = []
     private var lastHit: UInt32 = .max
-    /// Each name of at most 16 bytes packed by ``pack(_:)`` (parallel to `names`; a name that
-    /// does not fit packs to ``unpacked``), so the common lookup compares words, not arrays.
+    /// Each name of at most 16 bytes packed by ``pack(_:)`` (parallel to `ends`; a name that
+    /// does not fit packs to ``unpacked``), so the common lookup compares words, not bytes.
     private var packed: [PackedName] = []
     private var lastPacked = Self.unpacked
 
@@ -49,89 +58,121 @@ struct TypeTable: Sendable {
 
     @inlinable init() {}
 
-    @inlinable var count: Int { names.count }
+    @inlinable var count: Int { ends.count }
+
+    /// The names in order, for invariant checks and fingerprints.
+    var names: [[UInt8]] { (0..<count).map { Array(bytes[range(of: $0)]) } }
+
+    /// Where name `index` lies in `bytes`.
+    @inline(__always)
+    private func range(of index: Int) -> Range<Int> {
+        (index == 0 ? 0 : ends[index &- 1])..<ends[index]
+    }
 
     /// The type name at `index` as a `String`.
     func name(_ index: UInt32) -> String {
-        guard Int(index) < names.count else { return "" }
-        return String(decoding: names[Int(index)], as: UTF8.self)
+        guard Int(index) < count else { return "" }
+        return String(decoding: bytes[range(of: Int(index))], as: UTF8.self)
     }
 
-    /// The index of `bytes`, adding it when new.
-    mutating func intern(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        if let found = find(bytes) { return found }
-        let index = UInt32(names.count)
-        let owned = [UInt8](bytes)
-        names.append(owned)
-        packed.append(Self.pack(bytes))
+    /// The index of `name`, adding it when new.
+    mutating func intern(_ name: UnsafeRawBufferPointer) -> UInt32 {
+        if let found = find(name) { return found }
+        let index = UInt32(count)
+        bytes.append(contentsOf: name)
+        ends.append(bytes.count)
+        packed.append(Self.pack(name))
         lastPacked = packed[Int(index)]
-        if names.count > Self.linearLimit {
-            if lookup.isEmpty {
-                for (i, name) in names.enumerated() { lookup[name] = UInt32(i) }
+        lastHit = index
+        if count > Self.linearLimit {
+            if slots.count < count &* 2 {
+                rehash()
             } else {
-                lookup[owned] = index
+                insert(Int(index), hash: Self.hash(name))
             }
         }
-        lastHit = index
         return index
     }
 
-    /// The index of `bytes`, or nil when no resource of that type was seen.
-    mutating func find(_ bytes: UnsafeRawBufferPointer) -> UInt32? {
-        let key = Self.pack(bytes)
-        if key.count >= 0 {
-            // A short name: compare packed words, the last hit first.
-            if lastHit != .max && key == lastPacked { return lastHit }
-            if names.count <= Self.linearLimit {
-                for i in packed.indices where packed[i] == key {
-                    lastHit = UInt32(i)
-                    lastPacked = key
-                    return UInt32(i)
-                }
-                return nil
-            }
+    /// The index of `name`, or nil when no resource of that type was seen.
+    mutating func find(_ name: UnsafeRawBufferPointer) -> UInt32? {
+        let key = Self.pack(name)
+        if lastHit != .max {
+            if key.count >= 0 ? key == lastPacked : equal(Int(lastHit), name) { return lastHit }
         }
-        if lastHit != .max, Self.equal(names[Int(lastHit)], bytes) { return lastHit }
-        if names.count > Self.linearLimit {
-            guard let hit = lookup[[UInt8](bytes)] else { return nil }
-            lastHit = hit
-            lastPacked = packed[Int(hit)]
-            return hit
-        }
-        for i in names.indices where Self.equal(names[i], bytes) {
-            lastHit = UInt32(i)
-            lastPacked = packed[i]
-            return UInt32(i)
-        }
-        return nil
+        guard let hit = lookup(name, packed: key) else { return nil }
+        lastHit = hit
+        lastPacked = packed[Int(hit)]
+        return hit
     }
 
     /// Non-mutating lookup, for readers of a finished document.
     func index(of name: some StringProtocol) -> UInt32? {
-        var utf8 = Array(name.utf8)
-        return utf8.withUnsafeMutableBytes { raw -> UInt32? in
-            let bytes = UnsafeRawBufferPointer(raw)
-            if names.count > Self.linearLimit { return lookup[[UInt8](bytes)] }
-            for i in names.indices where Self.equal(names[i], bytes) { return UInt32(i) }
-            return nil
+        var utf8 = String(name)
+        return utf8.withUTF8 { buffer in
+            let raw = UnsafeRawBufferPointer(buffer)
+            return lookup(raw, packed: Self.pack(raw))
         }
     }
 
+    /// Small tables compare every entry; larger ones probe `slots`.
+    private func lookup(_ name: UnsafeRawBufferPointer, packed key: PackedName) -> UInt32? {
+        if count <= Self.linearLimit {
+            for i in 0..<count where key.count >= 0 ? packed[i] == key : equal(i, name) { return UInt32(i) }
+            return nil
+        }
+        let mask = slots.count &- 1
+        var slot = Int(truncatingIfNeeded: Self.hash(name)) & mask
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { return nil }
+            let i = Int(entry &- 1)
+            if key.count >= 0 ? packed[i] == key : equal(i, name) { return UInt32(i) }
+            slot = (slot &+ 1) & mask
+        }
+    }
+
+    /// Rebuilds `slots` at four times the name count (a power of two), so it stays at most half
+    /// full until the count doubles.
+    private mutating func rehash() {
+        var capacity = 64
+        while capacity < count &* 4 { capacity &<<= 1 }
+        slots = [UInt32](repeating: 0, count: capacity)
+        for i in 0..<count {
+            let hash = bytes.withUnsafeBytes { Self.hash(UnsafeRawBufferPointer(rebasing: $0[range(of: i)])) }
+            insert(i, hash: hash)
+        }
+    }
+
+    private mutating func insert(_ index: Int, hash: UInt64) {
+        let mask = slots.count &- 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 { slot = (slot &+ 1) & mask }
+        slots[slot] = UInt32(index &+ 1)
+    }
+
+    /// SipHash with the process's random seed, so names cannot be chosen to collide.
+    @inline(__always)
+    private static func hash(_ name: UnsafeRawBufferPointer) -> UInt64 {
+        ResourceIndex.sipHash(type: 0, id: name)
+    }
+
+    /// Tables up to this size are searched linearly.
     private static let linearLimit = 16
 
     @inline(__always)
-    private static func equal(_ name: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard name.count == bytes.count else { return false }
-        return name.withUnsafeBytes { stored in
-            guard let a = stored.baseAddress, let b = bytes.baseAddress else { return stored.count == 0 }
-            return memcmpBytes(a, b, stored.count)
+    private func equal(_ index: Int, _ name: UnsafeRawBufferPointer) -> Bool {
+        let stored = range(of: index)
+        guard stored.count == name.count else { return false }
+        return bytes.withUnsafeBytes { all in
+            guard let a = all.baseAddress, let b = name.baseAddress else { return stored.isEmpty }
+            return memcmpBytes(a + stored.lowerBound, b, stored.count)
         }
     }
 
     var footprint: Int {
-        names.reduce(names.capacity * MemoryLayout<[UInt8]>.stride) { $0 + $1.capacity }
-            + packed.capacity * MemoryLayout<PackedName>.stride
-            + lookup.capacity * (MemoryLayout<[UInt8]>.stride + 4)
+        bytes.capacity + ends.capacity * MemoryLayout<Int>.stride + packed.capacity * MemoryLayout<PackedName>.stride
+            + slots.capacity * MemoryLayout<UInt32>.stride
     }
 }
 
