@@ -96,11 +96,11 @@ fileprivate final class YajlTokenizer: DocumentTokenizer {
                 let status = chunk.withMemoryRebound(to: UInt8.self) { bytes in
                     yajl_parse(handle, bytes.baseAddress, bytes.count)
                 }
-                try check(status, chunk: chunk)
+                try check(status, atEnd: false)
             }
             if isFinal {
                 context.chunkBase = baseOffset + chunk.count
-                try check(yajl_complete_parse(handle), chunk: UnsafeRawBufferPointer(start: nil, count: 0))
+                try check(yajl_complete_parse(handle), atEnd: true)
                 try context.checkTrailingWhitespace()
             }
         }
@@ -108,14 +108,18 @@ fileprivate final class YajlTokenizer: DocumentTokenizer {
 
     /// Turns a yajl status into the library's error: the callback's own error when a callback
     /// stopped the parse, otherwise yajl's message at the offset where yajl stopped.
-    private func check(_ status: yajl_status, chunk: UnsafeRawBufferPointer) throws(JSONAPIError) {
+    ///
+    /// `atEnd` is for `yajl_complete_parse`, which finishes by parsing one space of its own, so
+    /// its bytes-consumed count is past the input: an error there is at the end of the input,
+    /// where the scanner reports it too.
+    private func check(_ status: yajl_status, atEnd: Bool) throws(JSONAPIError) {
         switch status {
         case yajl_status_ok:
             return
         case yajl_status_client_canceled:
             throw context.error ?? JSONAPIError(.invalidJSON, "parsing was stopped")
         default:
-            let consumed = yajl_get_bytes_consumed(handle)
+            let consumed = atEnd ? 0 : yajl_get_bytes_consumed(handle)
             let message: String
             if let text = yajl_get_error(handle, 0, nil, 0) {
                 message = String(cString: text)
@@ -125,6 +129,14 @@ fileprivate final class YajlTokenizer: DocumentTokenizer {
             }
             // A problem the RFC checks find first (e.g. a bad byte between tokens) is more precise.
             if let precise = context.scanGap(upTo: context.chunkBase + consumed) { throw precise }
+            if atEnd {
+                // Anything yajl finds only when told the input is over (an unclosed container, or
+                // a token such as `-`, `1.`, `tr` or `"\u00` it was waiting to finish) is the
+                // input ending too early, as the scanner says.
+                throw JSONAPIError(
+                    .unexpectedEnd, "the input ends too early (yajl: \(message.trimmingTrailingNewlines))",
+                    offset: context.chunkBase)
+            }
             throw YajlContext.translate(message.trimmingTrailingNewlines, at: context.chunkBase + consumed)
         }
     }

@@ -95,6 +95,36 @@ struct BackendEquivalenceTests {
         Self.compare(bytes, name: "generated \(resources)")
     }
 
+    /// Every proper prefix of a document ends too early; both backends must say so at the
+    /// prefix's end (yajl's own count is one byte past it: it finishes by parsing a space).
+    @Test("a truncated document ends where the input ends, on both backends")
+    func truncationOffsets() {
+        let texts = [
+            #"{"data":{"type":"a","id":"1","attributes":{"n":-1.5e3,"s":"\u00e9x","b":[true,false,null]}}}"#,
+            "[", " {", #"{"meta":{"a":"#,
+        ]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            for length in 0..<bytes.count {
+                let prefix = Array(bytes[..<length])
+                for backend in [ParsingOptions.Backend.scanner, .yajl] {
+                    var options = ParsingOptions()
+                    options.backend = backend
+                    do {
+                        _ = try Document(parsing: prefix, options: options)
+                        Issue.record("\(backend) accepted the prefix \(String(decoding: prefix, as: UTF8.self))")
+                    } catch {
+                        let name = "\(backend), prefix of \(length) bytes of \(text)"
+                        if length > 0 && !prefix.allSatisfy({ $0 == 0x20 }) {
+                            #expect(error.code == .unexpectedEnd, "\(name): \(error)")
+                        }
+                        #expect(error.offset == length, "\(name): \(error)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("RFC checks yajl lacks are added by the backend")
     func addedChecks() {
         var options = ParsingOptions(kind: .response, lenient: true)
