@@ -60,20 +60,65 @@ public struct ParsingOptions: Sendable, Hashable {
 
     /// Maximum nesting of objects and arrays. Default 512: deep enough for any real document,
     /// shallow enough that consumers which do recurse (user `Decodable` types) stay safe.
+    ///
+    /// At most ``depthCeiling``: parsing itself never recurses, but an owned ``JSON`` copied from
+    /// a value is released, compared and hashed recursively, and must fit a thread's stack.
     public var maximumDepth: Int = 512
 
     /// Maximum input size in bytes. Default 4 GiB minus 2, the most the arena's 32-bit offsets
-    /// can address; lower it for services that take untrusted bodies.
+    /// can address (and so the largest value allowed); lower it for services that take
+    /// untrusted bodies.
     public var maximumDocumentBytes: Int = Int(UInt32.max) - 1
 
     /// Maximum length of one string's raw contents in bytes. Default 1 GiB.
     public var maximumStringBytes: Int = 1 << 30
 
-    /// Maximum number of resource objects (primary plus included). Default 50 million.
+    /// Maximum number of resource objects (primary plus included). Default 50 million; at
+    /// most `UInt32.max - 1`, the most the index can number.
     public var maximumResourceCount: Int = 50_000_000
 
     /// Maximum number of diagnostics recorded; the rest are counted but not kept. Default 1,000.
     public var maximumDiagnostics: Int = 1000
+
+    /// The largest ``maximumDepth`` allowed: 2,048.
+    ///
+    /// Releasing an owned ``JSON`` tree takes about 160 bytes of stack per level, so a tree of
+    /// this depth needs about 330 KB, which fits the 512 KB stacks of secondary threads on Apple
+    /// platforms with room to spare. Documents nested deeper than this are not JSON:API
+    /// documents anyone writes.
+    public static let depthCeiling = 2048
+
+    /// Checks that every limit is in its documented range.
+    ///
+    /// Parsing calls this first, so an out-of-range limit is reported before any byte is read,
+    /// never turned into a wrong offset or a crash later.
+    ///
+    /// ```swift
+    /// var options = ParsingOptions()
+    /// options.maximumDocumentBytes = -5
+    /// try options.validate()   // invalid option: maximumDocumentBytes must be ...
+    /// ```
+    ///
+    /// - Throws: ``JSONAPIError`` with code ``JSONAPIError/Code/invalidOption`` naming the
+    ///   first limit out of range and the range it must be in.
+    public func validate() throws(JSONAPIError) {
+        try Self.check("maximumDepth", maximumDepth, in: 1...Self.depthCeiling)
+        try Self.check("maximumDocumentBytes", maximumDocumentBytes, in: 0...(Int(UInt32.max) - 1))
+        try Self.check("maximumStringBytes", maximumStringBytes, in: 0...Int.max)
+        try Self.check("maximumResourceCount", maximumResourceCount, in: 0...(Int(UInt32.max) - 1))
+        try Self.check("maximumDiagnostics", maximumDiagnostics, in: 0...Int.max)
+    }
+
+    /// Throws ``JSONAPIError/Code/invalidOption`` unless `value` lies in `range`.
+    static func check(
+        _ name: String, _ value: Int, in range: ClosedRange<Int>, of type: String = "ParsingOptions"
+    ) throws(JSONAPIError) {
+        guard !range.contains(value) else { return }
+        let bounds =
+            range.upperBound == Int.max
+            ? "at least \(range.lowerBound)" : "between \(range.lowerBound) and \(range.upperBound)"
+        throw JSONAPIError(.invalidOption, "\(type).\(name) is \(value); it must be \(bounds)")
+    }
 
     /// Whether to check that every included resource is reachable from primary data through
     /// relationships ("full linkage"). Default `true`. An unreachable resource is always a

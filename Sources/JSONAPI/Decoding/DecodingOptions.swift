@@ -93,7 +93,8 @@ public struct DecodingOptions: Sendable {
     public var maximumRelationshipDepth: Int = 32
 
     /// How deeply values may nest while decoding (structs in structs, arrays in arrays, resources
-    /// through relationships), so that input can never exhaust the stack. Default 256.
+    /// through relationships, and the levels of a ``JSON`` property), so that input can never
+    /// exhaust the stack. Default 256; at most ``ParsingOptions/depthCeiling``.
     public var maximumDepth: Int = 256
 
     /// When `true` (the default), a type that is ``ResourceReadable`` (the `@ResourceReadable`
@@ -118,4 +119,18 @@ public struct DecodingOptions: Sendable {
 
     /// Creates the default options.
     public init() {}
+
+    /// Checks that the decoding limits are in their documented ranges: ``maximumDepth`` from 1
+    /// to ``ParsingOptions/depthCeiling``, ``maximumRelationshipDepth`` at least 0. (``parsing``
+    /// is checked when bytes are parsed, by ``ParsingOptions/validate()``.)
+    ///
+    /// Every decode calls this first and throws its error.
+    ///
+    /// - Throws: ``JSONAPIError`` with code ``JSONAPIError/Code/invalidOption``.
+    public func validate() throws(JSONAPIError) {
+        try ParsingOptions.check(
+            "maximumDepth", maximumDepth, in: 1...ParsingOptions.depthCeiling, of: "DecodingOptions")
+        try ParsingOptions.check(
+            "maximumRelationshipDepth", maximumRelationshipDepth, in: 0...Int.max, of: "DecodingOptions")
+    }
 }

@@ -47,10 +47,22 @@ enum Node {
 final class DecodingSession: Sendable {
     let storage: DocumentStorage
     let options: DecodingOptions
+    /// Why the options are unusable (``DecodingOptions/validate()``), if they are. Such a
+    /// session's `maximumDepth` is 0, so the first nesting fails and throws this instead.
+    let invalidOptions: JSONAPIError?
 
     init(storage: DocumentStorage, options: DecodingOptions) {
         self.storage = storage
-        self.options = options
+        do throws(JSONAPIError) {
+            try options.validate()
+            self.options = options
+            invalidOptions = nil
+        } catch {
+            var unusable = options
+            unusable.maximumDepth = 0
+            self.options = unusable
+            invalidOptions = error
+        }
     }
 
     /// Runs `body` with a decoder over the document's bytes: one a finished session put back
@@ -342,11 +354,7 @@ final class ResourceDecoder: Decoder {
         let frame = Frame(
             node: self.node, top: table.top, chain: chain.count, expected: expectedType, model: expectedModel,
             pushedKey: !key.isNone)
-        if depth >= options.maximumDepth {
-            throw failure(
-                .dataCorrupted, at: offset(of: node), code: .decodingFailed, path: self.path(key),
-                "values are nested deeper than DecodingOptions.maximumDepth (\(options.maximumDepth))")
-        }
+        if depth >= options.maximumDepth { throw tooDeep(node, key: key) }
         depth &+= 1
         if !key.isNone { keys.push(key) }
         self.node = node
@@ -354,6 +362,16 @@ final class ResourceDecoder: Decoder {
         expectedModel = model
         foreignErrorLocated = false
         return frame
+    }
+
+    /// The error for nesting past ``DecodingOptions/maximumDepth`` (or for options that failed
+    /// ``DecodingOptions/validate()``, whose session allows no nesting at all).
+    @inline(never)
+    func tooDeep(_ node: Node, key: KeyRef) -> any Error {
+        if let invalid = session.invalidOptions { return invalid }
+        return failure(
+            .dataCorrupted, at: offset(of: node), code: .decodingFailed, path: self.path(key),
+            "values are nested deeper than DecodingOptions.maximumDepth (\(options.maximumDepth))")
     }
 
     /// Ends a frame begun by ``push(_:key:expected:model:)``.

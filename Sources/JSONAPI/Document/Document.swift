@@ -83,6 +83,7 @@ public struct Document: Sendable {
 
     /// Builds a document from complete bytes with the chosen backend.
     static func build(_ bytes: DocumentStorage.Bytes, options: ParsingOptions) throws(JSONAPIError) -> Document {
+        try options.validate()
         var driver = ParseDriver(options: options)
         let output: DocumentBuilder.Output = try bytes.withBytes { (buffer) throws(JSONAPIError) in
             guard buffer.count <= options.maximumDocumentBytes else {

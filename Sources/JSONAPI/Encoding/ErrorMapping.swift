@@ -213,7 +213,7 @@ extension JSONAPIError: JSONAPIErrorConvertible {
         switch code {
         case .documentTooLarge, .stringTooLong, .tooManyResources: status = 413
         case .typeMismatch, .decodingFailed: status = 422
-        case .encodingFailed, .io: status = 500
+        case .encodingFailed, .io, .invalidOption: status = 500
         default: status = 400
         }
         var kebab = ""

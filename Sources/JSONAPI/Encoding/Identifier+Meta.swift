@@ -11,7 +11,8 @@ extension JSONObject {
     /// The object is written out and read back as a tiny document of its own. A non-finite
     /// ``JSON/double(_:)`` or a ``JSON/decimal(_:)`` that is not number text reads back as `null`.
     ///
-    /// Returns nil only if the object cannot be read back, which the writer's output never causes.
+    /// Returns nil only if the object cannot be read back: when it nests deeper than
+    /// ``ParsingOptions/depthCeiling``, which no parsed document can.
     ///
     /// - Complexity: O(n) in the size of the object.
     public init?(_ object: JSON.Object) {
@@ -21,8 +22,8 @@ extension JSONObject {
         JSON.object(object).write(to: &writer, sortingKeys: false)
         writer.endObject()
         var options = ParsingOptions()
-        // The writer nests no deeper than the Swift value: no limit of a reader applies.
-        options.maximumDepth = Int(Int32.max)
+        // The deepest any parsed document may be.
+        options.maximumDepth = ParsingOptions.depthCeiling
         guard let meta = try? Document(parsing: writer.bytes, options: options).meta else { return nil }
         self = meta
     }

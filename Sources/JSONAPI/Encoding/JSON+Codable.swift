@@ -80,8 +80,14 @@ extension JSON: Codable {
     /// // .object(["n": .decimal("18446744073709551616")])
     /// ```
     public init(from decoder: any Decoder) throws {
-        if decoder is ResourceDecoder {
-            self = JSON(try JSONValue(from: decoder))
+        if let decoder = decoder as? ResourceDecoder {
+            let view = try JSONValue(from: decoder)
+            // The value's own levels count towards DecodingOptions.maximumDepth like nested
+            // structs do: its outermost container is the level this decode already entered.
+            guard let value = JSON(view, maximumDepth: decoder.options.maximumDepth &- decoder.depth &+ 1) else {
+                throw decoder.tooDeep(decoder.node, key: .none)
+            }
+            self = value
             return
         }
         if let container = try? decoder.container(keyedBy: AnyKey.self) {

@@ -19,9 +19,12 @@
 /// ```
 ///
 /// Equality is structural and ordered: objects are equal when they have the same members in the
-/// same order, and `.int(1)` differs from `.double(1)`. Equality, hashing and deinitialisation
-/// recurse to the depth of the tree; trees copied from a document are no deeper than the
-/// document's ``ParsingOptions/maximumDepth`` (512 by default). Writing and copying do not recurse.
+/// same order, and `.int(1)` differs from `.double(1)`. Equality, hashing, writing and copying
+/// walk the tree with an explicit stack. Only deinitialisation recurses (the standard library
+/// releases nested arrays that way): trees copied from a document are no deeper than the
+/// document's ``ParsingOptions/maximumDepth`` (512 by default, at most
+/// ``ParsingOptions/depthCeiling``), and a `JSON` property decoded by ``JSONAPIDecoder`` no
+/// deeper than ``DecodingOptions/maximumDepth``, so input cannot exhaust the stack.
 public enum JSON: Sendable, Hashable {
     /// `null`.
     case null
@@ -43,6 +46,61 @@ public enum JSON: Sendable, Hashable {
 
     /// The members of a JSON object, in order.
     public typealias Object = OrderedMembers<JSON>
+}
+
+// MARK: - Equality and hashing
+
+extension JSON {
+    /// Structural, ordered equality, without recursion: pairs of nested values wait on a stack.
+    public static func == (lhs: JSON, rhs: JSON) -> Bool {
+        var pending: [(JSON, JSON)] = [(lhs, rhs)]
+        while let (a, b) = pending.popLast() {
+            switch (a, b) {
+            case (.null, .null): continue
+            case (.bool(let x), .bool(let y)): if x != y { return false }
+            case (.int(let x), .int(let y)): if x != y { return false }
+            case (.double(let x), .double(let y)): if x != y { return false }
+            case (.decimal(let x), .decimal(let y)): if x != y { return false }
+            case (.string(let x), .string(let y)): if x != y { return false }
+            case (.array(let x), .array(let y)):
+                guard x.count == y.count else { return false }
+                pending.append(contentsOf: zip(x, y))
+            case (.object(let x), .object(let y)):
+                guard x.members.count == y.members.count else { return false }
+                for (m, n) in zip(x.members, y.members) {
+                    guard m.key == n.key else { return false }
+                    pending.append((m.value, n.value))
+                }
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Hashes the case, scalars, counts and member names of the whole tree, without recursion.
+    public func hash(into hasher: inout Hasher) {
+        var pending: [JSON] = [self]
+        while let value = pending.popLast() {
+            switch value {
+            case .null: hasher.combine(0 as UInt8)
+            case .bool(let x): hasher.combine(1 as UInt8); hasher.combine(x)
+            case .int(let x): hasher.combine(2 as UInt8); hasher.combine(x)
+            case .double(let x): hasher.combine(3 as UInt8); hasher.combine(x)
+            case .decimal(let x): hasher.combine(4 as UInt8); hasher.combine(x)
+            case .string(let x): hasher.combine(5 as UInt8); hasher.combine(x)
+            case .array(let elements):
+                hasher.combine(6 as UInt8)
+                hasher.combine(elements.count)
+                pending.append(contentsOf: elements.reversed())
+            case .object(let object):
+                hasher.combine(7 as UInt8)
+                hasher.combine(object.members.count)
+                for member in object.members { hasher.combine(member.key) }
+                pending.append(contentsOf: object.members.reversed().map(\.value))
+            }
+        }
+    }
 }
 
 // MARK: - Literals
@@ -159,11 +217,21 @@ extension JSON {
     ///
     /// - Complexity: O(n) in the size of the value; uses an explicit stack, not recursion.
     public init(_ view: JSONValue) {
-        self = view.storage.withBytes { bytes in JSON.copy(bytes, view.range) }
+        self = view.storage.withBytes { bytes in JSON.copy(bytes, view.range, maximumDepth: .max) } ?? .null
     }
 
-    /// Copies the valid JSON value at `range` of `bytes`.
-    private static func copy(_ bytes: UnsafeRawBufferPointer, _ range: ByteRange) -> JSON {
+    /// Copies a value out of a parsed document unless its arrays and objects nest more than
+    /// `maximumDepth` levels (a scalar has none, `[]` one, `[[]]` two); nil when they do.
+    init?(_ view: JSONValue, maximumDepth: Int) {
+        guard let copy = view.storage.withBytes({ JSON.copy($0, view.range, maximumDepth: maximumDepth) }) else {
+            return nil
+        }
+        self = copy
+    }
+
+    /// Copies the valid JSON value at `range` of `bytes`; nil when containers nest deeper than
+    /// `maximumDepth`.
+    private static func copy(_ bytes: UnsafeRawBufferPointer, _ range: ByteRange, maximumDepth: Int) -> JSON? {
         struct Frame {
             var items: [(key: String, value: ByteRange)] = []
             var next = 0
@@ -209,6 +277,7 @@ extension JSON {
             return frame
         }
         if let value = scalar(range) { return value }
+        guard maximumDepth >= 1 else { return nil }
         var stack = [frame(range, key: "")]
         while let top = stack.last {
             if top.next < top.items.count {
@@ -221,6 +290,7 @@ extension JSON {
                         stack[stack.count - 1].elements.append(value)
                     }
                 } else {
+                    guard stack.count < maximumDepth else { return nil }
                     stack.append(frame(item.value, key: item.key))
                 }
                 continue

@@ -24,11 +24,19 @@ public struct DocumentParser {
     ///   - options: Document kind, strictness, limits and backend.
     ///   - expectedByteCount: The document's size if known (say from `Content-Length`), so the
     ///     input buffer is allocated once instead of growing.
+    ///
+    /// Options out of their documented range (``ParsingOptions/validate()``) make the first
+    /// ``feed(_:)-(UnsafeRawBufferPointer)`` or ``finish()`` throw.
     public init(options: ParsingOptions = ParsingOptions(), expectedByteCount: Int = 0) {
+        do throws(JSONAPIError) {
+            try options.validate()
+        } catch {
+            failed = error
+        }
         driver = ParseDriver(options: options)
-        driver.builder.reserveCapacity(forDocumentBytes: expectedByteCount)
-        input = InputBuffer(
-            reserving: min(max(expectedByteCount, 0), options.maximumDocumentBytes), recycles: options.recyclesMemory)
+        let expected = failed == nil ? min(max(expectedByteCount, 0), options.maximumDocumentBytes) : 0
+        driver.builder.reserveCapacity(forDocumentBytes: expected)
+        input = InputBuffer(reserving: expected, recycles: options.recyclesMemory)
     }
 
     /// Tokenizes the next chunk.

@@ -38,6 +38,7 @@ public struct JSONAPIError: Error, Sendable, Hashable, CustomStringConvertible {
             case decodingFailed
             case encodingFailed
             case io
+            case invalidOption
         }
 
         private let raw: Raw
@@ -77,6 +78,8 @@ public struct JSONAPIError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let encodingFailed = Code(.encodingFailed)
         /// Reading or writing a file or stream failed.
         public static let io = Code(.io)
+        /// A limit in ``ParsingOptions`` or ``DecodingOptions`` is out of its documented range.
+        public static let invalidOption = Code(.invalidOption)
 
         public var description: String {
             switch raw {
@@ -97,6 +100,7 @@ public struct JSONAPIError: Error, Sendable, Hashable, CustomStringConvertible {
             case .decodingFailed: "decoding failed"
             case .encodingFailed: "encoding failed"
             case .io: "I/O error"
+            case .invalidOption: "invalid option"
             }
         }
 
@@ -120,6 +124,7 @@ public struct JSONAPIError: Error, Sendable, Hashable, CustomStringConvertible {
             case .decodingFailed: "decodingFailed"
             case .encodingFailed: "encodingFailed"
             case .io: "io"
+            case .invalidOption: "invalidOption"
             }
         }
 

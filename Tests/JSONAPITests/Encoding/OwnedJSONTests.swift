@@ -155,4 +155,28 @@ struct OwnedJSONTests {
         #expect(JSONAPIResourceObject(written.primaryResources[0]) == resource)
         #expect(try JSONAPIResourceObject(type: "a").jsonString() == #"{"type":"a"}"#)
     }
+
+    @Test("equality and hashing are structural and ordered, and walk deep trees without recursion")
+    func equalityAndHashing() {
+        let values: [JSON] = [
+            nil, true, false, 1, 1.0, .decimal("1"), "1", [], [1], [1, 2], [2, 1], [:], ["a": 1], ["a": 1.0],
+            ["a": 1, "b": 2], ["b": 2, "a": 1], ["a": [1, ["b": nil]]], ["a": [1, ["b": false]]], [[[]]], [[[1]]],
+        ]
+        for (i, a) in values.enumerated() {
+            for (j, b) in values.enumerated() {
+                #expect((a == b) == (i == j), "\(a) vs \(b)")
+                if i != j && a.hashValue == b.hashValue { Issue.record("\(a) and \(b) hash alike") }
+            }
+            #expect(a == a && Set([a, a]).count == 1)
+        }
+        // Trees as deep as any document can make them differ only at the bottom.
+        var deep: JSON = 1
+        var other: JSON = 2
+        for _ in 0..<ParsingOptions.depthCeiling {
+            deep = [deep]
+            other = [other]
+        }
+        #expect(deep != other)
+        #expect(deep.hashValue != other.hashValue)
+    }
 }
