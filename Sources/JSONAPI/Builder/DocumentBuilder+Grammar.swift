@@ -77,6 +77,9 @@ extension DocumentBuilder {
             checkFieldName(name, at: offset, what: "an attribute")
             return .attributeValue
         case .relationships:
+            // JSON:API 1.1: an @-member may appear in any object the specification defines and
+            // is ignored by processors that do not know it; it is never a relationship.
+            if case .atMember = MemberNameRules.classify(name) { return .foreign }
             checkFieldName(name, at: offset, what: "a relationship")
             return .relationshipValue
         case .meta:
@@ -707,6 +710,12 @@ extension DocumentBuilder {
             }
         case .error:
             arena.errors[r].end = UInt32(truncatingIfNeeded: end)
+            if !Self.errorObjectMembers.contains(where: frame.has) {
+                problem(
+                    start, .specViolation,
+                    "an error object must contain at least one of `id`, `links`, `status`, `code`, `title`, `detail`, `source`, `meta`"
+                )
+            }
         case .linkObject:
             if !frame.has(.href) {
                 warning(start, .specViolation, "a link object should contain `href` (JSON:API 1.1 requires it)")
@@ -717,6 +726,10 @@ extension DocumentBuilder {
             break
         }
     }
+
+    /// The members the specification defines for an error object; JSON:API 1.1 requires at
+    /// least one of them (an extension member or @-member alone does not count).
+    static let errorObjectMembers: [Member] = [.id, .links, .status, .code, .title, .detail, .source, .meta]
 
     private mutating func closeResource(_ frame: Frame, start: Int) {
         let r = Int(frame.record)

@@ -137,6 +137,43 @@ struct DocumentBuilderTests {
             ParsingOptions(kind: .updateRequest))
     }
 
+    @Test("@-members in `relationships` are ignored, not taken for relationships")
+    func atMembersInRelationships() throws {
+        let text =
+            #"{"data":{"type":"articles","id":"1","relationships":{"@context":"x","author":{"data":"#
+            + #"{"type":"people","id":"9"}},"@meta":{"data":{"type":"people","id":"404"}},"@n":[1,{"a":null}]}},"#
+            + #""included":[{"type":"people","id":"9","relationships":{"@only":true}}]}"#
+        for lenient in [false, true] {
+            let document = try parseEverywhere(text, options: ParsingOptions(kind: .response, lenient: lenient)).get()
+            #expect(document.diagnostics.isEmpty)
+            let article = document.primaryResources[0]
+            #expect(article.relationships.map(\.name) == ["author"])
+            #expect(article.relationship("@context") == nil && article.relationship("@meta") == nil)
+            #expect(article.relationship("author")?.resolvedResource?.id == "9")
+            #expect(document.included[0].relationships.isEmpty)
+        }
+        // Other names in `relationships` are still checked.
+        expectProblem(
+            #"{"data":{"type":"a","id":"1","relationships":{"-b":{"data":null}}}}"#,
+            at: "/data/relationships/-b", containing: "invalid relationship name")
+    }
+
+    @Test("an error object needs at least one of its defined members")
+    func emptyErrorObject() throws {
+        expectProblem(#"{"errors":[{}]}"#, at: "/errors/0", containing: "must contain at least one of `id`")
+        expectProblem(
+            #"{"errors":[{"title":"x"},{"@note":"only"}]}"#, at: "/errors/1", containing: "at least one of `id`")
+        let lenient = try parseEverywhere(#"{"errors":[{}]}"#, options: ParsingOptions(kind: .response, lenient: true))
+            .get()
+        #expect(lenient.diagnostics.map(\.severity) == [.warning])
+        for member in [
+            #""id":"1""#, #""links":{}"#, #""status":"400""#, #""code":"c""#, #""title":"t""#, #""detail":"d""#,
+            #""source":{}"#, #""meta":{}"#,
+        ] {
+            #expect(throws: Never.self) { try Document(parsing: #"{"errors":[{"# + member + "}]}") }
+        }
+    }
+
     @Test("links, errors and the jsonapi object")
     func linksErrorsJSONAPI() {
         expectProblem(#"{"meta":{},"links":{"self":"wrong"}}"#, at: "/links/self", containing: "not a valid URI")
