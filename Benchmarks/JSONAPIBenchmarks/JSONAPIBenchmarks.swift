@@ -29,6 +29,9 @@ import JSONAPIYajl
 // - `SingleResource/<size>`: build, then decode one article found by (type, id); compare it
 //   with `Document/<size>`.
 //
+// `<size>-readings` (ReadingsBenchmarks.swift) is a second document shape: many small resources of
+// numbers, nulls and deep objects, for `JSONDecoder`, `Document` and `DocumentYajl`.
+//
 // Each benchmark runs in its own process and generates its document in `setup`, outside the
 // measurement, from a fixed seed (documents are never stored). The custom metric `documentBytes`
 // records the document's exact size, so MB/s is `documentBytes / wall clock`; scripts/bench
@@ -122,6 +125,7 @@ extension BenchmarkMetric {
 }
 
 let benchmarks: @Sendable () -> Void = {
+    registerReadingsBenchmarks()
     for size in DocumentSize.allCases {
         registerEncodingBenchmarks(size: size)
 
