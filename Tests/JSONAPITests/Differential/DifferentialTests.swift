@@ -44,11 +44,26 @@ struct DifferentialTests {
         run("randomDocuments", iterations: DifferentialSettings.iterations(600), seed: DifferentialSettings.seed)
     }
 
-    @Test("random documents with more than 255 types")
+    @Test("random documents with more than 255 types (past the short keys of the index's first version)")
     func hundredsOfTypes() {
         run(
             "hundredsOfTypes", iterations: DifferentialSettings.iterations(6, share: 0.02),
             seed: DifferentialSettings.seed ^ 0x255, typeCount: .hundreds, resources: 300...700)
+    }
+
+    /// Short keys hold the first 4,096 types; the resources after the first 4,096 straddle that
+    /// boundary (the last 300 types are drawn most).
+    @Test("a document with types on both sides of 4,096")
+    func typesAroundShortKeyLimit() {
+        let seed = DifferentialSettings.seed ^ 0x1000
+        var generator = RandomModelDocuments(seed: seed)
+        let model = generator.document(typeCount: .thousands(4_250), resources: 5_000)
+        let keys = model.records.map(\.resource.key)
+        let absent = generator.absentNearMisses(of: Array(keys.suffix(1_000)), count: 400)
+        var random = SplitMix64(seed: seed)
+        DifferentialCheck.check(
+            model, absentKeys: absent, random: &random,
+            replay: "typesAroundShortKeyLimit: JSONAPI_DIFFERENTIAL_SEED=\(DifferentialSettings.seed)")
     }
 
     @Test("a document with more than 32,768 types")

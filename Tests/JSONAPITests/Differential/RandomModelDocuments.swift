@@ -16,9 +16,10 @@ struct RandomModelDocuments {
     /// How many distinct types a document draws from.
     enum TypeCount {
         case few
-        /// More than 255: types past the index's short keys.
+        /// 256 to 400.
         case hundreds
-        /// More than 32,768: types past its long keys too.
+        /// This many: 4,250 straddles the index's short-key limit (4,096 types), more than
+        /// 32,768 its long-key limit.
         case thousands(Int)
     }
 
