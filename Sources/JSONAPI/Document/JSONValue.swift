@@ -225,8 +225,12 @@ public struct JSONObject: Sendable, Sequence {
     /// Member names in document order.
     public var keys: [String] { value?.keys ?? [] }
 
-    /// Number of members.
-    public var count: Int { value?.count ?? 0 }
+    /// Number of members. A lenient parse keeps a `meta` or `attributes` that is not an object
+    /// (an array, say): it has no members, as `keys` and iteration agree, whatever its length.
+    public var count: Int {
+        guard let value, value.kind == .object else { return 0 }
+        return value.count
+    }
 
     /// True when there are no members (or the object was absent).
     public var isEmpty: Bool { count == 0 }
