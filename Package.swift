@@ -80,10 +80,14 @@ let package = Package(
             path: "Benchmarks/JSONAPIBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Fuzzing (scripts/fuzz): the checks, shared with the tests that replay committed crash
+        // inputs, and the libFuzzer driver. Neither is a product: users of JSONAPI never build them.
+        .target(name: "JSONAPIFuzzChecks", dependencies: ["JSONAPI", "JSONAPIYajl"], path: "Tests/Fuzz/Checks"),
+        .executableTarget(name: "jsonapi-fuzz", dependencies: ["JSONAPIFuzzChecks"], path: "Tests/Fuzz/Driver"),
         .testTarget(
             name: "JSONAPITests",
             dependencies: [
-                "JSONAPI", "JSONAPIYajl", "JSONAPIGenerator", "JSONAPIMacros", "JSONAPIMacrosPlugin",
+                "JSONAPI", "JSONAPIYajl", "JSONAPIGenerator", "JSONAPIMacros", "JSONAPIMacrosPlugin", "JSONAPIFuzzChecks",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ],

@@ -1,0 +1,98 @@
+import JSONAPI
+
+/// The `typed` target: decoding errors are expected on most inputs; crashes are not, and the
+/// lazy and eager ways of decoding the same collection must agree.
+enum TypedCheck {
+    static func run(_ bytes: [UInt8]) throws(FuzzFailure) {
+        var plan = InputPlan(bytes)
+        decoders(bytes, plan: &plan)
+        let options = ParsingOptions(kind: .response, lenient: plan.flip())
+        guard let document = try? Document(parsing: bytes, options: options) else { return }
+        try collection(document.primary(as: FuzzArticle.self), what: "primary articles")
+        try collection(document.primary(as: FuzzContributor.self), what: "primary contributors")
+        try collection(document.included(of: FuzzPerson.self), what: "included people")
+        try collection(document.resources(of: FuzzComment.self), what: "comments")
+        try collection(document.resources(of: FuzzTag.self), what: "tags")
+        var lenient = DecodingOptions()
+        lenient.ignoresMissingResources = true
+        lenient.ignoresUnhandledResourceTypes = true
+        lenient.keyDecodingStrategy = .convertFromKebabCase
+        lenient.maximumRelationshipDepth = 1 + plan.next(below: 8)
+        lenient.usesResourceReaders = plan.flip()
+        try collection(document.primary(as: FuzzArticle.self, options: lenient), what: "primary articles, lenient")
+        for person in document.resources(ofType: FuzzPerson.resourceType) {
+            guard let id = person.id else { continue }
+            _ = try? document.resource(FuzzPerson.self, id: id)
+            _ = try? document.resource(FuzzPerson.self, id: id, options: lenient)
+        }
+        _ = try? document.decode([FuzzArticle].self)
+        _ = try? document.decode(FuzzArticle.self, options: lenient)
+        _ = try? document.decode(CompoundDocument<[FuzzContributor], JSON, JSON>.self)
+    }
+
+    /// Every `JSONAPIDecoder` entry point that takes bytes.
+    private static func decoders(_ bytes: [UInt8], plan: inout InputPlan) {
+        let decoder = JSONAPIDecoder()
+        _ = try? decoder.decode([FuzzArticle].self, from: bytes)
+        _ = try? decoder.decode(FuzzArticle.self, from: bytes)
+        _ = try? decoder.decodeReporting(CompoundDocument<[FuzzArticle], JSON, JSON>.self, from: bytes)
+        let lenient = JSONAPIDecoder()
+        lenient.keyDecodingStrategy = .convertFromSnakeCase
+        lenient.ignoresMissingResources = true
+        lenient.ignoresUnhandledResourceTypes = plan.flip()
+        lenient.parsingOptions = ParsingOptions(kind: .response, lenient: true)
+        if let report = try? lenient.decodeReporting([FuzzArticle].self, from: bytes) {
+            _ = report.skipped.map(\.description)
+            for article in report.value { resolve(article) }
+        }
+        _ = try? lenient.decode(CompoundDocument<FuzzContributor, JSON, JSON>.self, from: bytes)
+        _ = try? lenient.decode(CompoundDocument<[FuzzComment], JSON, JSON>.self, from: bytes)
+    }
+
+    /// Follows an article's lazy relationship.
+    private static func resolve(_ article: FuzzArticle) {
+        guard let author = article.author else { return }
+        _ = author.identifier
+        _ = author.identifierMeta?.keys
+        _ = author.description
+        _ = try? author.resolve()
+    }
+
+    /// Decodes `collection` element by element, with `forEachDecoded`, with an iterator and all
+    /// at once: when `decodeAll` succeeds, every other way gives the same models.
+    private static func collection<Model: Decodable>(_ collection: TypedResourceCollection<Model>, what: String)
+        throws(FuzzFailure)
+    {
+        var lazily: [String?] = []
+        for index in collection.indices {
+            let element = try? collection.element(at: index)
+            lazily.append(element.map { String(describing: $0) })
+            if let article = element as? FuzzArticle { resolve(article) }
+            if case .success(let model) = collection[index], String(describing: model) != lazily.last {
+                throw FuzzFailure("\(what)[\(index)]: subscript and element(at:) differ")
+            }
+            _ = collection.resource(at: index)?.identifier
+        }
+        var walked: [String] = []
+        let walk = try? collection.forEachDecodedReporting { walked.append(String(describing: $0)) }
+        var iterator = collection.makeDecodingIterator()
+        var iterated: [String] = []
+        while let next = try? iterator.next() {
+            iterated.append(String(describing: next))
+        }
+        _ = iterator.skippedResources()
+        _ = try? collection.decodeAllReporting()
+        guard let all = try? collection.decodeAll() else { return }
+        let eager = all.map { String(describing: $0) }
+        if eager.count != collection.count || lazily != eager.map(Optional.some) {
+            throw FuzzFailure(
+                "\(what): decodeAll gives \(eager.count) models, element(at:) \(lazily.count) that differ")
+        }
+        if let walk, walk.skipped.isEmpty, walked != eager {
+            throw FuzzFailure("\(what): forEachDecoded gives other models than decodeAll")
+        }
+        if iterator.skippedResources().isEmpty, iterated != eager {
+            throw FuzzFailure("\(what): the decoding iterator gives other models than decodeAll")
+        }
+    }
+}
