@@ -84,6 +84,8 @@ let package = Package(
         // inputs, and the libFuzzer driver. Neither is a product: users of JSONAPI never build them.
         .target(name: "JSONAPIFuzzChecks", dependencies: ["JSONAPI", "JSONAPIYajl"], path: "Tests/Fuzz/Checks"),
         .executableTarget(name: "jsonapi-fuzz", dependencies: ["JSONAPIFuzzChecks"], path: "Tests/Fuzz/Driver"),
+        // Concurrent reads and parses, run under ThreadSanitizer by scripts/tsan.
+        .executableTarget(name: "jsonapi-concurrency-check", dependencies: ["JSONAPI"], path: "Tests/Concurrency"),
         .testTarget(
             name: "JSONAPITests",
             dependencies: [
