@@ -18,6 +18,9 @@ struct TypeTable: Sendable {
     /// Positions plus one (0: empty) by name hash, once the table has more than ``linearLimit``
     /// names; at most half full.
     private var slots: [UInt32] = []
+    /// Each name's hash (parallel to `ends`), once the table has more than ``linearLimit`` names:
+    /// probes compare it before the name, and growing the table never hashes a name again.
+    private var hashes: [UInt64] = []
     private var lastHit: UInt32 = .max
     /// Each name of at most 16 bytes packed by ``pack(_:)`` (parallel to `ends`; a name that
     /// does not fit packs to ``unpacked``), so the common lookup compares words, not bytes.
@@ -77,19 +80,57 @@ struct TypeTable: Sendable {
 
     /// The index of `name`, adding it when new.
     mutating func intern(_ name: UnsafeRawBufferPointer) -> UInt32 {
-        if let found = find(name) { return found }
+        if count <= Self.linearLimit {
+            if let found = find(name) { return found }
+            return append(name, hash: count &+ 1 > Self.linearLimit ? Self.hash(name) : 0, slot: nil)
+        }
+        if name.count <= 16 && lastHit != .max && Self.pack(name) == lastPacked { return lastHit }
+        return internInLargeTable(name)
+    }
+
+    /// ``intern(_:)`` past the linear search: hash once, and add a new name where the probe for
+    /// it ended.
+    @inline(never)
+    private mutating func internInLargeTable(_ name: UnsafeRawBufferPointer) -> UInt32 {
+        let hash = Self.hash(name)
+        let key = Self.pack(name)
+        let mask = slots.count &- 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { break }
+            let i = Int(entry &- 1)
+            if hashes[i] == hash && (key.count >= 0 ? packed[i] == key : equal(i, name)) {
+                lastHit = UInt32(i)
+                lastPacked = packed[i]
+                return UInt32(i)
+            }
+            slot = (slot &+ 1) & mask
+        }
+        return append(name, hash: hash, slot: slot)
+    }
+
+    /// Adds a new name (its hash is kept once the table outgrows the linear search) at `slot`
+    /// of `slots`, or rebuilds `slots` when it would be more than half full.
+    private mutating func append(_ name: UnsafeRawBufferPointer, hash: UInt64, slot: Int?) -> UInt32 {
         let index = UInt32(count)
         bytes.append(contentsOf: name)
         ends.append(bytes.count)
         packed.append(Self.pack(name))
         lastPacked = packed[Int(index)]
         lastHit = index
-        if count > Self.linearLimit {
-            if slots.count < count &* 2 {
-                rehash()
-            } else {
-                insert(Int(index), hash: Self.hash(name))
+        guard count > Self.linearLimit else { return index }
+        if hashes.count < count &- 1 {
+            // The table just outgrew the linear search: hash the names it already had.
+            hashes = bytes.withUnsafeBytes { all in
+                (0..<(count &- 1)).map { Self.hash(UnsafeRawBufferPointer(rebasing: all[range(of: $0)])) }
             }
+        }
+        hashes.append(hash)
+        if let slot, slots.count >= count &* 2 {
+            slots[slot] = index &+ 1
+        } else {
+            rehash()
         }
         return index
     }
@@ -97,8 +138,19 @@ struct TypeTable: Sendable {
     /// The index of `name`, or nil when no resource of that type was seen.
     mutating func find(_ name: UnsafeRawBufferPointer) -> UInt32? {
         let key = Self.pack(name)
-        if lastHit != .max {
-            if key.count >= 0 ? key == lastPacked : equal(Int(lastHit), name) { return lastHit }
+        if key.count >= 0 {
+            // A short name (nearly every type): compare packed words, the last hit first.
+            if lastHit != .max && key == lastPacked { return lastHit }
+            if count <= Self.linearLimit {
+                for i in packed.indices where packed[i] == key {
+                    lastHit = UInt32(i)
+                    lastPacked = key
+                    return UInt32(i)
+                }
+                return nil
+            }
+        } else if lastHit != .max && equal(Int(lastHit), name) {
+            return lastHit
         }
         guard let hit = lookup(name, packed: key) else { return nil }
         lastHit = hit
@@ -116,18 +168,24 @@ struct TypeTable: Sendable {
     }
 
     /// Small tables compare every entry; larger ones probe `slots`.
+    @inline(__always)
     private func lookup(_ name: UnsafeRawBufferPointer, packed key: PackedName) -> UInt32? {
         if count <= Self.linearLimit {
-            for i in 0..<count where key.count >= 0 ? packed[i] == key : equal(i, name) { return UInt32(i) }
+            if key.count >= 0 {
+                for i in packed.indices where packed[i] == key { return UInt32(i) }
+            } else {
+                for i in 0..<count where equal(i, name) { return UInt32(i) }
+            }
             return nil
         }
+        let hash = Self.hash(name)
         let mask = slots.count &- 1
-        var slot = Int(truncatingIfNeeded: Self.hash(name)) & mask
+        var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let entry = slots[slot]
             if entry == 0 { return nil }
             let i = Int(entry &- 1)
-            if key.count >= 0 ? packed[i] == key : equal(i, name) { return UInt32(i) }
+            if hashes[i] == hash && (key.count >= 0 ? packed[i] == key : equal(i, name)) { return UInt32(i) }
             slot = (slot &+ 1) & mask
         }
     }
@@ -138,17 +196,12 @@ struct TypeTable: Sendable {
         var capacity = 64
         while capacity < count &* 4 { capacity &<<= 1 }
         slots = [UInt32](repeating: 0, count: capacity)
+        let mask = capacity &- 1
         for i in 0..<count {
-            let hash = bytes.withUnsafeBytes { Self.hash(UnsafeRawBufferPointer(rebasing: $0[range(of: i)])) }
-            insert(i, hash: hash)
+            var slot = Int(truncatingIfNeeded: hashes[i]) & mask
+            while slots[slot] != 0 { slot = (slot &+ 1) & mask }
+            slots[slot] = UInt32(i &+ 1)
         }
-    }
-
-    private mutating func insert(_ index: Int, hash: UInt64) {
-        let mask = slots.count &- 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] != 0 { slot = (slot &+ 1) & mask }
-        slots[slot] = UInt32(index &+ 1)
     }
 
     /// SipHash with the process's random seed, so names cannot be chosen to collide.
@@ -172,7 +225,7 @@ struct TypeTable: Sendable {
 
     var footprint: Int {
         bytes.capacity + ends.capacity * MemoryLayout<Int>.stride + packed.capacity * MemoryLayout<PackedName>.stride
-            + slots.capacity * MemoryLayout<UInt32>.stride
+            + slots.capacity * MemoryLayout<UInt32>.stride + hashes.capacity * MemoryLayout<UInt64>.stride
     }
 }
 
