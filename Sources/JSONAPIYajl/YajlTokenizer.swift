@@ -117,8 +117,18 @@ fileprivate final class YajlTokenizer: DocumentTokenizer {
         case yajl_status_ok:
             return
         case yajl_status_client_canceled:
-            throw context.error ?? JSONAPIError(.invalidJSON, "parsing was stopped")
+            let error = context.error ?? JSONAPIError(.invalidJSON, "parsing was stopped")
+            // The RFC checks this backend adds (depth, UTF-8, escapes, numbers) reach the same
+            // verdict as the scanner; the scanner's own error gives the same code and offset.
+            if error.code.isSyntaxError || error.code == .stringTooLong, let precise = context.scannerError(isFinal: false)
+            {
+                throw precise
+            }
+            throw error
         default:
+            // yajl words and places its errors its own way (some a byte late, a token cut short
+            // by the end as a lexical error): report the scanner's error over the same bytes.
+            if let precise = context.scannerError(isFinal: atEnd) { throw precise }
             let consumed = atEnd ? 0 : yajl_get_bytes_consumed(handle)
             let message: String
             if let text = yajl_get_error(handle, 0, nil, 0) {
@@ -213,8 +223,25 @@ fileprivate final class YajlContext {
         return nil
     }
 
+    /// After the value: only whitespace may follow. yajl does not always say otherwise (it takes
+    /// a trailing `"` for the start of a string still arriving, and accepts the document).
     func checkTrailingWhitespace() throws(JSONAPIError) {
-        if let problem = scanGap(upTo: input.count) { throw problem }
+        let bytes = input
+        var i = previousEnd
+        while i < bytes.count {
+            switch bytes[i] {
+            case 0x20, 0x09, 0x0A, 0x0D: i += 1
+            default:
+                throw scannerError(isFinal: true)
+                    ?? JSONAPIError(.invalidJSON, "expected the end of the input after the JSON value", offset: i)
+            }
+        }
+    }
+
+    /// The error the scanner finds in the input so far with this backend's limits, if any.
+    func scannerError(isFinal: Bool) -> JSONAPIError? {
+        JSONSyntaxValidator.firstError(
+            in: input, isFinal: isFinal, maximumDepth: maximumDepth, maximumStringBytes: maximumStringBytes)
     }
 
     func literal(_ value: JSONLiteral) throws(JSONAPIError) {

@@ -222,3 +222,28 @@ struct SyntaxOnlyHandler: JSONEventHandler {
     @inline(__always) mutating func number(_ token: JSONNumberToken) throws(JSONAPIError) {}
     @inline(__always) mutating func literal(_ value: JSONLiteral, at offset: Int) throws(JSONAPIError) {}
 }
+
+@_spi(Backend)
+extension JSONSyntaxValidator {
+    /// The first error the library's scanner finds in `bytes` (all of the input so far) with
+    /// these limits, at its offset (line, column and pointer are left for the parser to fill
+    /// in); nil when there is none.
+    ///
+    /// A tokenizer backend whose own errors are worded and placed differently (yajl's lexer
+    /// reports some errors a byte late, and under codes of its own) calls this once it has found
+    /// that the input is bad, so that every backend reports the same error at the same offset.
+    ///
+    /// - Complexity: O(`bytes.count`).
+    public static func firstError(
+        in bytes: UnsafeRawBufferPointer, isFinal: Bool, maximumDepth: Int, maximumStringBytes: Int
+    ) -> JSONAPIError? {
+        var scanner = JSONScanner(maximumDepth: maximumDepth, maximumStringBytes: maximumStringBytes)
+        var handler = SyntaxOnlyHandler()
+        do {
+            try scanner.scan(bytes, baseOffset: 0, isFinal: isFinal, into: &handler)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}

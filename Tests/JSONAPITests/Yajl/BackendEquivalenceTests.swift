@@ -6,14 +6,19 @@ import Testing
 @testable @_spi(Backend) import JSONAPI
 
 /// Both tokenizers must build the same document from the same bytes: same records, same
-/// diagnostics, same verdict. Syntax errors must agree on the verdict and on being syntax errors;
-/// their offsets may differ where yajl stops later than the scanner.
+/// diagnostics, same verdict; and reject bad bytes with the same error code at the same offset.
 @Suite("Scanner and yajl backends agree")
 struct BackendEquivalenceTests {
     enum Verdict: Equatable {
         case document(ResourceArena.Fingerprint, [Diagnostic])
         case ruleViolation([Diagnostic], JSONAPIError.Code)
-        case syntaxError
+        case syntaxError(JSONAPIError.Code, offset: Int)
+
+        /// Whether this is a syntax error (at any place, with any code).
+        var isSyntaxError: Bool {
+            if case .syntaxError = self { return true }
+            return false
+        }
     }
 
     static func verdict(_ bytes: [UInt8], _ options: ParsingOptions, chunk: Int? = nil) -> Verdict {
@@ -33,7 +38,8 @@ struct BackendEquivalenceTests {
             }
             return .document(document.storage.arena.fingerprint, document.diagnostics)
         } catch {
-            return error.code.isSyntaxError ? .syntaxError : .ruleViolation(error.diagnostics, error.code)
+            return error.code.isSyntaxError
+                ? .syntaxError(error.code, offset: error.offset) : .ruleViolation(error.diagnostics, error.code)
         }
     }
 
@@ -81,9 +87,10 @@ struct BackendEquivalenceTests {
             var options = ParsingOptions(kind: .response, lenient: true)
             options.backend = .yajl
             let name = (path as NSString).lastPathComponent
-            switch (String(name.prefix(2)), Self.verdict(bytes, options)) {
-            case ("y_", .syntaxError): Issue.record("yajl backend rejected \(name)")
-            case ("n_", .document), ("n_", .ruleViolation): Issue.record("yajl backend accepted \(name)")
+            let verdict = Self.verdict(bytes, options)
+            switch String(name.prefix(2)) {
+            case "y_" where verdict.isSyntaxError: Issue.record("yajl backend rejected \(name)")
+            case "n_" where !verdict.isSyntaxError: Issue.record("yajl backend accepted \(name)")
             default: break
             }
         }
@@ -137,6 +144,14 @@ struct BackendEquivalenceTests {
             ("above U+10FFFF", Array(#"{"meta":{"a":""#.utf8) + [0xF4, 0x90, 0x80, 0x80] + Array(#""}}"#.utf8)),
             ("lone high surrogate escape", Array(#"{"meta":{"a":"\ud800"}}"#.utf8)),
             ("lone low surrogate escape", Array(#"{"meta":{"a":"\udc00x"}}"#.utf8)),
+            ("an unterminated string after the document", Array(#"{"meta":{}}"x"#.utf8)),
+            ("a quote after the document", Array(#"{"meta":{}}""#.utf8)),
+            ("a string after a top-level string", Array(#" "itB"""#.utf8)),
+            ("a leading zero", Array(#"{"meta":{"a":01}}"#.utf8)),
+            ("a bad byte in an array", Array("[*]".utf8)),
+            ("a missing colon", Array(#"{"meta" 1}"#.utf8)),
+            ("a trailing comma", Array("[1,]".utf8)),
+            ("trailing garbage", Array(#"{"meta":{}} x"#.utf8)),
             (
                 "depth limit",
                 Array(
@@ -144,10 +159,11 @@ struct BackendEquivalenceTests {
             ),
         ]
         for (name, bytes) in cases {
-            #expect(Self.verdict(bytes, options) == .syntaxError, "\(name)")
             var scanner = options
             scanner.backend = .scanner
-            #expect(Self.verdict(bytes, scanner) == .syntaxError, "scanner: \(name)")
+            let expected = Self.verdict(bytes, scanner)
+            #expect(expected.isSyntaxError, "scanner: \(name)")
+            #expect(Self.verdict(bytes, options) == expected, "\(name)")
         }
     }
 }
