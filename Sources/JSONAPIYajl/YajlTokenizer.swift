@@ -120,7 +120,8 @@ fileprivate final class YajlTokenizer: DocumentTokenizer {
             let error = context.error ?? JSONAPIError(.invalidJSON, "parsing was stopped")
             // The RFC checks this backend adds (depth, UTF-8, escapes, numbers) reach the same
             // verdict as the scanner; the scanner's own error gives the same code and offset.
-            if error.code.isSyntaxError || error.code == .stringTooLong, let precise = context.scannerError(isFinal: false)
+            if error.code.isSyntaxError || error.code == .stringTooLong,
+                let precise = context.scannerError(isFinal: false)
             {
                 throw precise
             }
