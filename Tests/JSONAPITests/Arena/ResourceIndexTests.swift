@@ -13,7 +13,8 @@ struct ResourceIndexTests {
             var out = "\""
             for scalar in text.unicodeScalars {
                 if scalar.value < 0x20 || scalar == "\"" || scalar == "\\" {
-                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    out +=
+                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                         + String(scalar.value, radix: 16)
                 } else {
                     out.unicodeScalars.append(scalar)
@@ -127,7 +128,8 @@ struct ResourceIndexTests {
         var keys = (0..<6000).map { (type: "t\($0)", id: "000000") }
         keys.append((type: "t5000", id: "000000"))
         #expect(throws: JSONAPIError.self) { try Document(parsing: Self.document(keys)) }
-        let lenient = try? Document(parsing: Self.document(keys), options: ParsingOptions(kind: .response, lenient: true))
+        let lenient = try? Document(
+            parsing: Self.document(keys), options: ParsingOptions(kind: .response, lenient: true))
         #expect(lenient?.diagnostics.map(\.code) == [.duplicateResource])
         #expect(lenient?.resource(type: "t5000", id: "000000")?.recordIndex == 5000)
     }
