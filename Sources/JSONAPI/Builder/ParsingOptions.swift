@@ -56,6 +56,8 @@ public struct ParsingOptions: Sendable, Hashable {
     /// problem found. When `true`, problems that leave the document readable become warnings in
     /// ``Document/diagnostics`` and parsing keeps everything it can, so data from servers that
     /// do not quite follow the specification can still be read. Malformed JSON always throws.
+    /// Of resources that repeat a (type, id), the first is the one ``Document/resource(type:id:)``
+    /// and linkage find; each later one is reported as a duplicate.
     public var isLenient: Bool = false
 
     /// Maximum nesting of objects and arrays. Default 512: deep enough for any real document,
