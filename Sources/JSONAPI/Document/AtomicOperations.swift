@@ -279,7 +279,9 @@ private struct AtomicReader {
             if let text = op.stringValue, let known = AtomicOperation.Code(rawValue: text) {
                 code = known
             } else {
-                problem(op, pointer + "/op", "`op` must be \"add\", \"update\" or \"remove\", found \(op.rawJSON)")
+                // The value as read, not as spelled: a report must not depend on whitespace or escapes.
+                let found = op.stringValue.map { "\"\($0)\"" } ?? op.kind.rawValue
+                problem(op, pointer + "/op", "`op` must be \"add\", \"update\" or \"remove\", found \(found)")
             }
         } else {
             problem(value, pointer, "an operation must have an `op` member")

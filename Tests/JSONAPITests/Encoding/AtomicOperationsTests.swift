@@ -286,6 +286,26 @@ struct AtomicOperationsTests {
         }
     }
 
+    /// Found by fuzzing (parse, write, parse again): the message quoted the value as spelled,
+    /// so a pretty-printed document and its compact form reported different problems.
+    @Test("a bad `op` is reported alike however the document is spelled")
+    func badOperationCodeMessage() throws {
+        func message(_ json: String) throws -> String? {
+            do {
+                _ = try Document(parsing: json).atomicOperations()
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        let pretty = try message(#"{"atomic:operations": [{"op": {"type": "a",\#n "id": "1"}}]}"#)
+        let compact = try message(#"{"atomic:operations":[{"op":{"type":"a","id":"1"}}]}"#)
+        #expect(pretty != nil && pretty == compact)
+        #expect(pretty?.contains("found object") == true)
+        let escaped = try message(#"{"atomic:operations":[{"op":"add2"}]}"#)
+        #expect(escaped?.contains(#"found "add2""#) == true)
+    }
+
     // MARK: Writing
 
     @Test("the request builder writes the operations the extension defines")
