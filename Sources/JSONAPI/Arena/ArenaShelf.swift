@@ -5,9 +5,10 @@ import Synchronization
 /// A build of a large document writes tens of megabytes of records, index slots and digests into
 /// fresh allocations. Whether those pages are already mapped depends on the allocator's mood:
 /// glibc hands large blocks back to the system when they are freed (or trims its heap), so the
-/// next build faults every page in again and the kernel zeroes it first. At 100 MB that was
-/// about 2,000 faults and a tenth of the build, in one process and not in another that parsed
-/// the same bytes. The shelf makes it deterministic: a released document's record arrays and
+/// next build faults every page in again and the kernel zeroes it first: one fault per page, in
+/// one process and not in another that parsed the same bytes, so the cost of a large build
+/// would depend on what the process did before. The shelf makes it deterministic: a released
+/// document's record arrays and
 /// index slots, a finished build's digests and a chunked document's input mapping
 /// (``InputBuffer``) wait here, and the next build whose reservation they fit takes them, pages
 /// and all.

@@ -15,9 +15,9 @@ import CJSONAPISupport
 /// - anything else (escaped ids, very long ones, offsets past 4 GiB) is 0: confirmed through
 ///   the record.
 ///
-/// In a large document those records and ids are cache misses: index work was a third of the
-/// build's wall time at 100 MB. The table is sized once, after the last resource is known, to at
-/// most half full, so probes stay short.
+/// In a large document those records and ids are cache misses, which makes index work a large
+/// share of a large build's time. The table is sized once, after the last resource is known, to
+/// at most half full, so probes stay short: a lookup is O(1) expected.
 ///
 /// Keys are hashed with a keyed multiply-fold hash (in the style of wyhash: each 64-bit word of
 /// the id is mixed in by a 64 x 64 -> 128-bit multiply whose halves are folded together), with
@@ -132,8 +132,8 @@ struct ResourceIndex: Sendable {
     }
 
     /// How many keys ahead the index passes ask for the slots (and, half as far ahead, the id
-    /// bytes) they will need. At 100 MB the slots and ids are cache misses; issued one at a time
-    /// they were a tenth of the build, overlapped they cost little.
+    /// bytes) they will need. In a large document the slots and ids are cache misses; issued one
+    /// at a time the pass waits on each in turn, overlapped they cost little.
     static let prefetchDistance = 32
 
     /// Asks the processor to start loading the slot a key with this digest probes first.
@@ -214,7 +214,8 @@ struct ResourceIndex: Sendable {
     }
 
     /// SipHash-1-3 with the process's random seed, for the fallback: the id goes in as whole
-    /// 64-bit words, several times faster than `combine(bytes:)` on short ids.
+    /// 64-bit words, one `combine` per word rather than per byte as `combine(bytes:)` would
+    /// feed it.
     static func sipHash(type: UInt32, id: UnsafeRawBufferPointer) -> UInt64 {
         var hasher = Hasher()
         hasher.combine(UInt64(type) << 32 | UInt64(truncatingIfNeeded: id.count))
@@ -342,8 +343,8 @@ struct ResourceIndex: Sendable {
 
     /// Calls `body` with the unescaped id bytes of `record`. Static on purpose: `fill` mutates
     /// `slots` inside `body`, and calling an instance method there would hold a second reference
-    /// to `slots` for the call, so every insertion could copy the whole table (it did, in debug
-    /// builds: a 40 MB document's index took minutes).
+    /// to `slots` for the call, so every insertion could copy the whole table, O(n²) in all
+    /// (debug builds do not remove that copy).
     @inline(__always)
     static func withID<R>(
         of record: ResourceRecord, input: UnsafeRawBufferPointer, scratch: inout [UInt8],

@@ -59,10 +59,11 @@ public struct DocumentBuilder: JSONEventHandler {
 
     /// Sizes the record arrays for a document of about `byteCount` bytes, so a large document
     /// does not re-copy its records a dozen times as they grow, and a small one does not
-    /// allocate each array five or six times on its way up from empty (at 10 KB that growth was
-    /// about half of a build's 69 allocations). The guess (a resource and a relationship per 512
-    /// bytes, an identifier per 256) is generous for typical documents; capacity that is never
-    /// written is address space only, and the arrays still grow past it.
+    /// allocate each array five or six times on its way up from empty (for a small document
+    /// that growth would be a large share of the build's allocations). The guess (a resource
+    /// and a relationship per 512 bytes, an identifier per 256) is generous for typical
+    /// documents; capacity that is never written is address space only, and the arrays still
+    /// grow past it.
     public mutating func reserveCapacity(forDocumentBytes byteCount: Int) {
         guard byteCount >= 512 else { return }
         let resources = min(byteCount / 512, options.maximumResourceCount)

@@ -136,7 +136,7 @@ public struct ParsingOptions: Sendable, Hashable {
     /// A large build writes its records into tens of megabytes of fresh memory, and a chunked
     /// parse (``DocumentParser``) copies its input into a fresh buffer, which the system must map
     /// and zero page by page unless the allocator happens to keep it. Reusing released memory
-    /// made repeated 100 MB builds about a tenth faster. What is kept: for each power-of-two size
+    /// spares repeated large builds those faults and that zeroing. What is kept: for each power-of-two size
     /// class, one released document's record arrays and index, one build's scratch, and (Linux)
     /// one chunked document's input buffer of 16 MB or more. It stays allocated after the last
     /// large document is released, until a build of that size takes it or

@@ -48,7 +48,7 @@ final class KeyedState {
 /// depends on nothing but its value, so the name is kept the first time and read from here.
 ///
 /// The names depend only on the key type; they live as long as the pool, which lives as long as
-/// its decoder, and decoders are reused between sessions (``ResourceDecoder/recycle(_:)``).
+/// its decoder, and decoders are reused from one decode to the next (``ResourceDecoder/recycle(_:)``).
 final class KeyNames {
     // SAFETY: when allocated, `starts` and `counts` hold 256 entries; `starts[i]` is nil or
     // the start of a buffer of `counts[i]` bytes (allocated here, freed in `deinit`) holding the

@@ -3,7 +3,7 @@
 /// A key is only needed when something goes wrong (an error's coding path) or when someone asks
 /// for `codingPath`. Passing it as `(any CodingKey)?` boxed the caller's key into an existential
 /// and destroyed that box again for every value decoded, through the key type's value
-/// witnesses: a few hundred instructions per property. A `KeyRef` is trivial (no retain, no
+/// witnesses, a cost paid on every property. A `KeyRef` is trivial (no retain, no
 /// witness calls): an array index; the bits and type of a small plain-data key (the coding keys
 /// Swift synthesizes are one-byte enums); or the address and type of any other key, which lives
 /// in a caller's frame. ``key`` makes the key again when a path is built.

@@ -48,7 +48,7 @@ final class DecodingSession: Sendable {
     let storage: DocumentStorage
     let options: DecodingOptions
     /// Why the options are unusable (``DecodingOptions/validate()``), if they are. Such a
-    /// session's `maximumDepth` is 0, so the first nesting fails and throws this instead.
+    /// decode's `maximumDepth` is 0, so the first nesting fails and throws this instead.
     let invalidOptions: JSONAPIError?
 
     init(storage: DocumentStorage, options: DecodingOptions) {
@@ -65,7 +65,7 @@ final class DecodingSession: Sendable {
         }
     }
 
-    /// Runs `body` with a decoder over the document's bytes: one a finished session put back
+    /// Runs `body` with a decoder over the document's bytes: one a finished decode put back
     /// (see ``ResourceDecoder/recycle(_:)``), or a new one.
     func run<R>(_ body: (ResourceDecoder) throws -> R) rethrows -> R {
         try storage.withBytes { bytes in
@@ -75,7 +75,7 @@ final class DecodingSession: Sendable {
         }
     }
 
-    /// A session over an empty document, for decoders resting on the shelf.
+    /// A `DecodingSession` over an empty document, for decoders resting on the shelf.
     static let idle = DecodingSession(
         storage: DocumentStorage(
             bytes: .array([]), arena: ResourceArena(), diagnostics: [], options: ParsingOptions()),
@@ -147,12 +147,12 @@ final class ResourceDecoder: Decoder {
     @exclusivity(unchecked) var foreignErrorLocated = false
     @exclusivity(unchecked) var scratch: [UInt8] = []
     /// The ids of linked resources, by record, once a linkage to each has been decoded (see
-    /// ``linkedID(_:)``); empty until the session has decoded ``unsharedLinkedIDLimit`` ids long
+    /// ``linkedID(_:)``); empty until the decode has met ``unsharedLinkedIDLimit`` ids long
     /// enough to need storage of their own, then `""` for a record not seen yet.
     @exclusivity(unchecked) var linkedIDs: [String] = []
     /// Long linked ids decoded before ``linkedIDs`` was set up.
     @exclusivity(unchecked) var unsharedLinkedIDs = 0
-    /// How many long linked ids a session decodes on their own before it shares them.
+    /// How many long linked ids one decode makes on their own before it shares them.
     static let unsharedLinkedIDLimit = 32
     @exclusivity(unchecked) var localResources: [LocalKey: UInt32]?
     /// Keyed-container boxes for reuse (see ``ContainerPool``), with a direct-mapped cache.
@@ -189,14 +189,14 @@ final class ResourceDecoder: Decoder {
         let decoder: ResourceDecoder
     }
 
-    /// Decoders finished sessions put back, at most ``shelfCapacity`` (as many sessions as run
+    /// Decoders finished decodes put back, at most ``shelfCapacity`` (as many decodes as run
     /// at once, up to that). What a decoder builds up is kept: its keyed-container boxes (which
     /// point at the decoder itself), their key-name tables, its member table and stacks. For a
     /// small document that setup was a fifth of decoding it.
     private static let shelf = Mutex<[Shelved]>([])
     static let shelfCapacity = 8
 
-    /// A decoder for a session over `bytes`: a shelved one, rebound, or a new one.
+    /// A decoder for one decode over `bytes`: a shelved one, rebound, or a new one.
     static func make(session: DecodingSession, bytes: UnsafeRawBufferPointer) -> ResourceDecoder {
         guard let decoder = shelf.withLock({ $0.popLast()?.decoder }) else {
             return ResourceDecoder(session: session, bytes: bytes)
@@ -205,7 +205,7 @@ final class ResourceDecoder: Decoder {
         return decoder
     }
 
-    /// Puts a decoder whose session has ended on the shelf, unless anything else still holds it
+    /// Puts a decoder whose decode has ended on the shelf, unless anything else still holds it
     /// (a model that kept its `Decoder`, say), after dropping everything of its document.
     static func recycle(_ decoder: inout ResourceDecoder) {
         guard isKnownUniquelyReferenced(&decoder) else { return }
@@ -216,7 +216,7 @@ final class ResourceDecoder: Decoder {
         }
     }
 
-    /// Points the decoder at a session's document and clears everything a decode left behind:
+    /// Points the decoder at a new decode's document and clears everything a decode left behind:
     /// all that survives is what depends only on Swift types (container pools, key names) and
     /// buffers that are emptied here.
     private func bind(session: DecodingSession, bytes: UnsafeRawBufferPointer) {
@@ -365,7 +365,7 @@ final class ResourceDecoder: Decoder {
     }
 
     /// The error for nesting past ``DecodingOptions/maximumDepth`` (or for options that failed
-    /// ``DecodingOptions/validate()``, whose session allows no nesting at all).
+    /// ``DecodingOptions/validate()``, whose decode allows no nesting at all).
     @inline(never)
     func tooDeep(_ node: Node, key: KeyRef) -> any Error {
         if let invalid = session.invalidOptions { return invalid }
@@ -803,9 +803,9 @@ final class ResourceDecoder: Decoder {
     /// known) and `append`.
     ///
     /// In generic code, allocating an array's storage and appending to it both look the array's
-    /// metadata up in the runtime's table (about 1,000 instructions per allocation, 350 per
-    /// append); a ``ResourceReader`` passes functions compiled where `E` is known, which cost an
-    /// indirect call.
+    /// metadata up in the runtime's table, on every allocation and every append; a
+    /// ``ResourceReader`` passes functions compiled where `E` is known, which cost an indirect
+    /// call.
     func appendElements<E: Decodable>(
         _ type: E.Type, _ node: Node, into result: inout [E], reserve: (inout [E], Int) -> Void,
         append: (inout [E], E) -> Void
@@ -1026,7 +1026,7 @@ final class ResourceDecoder: Decoder {
     /// and later ones share that `String` (a retain); a value of `String` cannot tell the
     /// difference. Short ids are stored inline anyway, and a linkage whose resource is not in the
     /// document (no target) is decoded as it is. So are the first
-    /// ``unsharedLinkedIDLimit`` long ids of a session, before the table is worth setting up.
+    /// ``unsharedLinkedIDLimit`` long ids of a decode, before the table is worth setting up.
     @inline(__always)
     func linkedID(_ link: LinkageRecord) -> String {
         let escaped = link.flags.contains(.idHasEscapes)

@@ -11,9 +11,9 @@ import Synchronization
 /// to. Worked out once per process and type.
 ///
 /// Each `T.self as? any P.Type` that fails is a search of every conformance record the process
-/// has loaded (Foundation alone has thousands), about 45,000 instructions each; a type is asked
-/// about a dozen protocols. Per decoding session that was 7% of decoding the primary articles of
-/// the 10 MB benchmark document with their authors, so the answers are kept here instead.
+/// has loaded (Foundation alone has thousands), O(conformances) per question, and a type is asked
+/// about a dozen protocols. Asked again for every decode, that search would be a fixed cost on
+/// every call, so the answers are kept here instead.
 struct TypeTraits: @unchecked Sendable {
     // @unchecked: every stored property is a metatype, a string, a Boolean or an array of
     // strings; metatypes are immutable process-wide metadata.

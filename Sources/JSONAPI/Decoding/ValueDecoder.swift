@@ -364,8 +364,9 @@ extension ResourceDecoder {
 
 /// A fast RFC 3339 / ISO 8601 date-time parser: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`.
 ///
-/// Returns seconds since 1970, or nil for anything else. About a hundred times faster than
-/// `ISO8601DateFormatter`, and it accepts both whole and fractional seconds.
+/// Returns seconds since 1970, or nil for anything else. One pass over the bytes, O(n), with no
+/// formatter, calendar or allocation (unlike `ISO8601DateFormatter`), and it accepts both whole
+/// and fractional seconds.
 enum ISO8601Parser {
     static func parse(_ s: UnsafeRawBufferPointer) -> Double? {
         guard s.count >= 20 else { return nil }

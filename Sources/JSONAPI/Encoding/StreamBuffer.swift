@@ -2,9 +2,9 @@
 /// formatted exactly as ``JSONWriter`` formats it.
 ///
 /// A plain pointer, capacity and count, so that a short string costs one capacity check and
-/// one copy. (`Array.append(contentsOf:)` spends about a hundred instructions per call on
-/// uniqueness and capacity bookkeeping; the stream appends a few hundred thousand short runs
-/// per 10 MB.) Noncopyable: one owner, which frees the memory when it goes.
+/// one copy. (`Array.append(contentsOf:)` does uniqueness and capacity bookkeeping on every
+/// call, and the stream appends at least one short run per member value it writes.)
+/// Noncopyable: one owner, which frees the memory when it goes.
 ///
 /// SAFETY: every write first makes room with ``reserve(_:)``, so writes stay inside
 /// `base..<base + capacity`; bytes at `count...` are never read; `base` is freed only by

@@ -16,11 +16,12 @@ import CJSONAPISupport
 /// page mappings instead of copying. On Linux, a buffer past 16 MB is an anonymous mapping of its
 /// own, aligned to 2 MB and advised for transparent huge pages, and grows by moving its
 /// pages into a larger aligned mapping (`mremap`): a 100 MB document fed in 64 KiB chunks is
-/// then written once into memory faulted in 2 MB at a time, instead of 4 KiB at a time (the page
-/// faults were most of what chunked parsing cost over whole-buffer parsing). When parsing
-/// finishes the buffer becomes the document's input; it is never written again, and `deinit`
-/// frees it, or with ``ParsingOptions/recyclesMemory`` leaves a mapping on ``ArenaShelf`` for
-/// the next chunked document of about its size, which then writes into pages already faulted in.
+/// then written once into memory faulted in 2 MB at a time, instead of 4 KiB at a time (page
+/// faults are what chunked parsing pays on top of whole-buffer parsing, besides the copy).
+/// When parsing finishes the buffer becomes the document's input; it is never written again,
+/// and `deinit` frees it, or with ``ParsingOptions/recyclesMemory`` leaves a mapping on
+/// ``ArenaShelf`` for the next chunked document of about its size, which then writes into pages
+/// already faulted in.
 final class InputBuffer: @unchecked Sendable {
     // SAFETY: mutated only by the single `DocumentParser` that owns it, before the document it
     // becomes part of is created; from then on it is read-only, so sharing it is sound.
