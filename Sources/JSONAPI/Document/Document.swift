@@ -50,7 +50,7 @@ public struct Document: Sendable {
 
     /// Parses a complete document from raw memory, copying the bytes once.
     ///
-    /// To parse without any copy, use ``withParsing(_:options:_:)``.
+    /// To parse without any copy, use ``withParsing(_:options:_:)-(UnsafeRawBufferPointer,_,_)``.
     public init(parsing buffer: UnsafeRawBufferPointer, options: ParsingOptions = ParsingOptions())
         throws(JSONAPIError)
     {

@@ -95,14 +95,20 @@ public struct AtomicOperationsDocument: Sendable, Hashable {
 
     /// Appends an operation that creates `resource` (which may leave out `id` and carry a `lid`).
     ///
-    /// - Parameter href: A URI reference to the collection, when it is not named by the type.
+    /// - Parameters:
+    ///   - resource: The resource object to create.
+    ///   - href: A URI reference to the collection, when it is not named by the type.
+    ///   - meta: The operation's `meta` member; left out when nil.
     public mutating func add(_ resource: JSONAPIResourceObject, href: String? = nil, meta: JSON.Object? = nil) {
         operations.append(Operation(op: .add, href: href, data: .resource(resource), meta: meta))
     }
 
     /// Appends an operation that updates `resource` (identified by its `id` or `lid`).
     ///
-    /// - Parameter ref: The target, when it should be named explicitly.
+    /// - Parameters:
+    ///   - resource: The resource object holding the members to update.
+    ///   - ref: The target, when it should be named explicitly.
+    ///   - meta: The operation's `meta` member; left out when nil.
     public mutating func update(
         _ resource: JSONAPIResourceObject, ref: AtomicReference? = nil, meta: JSON.Object? = nil
     ) {

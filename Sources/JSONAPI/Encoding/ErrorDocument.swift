@@ -72,7 +72,14 @@ public struct JSONAPIErrorObject: Sendable, Hashable {
     /// Creates an error object.
     ///
     /// - Parameters:
+    ///   - id: A unique identifier for this occurrence of the problem.
     ///   - status: The HTTP status code, written as a string as the specification requires.
+    ///   - code: An application-specific error code.
+    ///   - title: A short, human-readable summary that does not change between occurrences.
+    ///   - detail: A human-readable explanation specific to this occurrence.
+    ///   - source: Where the problem is.
+    ///   - links: The error's links; left out when nil or empty.
+    ///   - meta: Non-standard meta-information about the error.
     public init(
         id: String? = nil, status: Int? = nil, code: String? = nil, title: String? = nil, detail: String? = nil,
         source: Source? = nil, links: Links? = nil, meta: JSON.Object? = nil

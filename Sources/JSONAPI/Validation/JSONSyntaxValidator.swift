@@ -26,9 +26,10 @@
 /// ```
 ///
 /// A streaming error carries its byte offset, line and column. Its ``JSONAPIError/pointer`` is
-/// left empty (the streaming form keeps no keys); ``validate(_:maximumDepth:)`` fills it. The line
-/// and column are left 0 in the one case the validator cannot know them: an error whose offset
-/// lies more than 16 bytes before the chunk being fed (a string longer than the scanner's limit).
+/// left empty (the streaming form keeps no keys); ``validate(_:maximumDepth:)-([UInt8],_)``
+/// fills it. The line and column are left 0 in the one case the validator cannot know them: an
+/// error whose offset lies more than 16 bytes before the chunk being fed (a string longer than
+/// the scanner's limit).
 public struct JSONSyntaxValidator: Sendable {
     /// How many bytes of the previous chunks are kept to place errors that point back into them.
     static let tailCapacity = 16
