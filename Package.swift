@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "JSONAPIYajl", targets: ["JSONAPIYajl"]),
         .library(name: "JSONAPIMacros", targets: ["JSONAPIMacros"]),
         .library(name: "JSONAPIGenerator", targets: ["JSONAPIGenerator"]),
+        .library(name: "JSONAPIGeneratorModels", targets: ["JSONAPIGeneratorModels"]),
         .executable(name: "jsonapi", targets: ["JSONAPICLI"]),
     ],
     dependencies: [
@@ -53,11 +54,18 @@ let package = Package(
             dependencies: ["JSONAPI", "JSONAPIMacrosPlugin"],
             path: "Sources/JSONAPIMacros"
         ),
-        // Generated documents and models of them, for the demo, tests and benchmarks.
+        // Generated documents, for the demo, the tool, tests and benchmarks. No macro: the
+        // `jsonapi` tool builds without swift-syntax.
         .target(
             name: "JSONAPIGenerator",
-            dependencies: ["JSONAPI", "JSONAPIMacros"],
+            dependencies: ["JSONAPI"],
             path: "Sources/JSONAPIGenerator"
+        ),
+        // Typed models of the generated documents (`@ResourceReadable`), for tests and benchmarks.
+        .target(
+            name: "JSONAPIGeneratorModels",
+            dependencies: ["JSONAPIGenerator", "JSONAPIMacros"],
+            path: "Sources/JSONAPIGeneratorModels"
         ),
         .executableTarget(
             name: "JSONAPICLI",
@@ -75,6 +83,7 @@ let package = Package(
                 "JSONAPI",
                 "JSONAPIYajl",
                 "JSONAPIGenerator",
+                "JSONAPIGeneratorModels",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/JSONAPIBenchmarks",
@@ -89,7 +98,8 @@ let package = Package(
         .testTarget(
             name: "JSONAPITests",
             dependencies: [
-                "JSONAPI", "JSONAPIYajl", "JSONAPIGenerator", "JSONAPIMacros", "JSONAPIMacrosPlugin", "JSONAPIFuzzChecks",
+                "JSONAPI", "JSONAPIYajl", "JSONAPIGenerator", "JSONAPIGeneratorModels", "JSONAPIMacros",
+                "JSONAPIMacrosPlugin", "JSONAPIFuzzChecks",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ],

@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import JSONAPI
 import JSONAPIGenerator
+import JSONAPIGeneratorModels
 
 // Encoding the generated compound document, three ways:
 //

@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import JSONAPI
 import JSONAPIGenerator
+import JSONAPIGeneratorModels
 import JSONAPIYajl
 
 // Parsing a generated compound document of about 10 KB (a typical API response), 1 MB, 10 MB

@@ -1,6 +1,7 @@
 import Benchmark
 import JSONAPI
 import JSONAPIGenerator
+import JSONAPIGeneratorModels
 
 // `ValuesFloor/<size>`: what keeping the decoded structs costs by itself.
 //

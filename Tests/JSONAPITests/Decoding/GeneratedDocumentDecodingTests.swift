@@ -1,6 +1,7 @@
 import Foundation
 import JSONAPI
 import JSONAPIGenerator
+import JSONAPIGeneratorModels
 import Testing
 
 /// The benchmark models decode generated documents, value for value what `JSONSerialization`

@@ -1,6 +1,7 @@
 import Foundation
 import JSONAPI
 import JSONAPIGenerator
+import JSONAPIGeneratorModels
 import JSONAPIMacros
 import Testing
 
