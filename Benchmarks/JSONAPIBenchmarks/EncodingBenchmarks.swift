@@ -25,7 +25,7 @@ struct EncodingInput: @unchecked Sendable {
 
 /// Registers `Encode/<size>`, `JSONEncoder/<size>` and `WriteDocument/<size>`.
 func registerEncodingBenchmarks(size: DocumentSize) {
-    Benchmark("Encode/\(size.name)", configuration: size.configuration) { benchmark, input in
+    Benchmark("Encode/\(size.name)", configuration: size.configuration(of: "Encode")) { benchmark, input in
         let encoder = JSONAPIEncoder()
         var written = 0
         for _ in benchmark.scaledIterations {
@@ -44,7 +44,7 @@ func registerEncodingBenchmarks(size: DocumentSize) {
             included: people + comments + tags)
     }
 
-    Benchmark("JSONEncoder/\(size.name)", configuration: size.configuration) { benchmark, model in
+    Benchmark("JSONEncoder/\(size.name)", configuration: size.configuration(of: "JSONEncoder")) { benchmark, model in
         let encoder = JSONEncoder()
         var written = 0
         for _ in benchmark.scaledIterations {
@@ -57,7 +57,7 @@ func registerEncodingBenchmarks(size: DocumentSize) {
         try JSONDecoder().decode(PlainCodableModel.Document.self, from: Data(size.generate()))
     }
 
-    Benchmark("WriteDocument/\(size.name)", configuration: size.configuration) { benchmark, document in
+    Benchmark("WriteDocument/\(size.name)", configuration: size.configuration(of: "WriteDocument")) { benchmark, document in
         var written = 0
         for _ in benchmark.scaledIterations {
             let bytes = document.jsonBytes()

@@ -90,6 +90,12 @@ enum DocumentSize: CaseIterable {
         return generator.generate()
     }
 
+    /// The configuration of `<benchmark>/<size>`: `configuration`, or the allocation gate's
+    /// (AllocationGate.swift) when JSONAPI_BENCH_GATE=1.
+    func configuration(of benchmark: String) -> Benchmark.Configuration {
+        AllocationGate.configuration("\(benchmark)/\(name)", otherwise: configuration)
+    }
+
     var configuration: Benchmark.Configuration {
         let metrics: [BenchmarkMetric] = [
             .wallClock, .throughput, .mallocCountTotal, .peakMemoryResident, .documentBytes,
@@ -130,7 +136,7 @@ let benchmarks: @Sendable () -> Void = {
     for size in DocumentSize.allCases {
         registerEncodingBenchmarks(size: size)
 
-        Benchmark("JSONDecoder/\(size.name)", configuration: size.configuration) { benchmark, data in
+        Benchmark("JSONDecoder/\(size.name)", configuration: size.configuration(of: "JSONDecoder")) { benchmark, data in
             for _ in benchmark.scaledIterations {
                 blackHole(try JSONDecoder().decode(PlainCodableModel.Document.self, from: data))
             }
@@ -139,7 +145,7 @@ let benchmarks: @Sendable () -> Void = {
             Data(size.generate())
         }
 
-        Benchmark("JSONSerialization/\(size.name)", configuration: size.configuration) { benchmark, data in
+        Benchmark("JSONSerialization/\(size.name)", configuration: size.configuration(of: "JSONSerialization")) { benchmark, data in
             for _ in benchmark.scaledIterations {
                 blackHole(try JSONSerialization.jsonObject(with: data))
             }
@@ -148,7 +154,7 @@ let benchmarks: @Sendable () -> Void = {
             Data(size.generate())
         }
 
-        Benchmark("Document/\(size.name)", configuration: size.configuration) { benchmark, bytes in
+        Benchmark("Document/\(size.name)", configuration: size.configuration(of: "Document")) { benchmark, bytes in
             for _ in benchmark.scaledIterations {
                 blackHole(try Document(parsing: bytes))
             }
@@ -158,7 +164,7 @@ let benchmarks: @Sendable () -> Void = {
         }
 
         for (name, sized) in [("DocumentChunked", false), ("DocumentChunkedSized", true)] {
-            Benchmark("\(name)/\(size.name)", configuration: size.configuration) { benchmark, bytes in
+            Benchmark("\(name)/\(size.name)", configuration: size.configuration(of: name)) { benchmark, bytes in
                 for _ in benchmark.scaledIterations {
                     var parser = DocumentParser(expectedByteCount: sized ? bytes.count : 0)
                     try bytes.withUnsafeBytes { all in
@@ -177,7 +183,7 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
 
-        Benchmark("DocumentYajl/\(size.name)", configuration: size.configuration) { benchmark, bytes in
+        Benchmark("DocumentYajl/\(size.name)", configuration: size.configuration(of: "DocumentYajl")) { benchmark, bytes in
             var options = ParsingOptions()
             options.backend = .yajl
             for _ in benchmark.scaledIterations {
@@ -188,7 +194,7 @@ let benchmarks: @Sendable () -> Void = {
             size.generate()
         }
 
-        Benchmark("TypedProjection/\(size.name)", configuration: size.configuration) { benchmark, bytes in
+        Benchmark("TypedProjection/\(size.name)", configuration: size.configuration(of: "TypedProjection")) { benchmark, bytes in
             for _ in benchmark.scaledIterations {
                 try projectEveryResource(bytes, options: DecodingOptions())
             }
@@ -197,7 +203,7 @@ let benchmarks: @Sendable () -> Void = {
             size.generate()
         }
 
-        Benchmark("TypedProjectionCodable/\(size.name)", configuration: size.configuration) { benchmark, bytes in
+        Benchmark("TypedProjectionCodable/\(size.name)", configuration: size.configuration(of: "TypedProjectionCodable")) { benchmark, bytes in
             var options = DecodingOptions()
             options.usesResourceReaders = false
             for _ in benchmark.scaledIterations {
@@ -208,7 +214,7 @@ let benchmarks: @Sendable () -> Void = {
             size.generate()
         }
 
-        Benchmark("TypedProjectionStreaming/\(size.name)", configuration: size.configuration) { benchmark, bytes in
+        Benchmark("TypedProjectionStreaming/\(size.name)", configuration: size.configuration(of: "TypedProjectionStreaming")) { benchmark, bytes in
             for _ in benchmark.scaledIterations {
                 try streamEveryResource(bytes)
             }
@@ -217,7 +223,7 @@ let benchmarks: @Sendable () -> Void = {
             size.generate()
         }
 
-        Benchmark("ValuesFloor/\(size.name)", configuration: size.configuration) {
+        Benchmark("ValuesFloor/\(size.name)", configuration: size.configuration(of: "ValuesFloor")) {
             (benchmark: Benchmark, input: (bytes: [UInt8], shapes: ValueShapes)) in
             for _ in benchmark.scaledIterations {
                 try makeEveryValue(input.bytes, shapes: input.shapes)
@@ -228,7 +234,7 @@ let benchmarks: @Sendable () -> Void = {
             return (bytes: bytes, shapes: try ValueShapes(recording: bytes))
         }
 
-        Benchmark("TypedPrimaryToOne/\(size.name)", configuration: size.configuration) { benchmark, bytes in
+        Benchmark("TypedPrimaryToOne/\(size.name)", configuration: size.configuration(of: "TypedPrimaryToOne")) { benchmark, bytes in
             for _ in benchmark.scaledIterations {
                 let document = try Document(parsing: bytes)
                 blackHole(try document.primary(as: GeneratedModels.ArticleWithAuthor.self).decodeAll())
@@ -238,7 +244,7 @@ let benchmarks: @Sendable () -> Void = {
             size.generate()
         }
 
-        Benchmark("SingleResource/\(size.name)", configuration: size.configuration) {
+        Benchmark("SingleResource/\(size.name)", configuration: size.configuration(of: "SingleResource")) {
             (benchmark: Benchmark, input: (bytes: [UInt8], id: String)) in
             for _ in benchmark.scaledIterations {
                 let document = try Document(parsing: input.bytes)
