@@ -21,18 +21,7 @@ struct DifferentialIndexRegressionTests {
                 for chunk in [nil, 1, 5] as [Int?] {
                     let name =
                         "\(isLenient ? "lenient" : "strict"), \(options.backend), chunk \(chunk.map(String.init) ?? "whole")"
-                    let document: Document
-                    if let chunk {
-                        var parser = DocumentParser(options: options)
-                        var offset = 0
-                        while offset < bytes.count {
-                            try parser.feed(Array(bytes[offset..<min(bytes.count, offset + chunk)]))
-                            offset += chunk
-                        }
-                        document = try parser.finish()
-                    } else {
-                        document = try Document(parsing: bytes, options: options)
-                    }
+                    let document = try parseDocument(bytes, options: options, chunkSize: chunk)
                     try body(document, name)
                 }
             }

@@ -68,18 +68,7 @@ struct IDSchemeTests {
             options.backend = yajl ? .yajl : .scanner
             for chunk in [nil, 1_000, 65_536] as [Int?] {
                 let way = "\(name), \(options.backend), \(chunk.map { "\($0)-byte chunks" } ?? "whole")"
-                let document: Document
-                if let chunk {
-                    var parser = DocumentParser(options: options)
-                    var offset = 0
-                    while offset < bytes.count {
-                        try parser.feed(Array(bytes[offset..<min(bytes.count, offset + chunk)]))
-                        offset += chunk
-                    }
-                    document = try parser.finish()
-                } else {
-                    document = try Document(parsing: bytes, options: options)
-                }
+                let document = try parseDocument(bytes, options: options, chunkSize: chunk)
                 #expect(document.diagnostics.isEmpty, "\(way): \(document.diagnostics.prefix(3))")
                 let all = document.allResources
                 try #require(all.count == reference.keys.count, "\(way)")

@@ -84,3 +84,15 @@ func corpusBytes(_ relative: String) throws -> [UInt8] {
     guard let corpusURL else { throw CocoaError(.fileNoSuchFile) }
     return [UInt8](try Data(contentsOf: corpusURL.appendingPathComponent(relative)))
 }
+
+/// Parses `bytes` whole (`chunkSize` nil) or fed to a `DocumentParser` in chunks of `chunkSize`.
+func parseDocument(_ bytes: [UInt8], options: ParsingOptions, chunkSize: Int?) throws(JSONAPIError) -> Document {
+    guard let chunkSize else { return try Document(parsing: bytes, options: options) }
+    var parser = DocumentParser(options: options)
+    var offset = 0
+    while offset < bytes.count {
+        try parser.feed(Array(bytes[offset..<min(bytes.count, offset + chunkSize)]))
+        offset += chunkSize
+    }
+    return try parser.finish()
+}
