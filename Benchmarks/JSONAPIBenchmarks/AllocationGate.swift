@@ -13,8 +13,11 @@ enum AllocationGate {
     /// The benchmarks the gate runs: the readers, the typed decoders and the writers most users
     /// call, at 10 KB and 1 MB, and `Document` on the numbers-heavy readings document.
     static let benchmarkNames: Set<String> = Set(
-        ["Document", "DocumentChunkedSized", "DocumentYajl", "TypedProjection", "SingleResource", "Encode", "WriteDocument"]
-            .flatMap { ["\($0)/10KB", "\($0)/1MB"] }
+        [
+            "Document", "DocumentChunkedSized", "DocumentYajl", "TypedProjection", "SingleResource", "Encode",
+            "WriteDocument",
+        ]
+        .flatMap { ["\($0)/10KB", "\($0)/1MB"] }
     ).union(["Document/1MB-readings"])
 
     /// Allocations a benchmark may gain or lose per iteration before the check fails. The counts

@@ -57,7 +57,8 @@ func registerEncodingBenchmarks(size: DocumentSize) {
         try JSONDecoder().decode(PlainCodableModel.Document.self, from: Data(size.generate()))
     }
 
-    Benchmark("WriteDocument/\(size.name)", configuration: size.configuration(of: "WriteDocument")) { benchmark, document in
+    Benchmark("WriteDocument/\(size.name)", configuration: size.configuration(of: "WriteDocument")) {
+        benchmark, document in
         var written = 0
         for _ in benchmark.scaledIterations {
             let bytes = document.jsonBytes()

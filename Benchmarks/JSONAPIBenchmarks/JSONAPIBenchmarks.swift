@@ -145,7 +145,8 @@ let benchmarks: @Sendable () -> Void = {
             Data(size.generate())
         }
 
-        Benchmark("JSONSerialization/\(size.name)", configuration: size.configuration(of: "JSONSerialization")) { benchmark, data in
+        Benchmark("JSONSerialization/\(size.name)", configuration: size.configuration(of: "JSONSerialization")) {
+            benchmark, data in
             for _ in benchmark.scaledIterations {
                 blackHole(try JSONSerialization.jsonObject(with: data))
             }
@@ -183,7 +184,8 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
 
-        Benchmark("DocumentYajl/\(size.name)", configuration: size.configuration(of: "DocumentYajl")) { benchmark, bytes in
+        Benchmark("DocumentYajl/\(size.name)", configuration: size.configuration(of: "DocumentYajl")) {
+            benchmark, bytes in
             var options = ParsingOptions()
             options.backend = .yajl
             for _ in benchmark.scaledIterations {
@@ -194,7 +196,8 @@ let benchmarks: @Sendable () -> Void = {
             size.generate()
         }
 
-        Benchmark("TypedProjection/\(size.name)", configuration: size.configuration(of: "TypedProjection")) { benchmark, bytes in
+        Benchmark("TypedProjection/\(size.name)", configuration: size.configuration(of: "TypedProjection")) {
+            benchmark, bytes in
             for _ in benchmark.scaledIterations {
                 try projectEveryResource(bytes, options: DecodingOptions())
             }
@@ -203,7 +206,9 @@ let benchmarks: @Sendable () -> Void = {
             size.generate()
         }
 
-        Benchmark("TypedProjectionCodable/\(size.name)", configuration: size.configuration(of: "TypedProjectionCodable")) { benchmark, bytes in
+        Benchmark(
+            "TypedProjectionCodable/\(size.name)", configuration: size.configuration(of: "TypedProjectionCodable")
+        ) { benchmark, bytes in
             var options = DecodingOptions()
             options.usesResourceReaders = false
             for _ in benchmark.scaledIterations {
@@ -214,7 +219,9 @@ let benchmarks: @Sendable () -> Void = {
             size.generate()
         }
 
-        Benchmark("TypedProjectionStreaming/\(size.name)", configuration: size.configuration(of: "TypedProjectionStreaming")) { benchmark, bytes in
+        Benchmark(
+            "TypedProjectionStreaming/\(size.name)", configuration: size.configuration(of: "TypedProjectionStreaming")
+        ) { benchmark, bytes in
             for _ in benchmark.scaledIterations {
                 try streamEveryResource(bytes)
             }
@@ -234,7 +241,8 @@ let benchmarks: @Sendable () -> Void = {
             return (bytes: bytes, shapes: try ValueShapes(recording: bytes))
         }
 
-        Benchmark("TypedPrimaryToOne/\(size.name)", configuration: size.configuration(of: "TypedPrimaryToOne")) { benchmark, bytes in
+        Benchmark("TypedPrimaryToOne/\(size.name)", configuration: size.configuration(of: "TypedPrimaryToOne")) {
+            benchmark, bytes in
             for _ in benchmark.scaledIterations {
                 let document = try Document(parsing: bytes)
                 blackHole(try document.primary(as: GeneratedModels.ArticleWithAuthor.self).decodeAll())

@@ -16,10 +16,10 @@ public enum PlainCodableModel {
         public var included: [IncludedResource]?
         public var links: TopLevelLinks?
         public var meta: TopLevelMeta?
-        public var jsonapi: JSONAPIObject?
+        public var jsonapi: ImplementationInfo?
     }
 
-    public struct JSONAPIObject: Codable, Sendable {
+    public struct ImplementationInfo: Codable, Sendable {
         public var version: String
     }
 

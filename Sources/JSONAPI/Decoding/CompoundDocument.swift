@@ -26,7 +26,7 @@ public struct CompoundDocument<Primary: Decodable, Meta: Decodable, Links: Decod
     /// The top-level `links`, nil when absent.
     public var links: Links?
     /// The `jsonapi` object, nil when absent.
-    public var jsonapi: JSONAPIObject?
+    public var jsonapi: ImplementationInfo?
     /// The parsed document, for `included` resources, extension members and diagnostics.
     public var document: Document
     /// Resources left out of ``data`` (see ``DecodingOptions/ignoresMissingResources`` and
@@ -89,7 +89,7 @@ public struct DocumentErrors: Error, Sendable, CustomStringConvertible {
     /// The document's top-level `links`.
     public var links: Links?
     /// The `jsonapi` object.
-    public var jsonapi: JSONAPIObject?
+    public var jsonapi: ImplementationInfo?
     /// The parsed error document.
     public var document: Document
 

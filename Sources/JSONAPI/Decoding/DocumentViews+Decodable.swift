@@ -1,5 +1,5 @@
 // The document views decode as themselves: a property typed `JSONValue`, `JSONObject`,
-// `Links`, `Link`, `ErrorObject` or `JSONAPIObject` keeps a view into the parsed document (no
+// `Links`, `Link`, `ErrorObject` or `ImplementationInfo` keeps a view into the parsed document (no
 // copy, nothing converted until read). Useful for `meta` and `links`, whose shape varies.
 
 extension ResourceDecoder {
@@ -127,12 +127,14 @@ extension ErrorObject: Decodable {
     }
 }
 
-extension JSONAPIObject: Decodable {
+extension ImplementationInfo: Decodable {
     /// Keeps a view of the `jsonapi` object in the parsed document.
     public init(from decoder: any Decoder) throws {
-        guard let decoder = decoder as? ResourceDecoder else { throw onlyJSONAPIDecoder(JSONAPIObject.self, decoder) }
+        guard let decoder = decoder as? ResourceDecoder else {
+            throw onlyJSONAPIDecoder(ImplementationInfo.self, decoder)
+        }
         self.init(
             value: JSONValue(
-                storage: decoder.storage, range: try decoder.viewRange(for: JSONAPIObject.self, object: true)))
+                storage: decoder.storage, range: try decoder.viewRange(for: ImplementationInfo.self, object: true)))
     }
 }

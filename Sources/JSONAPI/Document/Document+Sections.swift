@@ -118,9 +118,9 @@ extension Document {
     public var links: Links? { Links(storage: storage, range: storage.arena.topLevel.links) }
 
     /// The `jsonapi` object (nil when absent).
-    public var jsonapi: JSONAPIObject? {
+    public var jsonapi: ImplementationInfo? {
         let j = storage.arena.topLevel.jsonapi
-        return j.isPresent ? JSONAPIObject(value: JSONValue(storage: storage, range: j)) : nil
+        return j.isPresent ? ImplementationInfo(value: JSONValue(storage: storage, range: j)) : nil
     }
 
     /// Top-level members the base specification does not define: extension members such as

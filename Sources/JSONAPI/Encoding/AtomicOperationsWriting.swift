@@ -73,12 +73,12 @@ public struct AtomicOperationsDocument: Sendable, Hashable {
     /// The operations, in the order the server must perform them.
     public var operations: [Operation]
     /// The `jsonapi` object; nil leaves it out.
-    public var jsonapi: JSONAPIInfo?
+    public var jsonapi: JSONAPIImplementationInfo?
     /// Top-level meta-information; nil leaves it out.
     public var meta: JSON.Object?
 
     /// Creates a request.
-    public init(operations: [Operation] = [], jsonapi: JSONAPIInfo? = nil, meta: JSON.Object? = nil) {
+    public init(operations: [Operation] = [], jsonapi: JSONAPIImplementationInfo? = nil, meta: JSON.Object? = nil) {
         self.operations = operations
         self.jsonapi = jsonapi
         self.meta = meta
@@ -90,7 +90,8 @@ public struct AtomicOperationsDocument: Sendable, Hashable {
     public init(_ document: Document) throws(JSONAPIError) {
         self.init(
             operations: try document.atomicOperations().map(Operation.init),
-            jsonapi: document.jsonapi.map(JSONAPIInfo.init), meta: document.meta.map { JSON($0).objectValue ?? [:] })
+            jsonapi: document.jsonapi.map(JSONAPIImplementationInfo.init),
+            meta: document.meta.map { JSON($0).objectValue ?? [:] })
     }
 
     /// Appends an operation that creates `resource` (which may leave out `id` and carry a `lid`).
@@ -269,12 +270,12 @@ public struct AtomicResultsDocument: Sendable, Hashable {
     /// The results, one per operation, in the order of the operations.
     public var results: [Result]
     /// The `jsonapi` object; nil leaves it out.
-    public var jsonapi: JSONAPIInfo?
+    public var jsonapi: JSONAPIImplementationInfo?
     /// Top-level meta-information; nil leaves it out.
     public var meta: JSON.Object?
 
     /// Creates a response.
-    public init(results: [Result] = [], jsonapi: JSONAPIInfo? = nil, meta: JSON.Object? = nil) {
+    public init(results: [Result] = [], jsonapi: JSONAPIImplementationInfo? = nil, meta: JSON.Object? = nil) {
         self.results = results
         self.jsonapi = jsonapi
         self.meta = meta
@@ -285,7 +286,8 @@ public struct AtomicResultsDocument: Sendable, Hashable {
     /// - Throws: ``JSONAPIError`` when the document breaks a rule of the extension.
     public init(_ document: Document) throws(JSONAPIError) {
         self.init(
-            results: try document.atomicResults().map(Result.init), jsonapi: document.jsonapi.map(JSONAPIInfo.init),
+            results: try document.atomicResults().map(Result.init),
+            jsonapi: document.jsonapi.map(JSONAPIImplementationInfo.init),
             meta: document.meta.map { JSON($0).objectValue ?? [:] })
     }
 

@@ -74,17 +74,22 @@ public struct EncodingOptions: Sendable {
     /// Names are compared after the key strategy.
     public var fields: [String: Set<String>] = [:]
 
-    /// The output format (pretty printing, indentation, escaped slashes).
-    public var writer: JSONWriter.Options = JSONWriter.Options()
+    /// The output format: pretty printing, indentation, sorted keys and escaped slashes.
+    /// Sorted keys order the members of attribute values and of `meta`; resource objects always
+    /// keep JSON:API's `type`, `id`, `attributes`, `relationships` order. Compact, in the models'
+    /// order, by default.
+    public var formatting: JSONWritingOptions = JSONWritingOptions()
 
-    /// Whether members of attribute values and of `meta` are written in key order (resource
-    /// objects always keep JSON:API's `type`, `id`, `attributes`, `relationships` order). Default `false`.
-    public var sortsKeys: Bool = false
-
-    /// Shorthand for ``writer``'s `prettyPrinted`.
+    /// Shorthand for ``formatting``'s ``JSONWritingOptions/prettyPrinted``.
     public var prettyPrinted: Bool {
-        get { writer.prettyPrinted }
-        set { writer.prettyPrinted = newValue }
+        get { formatting.prettyPrinted }
+        set { formatting.prettyPrinted = newValue }
+    }
+
+    /// Shorthand for ``formatting``'s ``JSONWritingOptions/sortsKeys``.
+    public var sortsKeys: Bool {
+        get { formatting.sortsKeys }
+        set { formatting.sortsKeys = newValue }
     }
 
     /// Values your `encode(to:)` implementations can read from `encoder.userInfo`.

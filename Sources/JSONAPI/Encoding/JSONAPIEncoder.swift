@@ -87,7 +87,7 @@ public final class JSONAPIEncoder: Sendable {
     /// ```swift
     /// let bytes = try JSONAPIEncoder().encode(
     ///     articles, meta: PageMeta(total: 40), links: ["next": "/articles?page=2"],
-    ///     jsonapi: JSONAPIInfo(version: "1.1", profiles: ["https://example.com/profiles/timestamps"]))
+    ///     jsonapi: JSONAPIImplementationInfo(version: "1.1", profiles: ["https://example.com/profiles/timestamps"]))
     /// ```
     ///
     /// - Parameters:
@@ -101,12 +101,14 @@ public final class JSONAPIEncoder: Sendable {
     ///     relationships; duplicates are left out.
     /// - Returns: UTF-8 JSON.
     public func encode<T: Encodable>(
-        _ value: T, meta: (any Encodable)? = nil, links: (any Encodable)? = nil, jsonapi: JSONAPIInfo? = nil,
+        _ value: T, meta: (any Encodable)? = nil, links: (any Encodable)? = nil,
+        jsonapi: JSONAPIImplementationInfo? = nil,
         jsonapiVersion: String? = nil, included: [any Encodable] = []
     ) throws -> [UInt8] {
         var document = DocumentEncoder(options: options, mode: .document)
         return try document.encode(
-            value, meta: meta, links: links, jsonapi: jsonapi ?? jsonapiVersion.map { JSONAPIInfo(version: $0) },
+            value, meta: meta, links: links,
+            jsonapi: jsonapi ?? jsonapiVersion.map { JSONAPIImplementationInfo(version: $0) },
             included: included)
     }
 
@@ -116,7 +118,8 @@ public final class JSONAPIEncoder: Sendable {
     /// request.httpBody = try JSONAPIEncoder().encodeData(article)
     /// ```
     public func encodeData<T: Encodable>(
-        _ value: T, meta: (any Encodable)? = nil, links: (any Encodable)? = nil, jsonapi: JSONAPIInfo? = nil,
+        _ value: T, meta: (any Encodable)? = nil, links: (any Encodable)? = nil,
+        jsonapi: JSONAPIImplementationInfo? = nil,
         jsonapiVersion: String? = nil, included: [any Encodable] = []
     ) throws -> Data {
         Data(
@@ -174,12 +177,12 @@ struct DocumentEncoder {
         } else {
             includeSet = nil
         }
-        writer = JSONWriter(options: options.writer, reservingCapacity: 4096)
+        writer = JSONWriter(options: options.formatting, reservingCapacity: 4096)
         stream = context.streams ? ResourceStream(context: context) : nil
     }
 
     mutating func encode<T: Encodable>(
-        _ value: T, meta: (any Encodable)?, links: (any Encodable)?, jsonapi: JSONAPIInfo?,
+        _ value: T, meta: (any Encodable)?, links: (any Encodable)?, jsonapi: JSONAPIImplementationInfo?,
         included: [any Encodable]
     ) throws -> [UInt8] {
         // The stream's spare value encoders refer back to it.

@@ -137,7 +137,7 @@ extension JSONAPIEncoder {
     /// ```
     public func encode(_ update: RelationshipUpdate, meta: (any Encodable)? = nil) throws -> [UInt8] {
         let context = EncodingContext(options: options)
-        var writer = JSONWriter(options: options.writer)
+        var writer = JSONWriter(options: options.formatting)
         writer.beginObject()
         writer.key("data")
         if update.operation == .replaceToOne {

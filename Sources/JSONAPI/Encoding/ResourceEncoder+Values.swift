@@ -120,7 +120,7 @@ final class EncodingContext {
         if case .custom = options.dateEncodingStrategy { customValues = true }
         if case .custom = options.dataEncodingStrategy { customValues = true }
         self.usesDefaultKeys = usesDefaultKeys
-        streams = !options.sortsKeys && !options.writer.prettyPrinted && !customKeys && !customValues
+        streams = !options.sortsKeys && !options.formatting.prettyPrinted && !customKeys && !customValues
     }
 
     /// The member name for `key` under the key strategy.

@@ -264,7 +264,7 @@ extension ResourceStream {
         if let meta, !meta.isAbsent {
             out.appendByte(UInt8(ascii: ","))
             out.appendKey("meta")
-            var writer = JSONWriter(options: context.options.writer)
+            var writer = JSONWriter(options: context.options.formatting)
             JSON(meta).write(to: &writer, sortingKeys: false)
             out.append(writer.bytes)
         }

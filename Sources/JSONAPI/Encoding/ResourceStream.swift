@@ -63,7 +63,7 @@ final class ResourceStream: Encoder {
 
     init(context: EncodingContext) {
         self.context = context
-        out = StreamBuffer(capacity: 4096, escapeSlashes: context.options.writer.escapesSlashes)
+        out = StreamBuffer(capacity: 4096, escapeSlashes: context.options.formatting.escapesSlashes)
     }
 
     /// Forgets the previous resource.
@@ -180,7 +180,7 @@ final class ResourceStream: Encoder {
             out.appendByte(UInt8(ascii: "]"))
         } else if T.self == JSON.self {
             // As it is: member names are not changed by the key strategy.
-            var writer = JSONWriter(options: context.options.writer)
+            var writer = JSONWriter(options: context.options.formatting)
             sameType(value, as: JSON.self).write(to: &writer, sortingKeys: false)
             out.append(try writer.finish())
         } else if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == UUID.self
@@ -195,7 +195,7 @@ final class ResourceStream: Encoder {
     }
 
     func writeBoxed(_ value: EncodedValue) throws {
-        var writer = JSONWriter(options: context.options.writer)
+        var writer = JSONWriter(options: context.options.formatting)
         try value.write(to: &writer, sorted: false)
         out.append(try writer.finish())
     }

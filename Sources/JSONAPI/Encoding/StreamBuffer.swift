@@ -14,7 +14,7 @@ struct StreamBuffer: ~Copyable {
     private(set) var capacity: Int
     /// The bytes written.
     var count = 0
-    /// Escape `/` as `\/` (``JSONWriter/Options-swift.struct/escapesSlashes``).
+    /// Escape `/` as `\/` (``JSONWritingOptions/escapesSlashes``).
     let escapeSlashes: Bool
 
     init(capacity: Int, escapeSlashes: Bool) {

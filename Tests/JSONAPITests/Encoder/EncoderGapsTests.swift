@@ -94,7 +94,7 @@ struct EncoderGapsTests {
     // MARK: The jsonapi object
 
     @Test func jsonapiObjectRoundTrips() throws {
-        let info = JSONAPIInfo(
+        let info = JSONAPIImplementationInfo(
             version: "1.1", extensions: ["https://jsonapi.org/ext/atomic"],
             profiles: ["https://example.com/profiles/a", "https://example.com/profiles/b"],
             meta: ["build": "7f9c", "flags": [true, nil]])
@@ -105,7 +105,7 @@ struct EncoderGapsTests {
             ))
         let document = try parseStrictly(bytes)
         let view = try #require(document.jsonapi)
-        #expect(JSONAPIInfo(view) == info)
+        #expect(JSONAPIImplementationInfo(view) == info)
         let typed = try JSONAPIDecoder().decode(CompoundDocument<F.Person, NoMeta, NoLinks>.self, from: bytes)
         let typedView = try #require(typed.jsonapi)
         #expect(typedView.version == "1.1")
@@ -118,12 +118,12 @@ struct EncoderGapsTests {
         let short = try JSONAPIEncoder().encode(F.ada, jsonapiVersion: "1.0")
         #expect(text(short).hasSuffix(#""jsonapi":{"version":"1.0"}}"#))
         let both = try JSONAPIEncoder().encode(
-            F.ada, jsonapi: JSONAPIInfo(version: nil, profiles: ["p"]), jsonapiVersion: "1.0")
+            F.ada, jsonapi: JSONAPIImplementationInfo(version: nil, profiles: ["p"]), jsonapiVersion: "1.0")
         #expect(text(both).hasSuffix(#""jsonapi":{"profile":["p"]}}"#))
         var options = EncodingOptions()
         options.sortsKeys = true
         let sorted = try JSONAPIEncoder(options: options).encode(
-            F.ada, jsonapi: JSONAPIInfo(version: "1.1", profiles: ["p"], meta: ["z": 1, "a": 2]))
+            F.ada, jsonapi: JSONAPIImplementationInfo(version: "1.1", profiles: ["p"], meta: ["z": 1, "a": 2]))
         #expect(text(sorted).hasSuffix(#""jsonapi":{"meta":{"a":2,"z":1},"profile":["p"],"version":"1.1"}}"#))
     }
 

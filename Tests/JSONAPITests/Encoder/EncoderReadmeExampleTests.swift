@@ -26,12 +26,12 @@ struct EncoderReadmeExampleTests {
         let note = Note(
             id: "1", extra: ["score": 0.5, "big": .decimal("18446744073709551616")],
             tags: [Identifier(id: "7", meta: ["primary": true])])
-        let info = JSONAPIInfo(
+        let info = JSONAPIImplementationInfo(
             version: "1.1", profiles: ["https://example.com/profiles/flags"], meta: ["build": "7f9c"])
         let bytes = try encoder.encode(note, jsonapi: info)
         let back = try JSONAPIDecoder().decode(Note.self, from: bytes)  // back.extra == note.extra
         let primary = back.tags[0].meta?["primary"]?.boolValue  // true
-        let sameInfo = try Document(parsing: bytes).jsonapi.map(JSONAPIInfo.init) == info  // true
+        let sameInfo = try Document(parsing: bytes).jsonapi.map(JSONAPIImplementationInfo.init) == info  // true
 
         // What the README's comments say.
         #expect(text(bytes).contains(#""tags":{"data":[{"type":"tags","id":"7","meta":{"primary":true}}]}"#))

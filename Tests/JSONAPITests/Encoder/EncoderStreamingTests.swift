@@ -249,7 +249,7 @@ struct EncoderStreamingTests {
     @Test(arguments: [false, true])
     func streamedStringsEscapeAsTheWriterDoes(slashes: Bool) throws {
         var options = EncodingOptions()
-        options.writer.escapesSlashes = slashes
+        options.formatting.escapesSlashes = slashes
         let encoder = JSONAPIEncoder(options: options)
         let specials: [Character] = ["\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "é", "😀"]
         for length in [0, 1, 7, 8, 9, 15, 16, 17, 31, 33, 48, 49, 70] {
@@ -259,7 +259,7 @@ struct EncoderStreamingTests {
                     characters[position] = special
                     if length > 2 { characters[0] = special }
                     let value = String(characters)
-                    var writer = JSONWriter(options: JSONWriter.Options(escapesSlashes: slashes))
+                    var writer = JSONWriter(options: JSONWritingOptions(escapesSlashes: slashes))
                     writer.string(value)
                     let expected =
                         #"{"data":{"type":"texts","id":"1","attributes":{"value":"#

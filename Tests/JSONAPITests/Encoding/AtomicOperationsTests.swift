@@ -310,7 +310,8 @@ struct AtomicOperationsTests {
 
     @Test("the request builder writes the operations the extension defines")
     func requestBuilder() throws {
-        var request = AtomicOperationsDocument(jsonapi: JSONAPIInfo(extensions: [AtomicOperations.extensionURI]))
+        var request = AtomicOperationsDocument(
+            jsonapi: JSONAPIImplementationInfo(extensions: [AtomicOperations.extensionURI]))
         request.add(JSONAPIResourceObject(type: "authors", lid: "a", attributes: ["name": "dgeb"]), meta: ["n": 1])
         request.add(
             JSONAPIResourceObject(

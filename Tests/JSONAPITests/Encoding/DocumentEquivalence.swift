@@ -129,7 +129,7 @@ enum DocumentEquivalence {
     }
 }
 
-extension JSONAPIObject {
+extension ImplementationInfo {
     /// The object as a plain value, found again in its document.
     fileprivate func jsonValue(in document: Document) -> JSONValue? { document.jsonValue["jsonapi"] }
 }

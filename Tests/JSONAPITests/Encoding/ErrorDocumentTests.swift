@@ -33,7 +33,7 @@ struct ErrorDocumentTests {
                 JSONAPIErrorObject(status: 404, title: "Not Found", detail: "No article 7."),
                 JSONAPIErrorObject(status: 409, code: "conflict", source: .pointer("/data/type")),
             ],
-            jsonapi: JSONAPIInfo(profiles: ["https://example.com/p"]), meta: ["requestId": "r-1"],
+            jsonapi: JSONAPIImplementationInfo(profiles: ["https://example.com/p"]), meta: ["requestId": "r-1"],
             links: ["describedby": "https://example.com/errors"])
         for options in [JSONWritingOptions.compact, .pretty, JSONWritingOptions(sortsKeys: true)] {
             let parsed = try Document(parsing: try document.jsonBytes(options: options))

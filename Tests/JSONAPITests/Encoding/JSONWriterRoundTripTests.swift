@@ -7,12 +7,12 @@ struct EncodingWriterRoundTripTests {
     typealias Support = EncodingTestSupport
 
     @Test(arguments: [
-        JSONWriter.Options(),
-        JSONWriter.Options(prettyPrinted: true),
-        JSONWriter.Options(prettyPrinted: true, indent: 3, escapesSlashes: true),
-        JSONWriter.Options(escapesSlashes: true),
+        JSONWritingOptions(),
+        JSONWritingOptions(prettyPrinted: true),
+        JSONWritingOptions(prettyPrinted: true, indent: 3, escapesSlashes: true),
+        JSONWritingOptions(escapesSlashes: true),
     ])
-    func randomNestedValuesRoundTrip(_ options: JSONWriter.Options) throws {
+    func randomNestedValuesRoundTrip(_ options: JSONWritingOptions) throws {
         var generator = Support.SeededGenerator(seed: 0x5EED)
         for _ in 0..<400 {
             let value = Support.Value.random(depth: 5, using: &generator)
@@ -31,10 +31,10 @@ struct EncodingWriterRoundTripTests {
             let value = Support.Value.random(depth: 4, using: &generator)
             var compact = JSONWriter()
             try value.write(to: &compact)
-            var pretty = JSONWriter(options: JSONWriter.Options(prettyPrinted: true))
+            var pretty = JSONWriter(options: JSONWritingOptions(prettyPrinted: true))
             try value.write(to: &pretty)
             // Re-indenting the compact text as a raw value gives the pretty text.
-            var reindented = JSONWriter(options: JSONWriter.Options(prettyPrinted: true))
+            var reindented = JSONWriter(options: JSONWritingOptions(prettyPrinted: true))
             try compact.finish().withUnsafeBytes { reindented.rawValue($0) }
             #expect(try reindented.finish() == pretty.finish())
             // And copying it raw in compact mode gives it back unchanged.

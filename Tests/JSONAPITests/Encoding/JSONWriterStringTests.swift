@@ -75,7 +75,7 @@ struct EncodingWriterStringTests {
     @Test func slashesOnlyWhenAsked() throws {
         let url = "https://jsonapi.org/format/"
         #expect(try Support.written { $0.string(url) } == #""https://jsonapi.org/format/""#)
-        let escaped = try Support.written(JSONWriter.Options(escapesSlashes: true)) { w in
+        let escaped = try Support.written(JSONWritingOptions(escapesSlashes: true)) { w in
             w.beginObject()
             w.key("a/b")
             w.string(url)
@@ -116,7 +116,7 @@ struct EncodingWriterStringTests {
         for round in 0..<3000 {
             let text = Support.randomString(maxLength: 40, using: &generator)
             let slashes = round % 2 == 0
-            let options = JSONWriter.Options(escapesSlashes: slashes)
+            let options = JSONWritingOptions(escapesSlashes: slashes)
             let written = try Support.written(options) { $0.string(text) }
             #expect(written == Self.referenceEscapeBytes(text, slashes: slashes))
             let parsed = try Support.parse(Array(written.utf8))
@@ -133,11 +133,11 @@ struct EncodingWriterStringTests {
                     if length > 0 { characters[position] = Character(special) }
                     let text = String(characters)
                     for slashes in [false, true] {
-                        let written = try Support.written(JSONWriter.Options(escapesSlashes: slashes)) {
+                        let written = try Support.written(JSONWritingOptions(escapesSlashes: slashes)) {
                             $0.string(text)
                         }
                         #expect(written == Self.referenceEscapeBytes(text, slashes: slashes))
-                        let key = try Support.written(JSONWriter.Options(escapesSlashes: slashes)) { w in
+                        let key = try Support.written(JSONWritingOptions(escapesSlashes: slashes)) { w in
                             w.beginObject()
                             w.key(text)
                             w.null()

@@ -69,7 +69,7 @@ struct EncodingWriterStructureTests {
     }
 
     @Test func prettyPrintingExactText() throws {
-        let text = try Support.written(JSONWriter.Options(prettyPrinted: true)) { w in
+        let text = try Support.written(JSONWritingOptions(prettyPrinted: true)) { w in
             w.beginObject()
             w.key("name")
             w.string("Ada")
@@ -109,7 +109,7 @@ struct EncodingWriterStructureTests {
     }
 
     @Test func prettyPrintingWithOtherIndents() throws {
-        let four = try Support.written(JSONWriter.Options(prettyPrinted: true, indent: 4)) { w in
+        let four = try Support.written(JSONWritingOptions(prettyPrinted: true, indent: 4)) { w in
             w.beginArray()
             w.beginArray()
             w.null()
@@ -117,20 +117,20 @@ struct EncodingWriterStructureTests {
             w.endArray()
         }
         #expect(four == "[\n    [\n        null\n    ]\n]")
-        let zero = try Support.written(JSONWriter.Options(prettyPrinted: true, indent: 0)) { w in
+        let zero = try Support.written(JSONWritingOptions(prettyPrinted: true, indent: 0)) { w in
             w.beginObject()
             w.key("a")
             w.number(1)
             w.endObject()
         }
         #expect(zero == "{\n\"a\": 1\n}")
-        let negative = try Support.written(JSONWriter.Options(prettyPrinted: true, indent: -3)) { w in
+        let negative = try Support.written(JSONWritingOptions(prettyPrinted: true, indent: -3)) { w in
             w.beginArray()
             w.number(1)
             w.endArray()
         }
         #expect(negative == "[\n1\n]")
-        #expect(try Support.written(JSONWriter.Options(prettyPrinted: true)) { $0.number(7) } == "7")
+        #expect(try Support.written(JSONWritingOptions(prettyPrinted: true)) { $0.number(7) } == "7")
     }
 
     @Test func rawValueCompactIsVerbatim() throws {
@@ -146,7 +146,7 @@ struct EncodingWriterStructureTests {
 
     @Test func rawValuePrettyIsReindented() throws {
         let raw = Array(#"{ "a" : [1, -2.5e3, "q\"]{,:"],"b":{ },"c":[ ] ,"d":{"e":null}}"#.utf8)
-        let text = try Support.written(JSONWriter.Options(prettyPrinted: true)) { w in
+        let text = try Support.written(JSONWritingOptions(prettyPrinted: true)) { w in
             w.beginObject()
             w.key("raw")
             raw.withUnsafeBytes { w.rawValue($0) }
@@ -173,7 +173,7 @@ struct EncodingWriterStructureTests {
             """
         #expect(text == expected)
         // The same value written member by member pretty prints identically.
-        let direct = try Support.written(JSONWriter.Options(prettyPrinted: true)) { w in
+        let direct = try Support.written(JSONWritingOptions(prettyPrinted: true)) { w in
             w.beginObject()
             w.key("raw")
             w.beginObject()
@@ -268,7 +268,7 @@ struct EncodingWriterStructureTests {
         var generator = Support.SeededGenerator(seed: 42)
         for _ in 0..<50 {
             let value = Support.Value.random(depth: 4, using: &generator)
-            for options in [JSONWriter.Options(), JSONWriter.Options(prettyPrinted: true, escapesSlashes: true)] {
+            for options in [JSONWritingOptions(), JSONWritingOptions(prettyPrinted: true, escapesSlashes: true)] {
                 var first = JSONWriter(options: options)
                 try value.write(to: &first)
                 var second = JSONWriter(options: options, reservingCapacity: 1 << 16)

@@ -19,7 +19,7 @@ enum EncodingTestSupport {
 
     /// Runs `body` on a fresh writer and returns the finished text.
     static func written(
-        _ options: JSONWriter.Options = JSONWriter.Options(), _ body: (inout JSONWriter) throws -> Void
+        _ options: JSONWritingOptions = JSONWritingOptions(), _ body: (inout JSONWriter) throws -> Void
     ) throws -> String {
         var writer = JSONWriter(options: options)
         try body(&writer)

@@ -121,16 +121,17 @@ struct OwnedJSONTests {
 
     @Test("the jsonapi object and resource identifiers")
     func smallObjects() throws {
-        #expect(try JSONAPIInfo().jsonString() == #"{"version":"1.1"}"#)
+        #expect(try JSONAPIImplementationInfo().jsonString() == #"{"version":"1.1"}"#)
         #expect(
-            try JSONAPIInfo(version: nil, extensions: ["e"], profiles: ["p"], meta: ["m": 1]).jsonString()
+            try JSONAPIImplementationInfo(version: nil, extensions: ["e"], profiles: ["p"], meta: ["m": 1]).jsonString()
                 == #"{"ext":["e"],"profile":["p"],"meta":{"m":1}}"#)
         #expect(try ResourceIdentifier(type: "people", id: "9").jsonString() == #"{"type":"people","id":"9"}"#)
         #expect(try ResourceIdentifier(type: "people", lid: "l").jsonString() == #"{"type":"people","lid":"l"}"#)
         let parsed = try Document(
             parsing: #"{"meta":{},"jsonapi":{"version":"1.1","ext":["https://e.com/e"],"meta":{"m":[1]}}}"#)
         #expect(
-            JSONAPIInfo(try #require(parsed.jsonapi)) == JSONAPIInfo(extensions: ["https://e.com/e"], meta: ["m": [1]]))
+            JSONAPIImplementationInfo(try #require(parsed.jsonapi))
+                == JSONAPIImplementationInfo(extensions: ["https://e.com/e"], meta: ["m": [1]]))
     }
 
     @Test("resource objects copy a parsed resource and write it back as the same resource")

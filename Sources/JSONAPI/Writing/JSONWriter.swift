@@ -1,7 +1,7 @@
 /// A fast, deterministic writer of JSON text (RFC 8259), appending UTF-8 bytes to an array.
 ///
 /// The writer streams: callers emit keys and values in document order and the writer adds
-/// the commas, colons and (when ``Options-swift.struct/prettyPrinted`` is on) the newlines and
+/// the commas, colons and (when ``JSONWritingOptions/prettyPrinted`` is on) the newlines and
 /// indentation. It never goes through `JSONSerialization` or `JSONEncoder`; strings are
 /// escaped and numbers formatted straight into ``bytes``. The same calls always produce the
 /// same bytes.
@@ -39,7 +39,7 @@
 ///
 /// - Strings escape `"`, `\` and every byte below 0x20: `\b \f \n \r \t` in their short form,
 ///   the others as `\u00XX` with lowercase hex digits. `/` is escaped as `\/` only when
-///   ``Options-swift.struct/escapesSlashes`` is on. Every other byte, including multi-byte
+///   ``JSONWritingOptions/escapesSlashes`` is on. Every other byte, including multi-byte
 ///   UTF-8 sequences and U+2028/U+2029, is copied as it is.
 /// - Integers are written in plain decimal digits.
 /// - A `Double` is written with the shortest digits that read back as the same `Double`
@@ -47,7 +47,7 @@
 ///   reader can tell them from integers; very large or small magnitudes use exponent form
 ///   (`1e+300`, `5e-324`, `1e-05`), all valid JSON numbers. NaN and infinities throw.
 /// - Pretty printing puts each member and element on its own line, indented by
-///   ``Options-swift.struct/indent`` spaces per level, writes `"key": value` with one space,
+///   ``JSONWritingOptions/indent`` spaces per level, writes `"key": value` with one space,
 ///   and writes empty containers as `{}` and `[]`. No newline follows the top-level value.
 ///
 /// ## Misuse
@@ -65,23 +65,6 @@
 /// A streaming writer cannot reorder what was already written. Callers that hold a whole
 /// object write it with ``object(sortedBy:)``, which orders members by key.
 public struct JSONWriter: Sendable {
-    /// How the writer formats its output.
-    public struct Options: Sendable, Hashable {
-        /// Put every member and element on its own line, indented. Off by default.
-        public var prettyPrinted: Bool
-        /// Spaces per nesting level when ``prettyPrinted`` is on (negative counts as 0). 2 by default.
-        public var indent: Int
-        /// Escape `/` as `\/` in strings and keys (useful when JSON is embedded in HTML). Off by default.
-        public var escapesSlashes: Bool
-
-        /// Creates options; the defaults give compact output without slash escaping.
-        public init(prettyPrinted: Bool = false, indent: Int = 2, escapesSlashes: Bool = false) {
-            self.prettyPrinted = prettyPrinted
-            self.indent = indent
-            self.escapesSlashes = escapesSlashes
-        }
-    }
-
     /// Where the writer is in the structure: what the next call must be.
     @usableFromInline
     enum State: UInt8, Sendable {
@@ -102,7 +85,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// The options this writer was created with.
-    public let options: Options
+    public let options: JSONWritingOptions
 
     @usableFromInline var storage: [UInt8]
     @usableFromInline var state: State = .rootEmpty
@@ -118,7 +101,7 @@ public struct JSONWriter: Sendable {
     /// - Parameters:
     ///   - options: Output format.
     ///   - reservingCapacity: Bytes to reserve up front, when the output size is roughly known.
-    public init(options: Options = Options(), reservingCapacity: Int = 0) {
+    public init(options: JSONWritingOptions = JSONWritingOptions(), reservingCapacity: Int = 0) {
         self.options = options
         self.pretty = options.prettyPrinted
         self.indentWidth = max(0, options.indent)

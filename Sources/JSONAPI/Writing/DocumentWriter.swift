@@ -15,44 +15,6 @@
 // exact text, so parse -> write -> parse gives back the same document, member for member and
 // in the same order (unless keys are sorted). None of the walks recurse.
 
-/// How a value is written by ``JSONWritable/jsonBytes(options:)``.
-///
-/// ```swift
-/// let compact = try document.jsonBytes()                                        // one line
-/// let pretty = try document.jsonBytes(options: .init(prettyPrinted: true, sortsKeys: true))
-/// ```
-public struct JSONWritingOptions: Sendable, Hashable {
-    /// Put every member and element on its own line, indented. Off by default.
-    public var prettyPrinted: Bool
-    /// Spaces per nesting level when pretty printing (negative counts as 0). 2 by default.
-    public var indent: Int
-    /// Order the members of every object, at every depth, by key (compared by the UTF-8 bytes of
-    /// the unescaped name, so the order does not depend on locale). Members with equal keys keep
-    /// their order. Off by default: members are written in their original order.
-    public var sortsKeys: Bool
-    /// Escape `/` as `\/` in strings the writer formats. Strings copied from a parsed document
-    /// keep the escapes they had in the input. Off by default.
-    public var escapesSlashes: Bool
-
-    /// Creates options; the defaults give compact output in the original member order.
-    public init(prettyPrinted: Bool = false, indent: Int = 2, sortsKeys: Bool = false, escapesSlashes: Bool = false) {
-        self.prettyPrinted = prettyPrinted
-        self.indent = indent
-        self.sortsKeys = sortsKeys
-        self.escapesSlashes = escapesSlashes
-    }
-
-    /// Compact output in the original member order (the default).
-    public static let compact = JSONWritingOptions()
-    /// Pretty-printed output, two spaces per level, in the original member order.
-    public static let pretty = JSONWritingOptions(prettyPrinted: true)
-
-    /// The options of a ``JSONWriter`` that writes in this format.
-    public var writerOptions: JSONWriter.Options {
-        JSONWriter.Options(prettyPrinted: prettyPrinted, indent: indent, escapesSlashes: escapesSlashes)
-    }
-}
-
 /// A value that writes itself as one JSON value through a ``JSONWriter``.
 ///
 /// Parsed views (``Document``, ``ResourceObject``, ``JSONValue``, ...) and owned values
@@ -83,9 +45,10 @@ public protocol JSONWritable: Sendable {
 }
 
 extension JSONWritable {
-    /// Writes `self` as one JSON value, members in their original order.
+    /// Writes `self` as one JSON value, members sorted by key when the writer's
+    /// ``JSONWritingOptions/sortsKeys`` is on and in their original order otherwise.
     public func write(to writer: inout JSONWriter) {
-        write(to: &writer, sortingKeys: false)
+        write(to: &writer, sortingKeys: writer.options.sortsKeys)
     }
 
     /// The UTF-8 JSON text of `self`.
@@ -98,7 +61,7 @@ extension JSONWritable {
     /// - Throws: ``JSONAPIError/Code/encodingFailed`` when the value holds something JSON cannot
     ///   represent (a NaN or infinite `Double`, number text that is not a JSON number).
     public func jsonBytes(options: JSONWritingOptions = JSONWritingOptions()) throws(JSONAPIError) -> [UInt8] {
-        var writer = JSONWriter(options: options.writerOptions)
+        var writer = JSONWriter(options: options)
         write(to: &writer, sortingKeys: options.sortsKeys)
         return try writer.finish()
     }
@@ -129,7 +92,7 @@ extension ParsedJSONWritable {
         // Reserve about what the output takes, so a large document is not copied as it grows.
         let inputBytes = (self as? any InputSized)?.inputByteCount ?? 0
         var writer = JSONWriter(
-            options: options.writerOptions,
+            options: options,
             reservingCapacity: options.prettyPrinted ? inputBytes + inputBytes / 2 : inputBytes)
         write(to: &writer, sortingKeys: options.sortsKeys)
         // The bytes of a parsed view are one complete valid value: the writer is complete.

@@ -119,7 +119,7 @@ extension ErrorObject: ParsedJSONWritable {
     }
 }
 
-extension JSONAPIObject: ParsedJSONWritable {
+extension ImplementationInfo: ParsedJSONWritable {
     /// Writes the `jsonapi` object as it appeared in the input.
     public func write(to writer: inout JSONWriter, sortingKeys: Bool) {
         value.write(to: &writer, sortingKeys: sortingKeys)

@@ -235,7 +235,7 @@ extension JSONAPIErrorDocument {
     /// let errors = JSONAPIErrorDocument(describing: NegotiationFailure.unsupportedMediaType("ext not supported"))
     /// errors.httpStatus   // 415
     /// ```
-    public init(describing error: any Error, jsonapi: JSONAPIInfo? = nil) {
+    public init(describing error: any Error, jsonapi: JSONAPIImplementationInfo? = nil) {
         self.init(errors: JSONAPIErrorObject.errors(describing: error), jsonapi: jsonapi)
     }
 }

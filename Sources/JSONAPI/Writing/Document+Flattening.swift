@@ -36,7 +36,7 @@ extension ResourceObject {
 
     /// The resource as plain JSON; see ``writeFlattened(to:depth:)``.
     public func flattenedJSON(depth: Int = 1, options: JSONWritingOptions = JSONWritingOptions()) -> [UInt8] {
-        var writer = JSONWriter(options: options.writerOptions)
+        var writer = JSONWriter(options: options)
         writeFlattened(to: &writer, depth: depth)
         return writer.bytes
     }
@@ -83,7 +83,7 @@ extension Document {
 
     /// The whole document as plain JSON; see ``writeFlattened(to:depth:)``.
     public func flattenedJSON(depth: Int = 1, options: JSONWritingOptions = JSONWritingOptions()) -> [UInt8] {
-        var writer = JSONWriter(options: options.writerOptions)
+        var writer = JSONWriter(options: options)
         writeFlattened(to: &writer, depth: depth)
         return writer.bytes
     }

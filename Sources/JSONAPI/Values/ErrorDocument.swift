@@ -176,7 +176,7 @@ public struct JSONAPIErrorDocument: Sendable, Hashable {
     /// The error objects, in order.
     public var errors: [JSONAPIErrorObject]
     /// The `jsonapi` object; nil leaves it out.
-    public var jsonapi: JSONAPIInfo?
+    public var jsonapi: JSONAPIImplementationInfo?
     /// Top-level meta-information; nil leaves it out.
     public var meta: JSON.Object?
     /// Top-level links (`self`, `describedby`); nil leaves them out.
@@ -184,7 +184,8 @@ public struct JSONAPIErrorDocument: Sendable, Hashable {
 
     /// Creates an error document.
     public init(
-        errors: [JSONAPIErrorObject], jsonapi: JSONAPIInfo? = nil, meta: JSON.Object? = nil, links: JSONAPILinks? = nil
+        errors: [JSONAPIErrorObject], jsonapi: JSONAPIImplementationInfo? = nil, meta: JSON.Object? = nil,
+        links: JSONAPILinks? = nil
     ) {
         self.errors = errors
         self.jsonapi = jsonapi
@@ -195,7 +196,8 @@ public struct JSONAPIErrorDocument: Sendable, Hashable {
     /// Copies the errors (and `jsonapi`, `meta`, `links`) of a parsed error document.
     public init(_ document: Document) {
         self.init(
-            errors: document.errors.map(JSONAPIErrorObject.init), jsonapi: document.jsonapi.map(JSONAPIInfo.init),
+            errors: document.errors.map(JSONAPIErrorObject.init),
+            jsonapi: document.jsonapi.map(JSONAPIImplementationInfo.init),
             meta: document.meta.map { JSON($0).objectValue ?? [:] }, links: document.links.map(JSONAPILinks.init))
     }
 
