@@ -117,8 +117,8 @@ extension JSONAPIErrorObject {
     static func pointer(
         forCodingPath path: [any CodingKey], resourcePointer: String, relationshipNames: Set<String>
     ) -> String {
-        let topLevel: Set<String> = ["data", "included", "meta", "links", "jsonapi", "errors"]
-        let resourceMembers: Set<String> = ["type", "id", "lid", "attributes", "relationships", "links", "meta"]
+        let topLevel = Set(JSONAPIRules.standard.names(in: .topLevel))
+        let resourceMembers = Set(JSONAPIRules.standard.names(in: .resource))
         var result: String
         var rest = path[...]
         if let first = path.first, first.intValue == nil, topLevel.contains(first.stringValue) {

@@ -22,8 +22,17 @@ extension DocumentBuilder {
         top.key = ByteRange(token.start, token.end)
         top.keyEscaped = token.hasEscapes
         let offset = token.start &- 1
-        var member = withUnescaped(token) { builder, name in
-            builder.classifyMember(name, kind: kind, context: context, at: offset)
+        var member: Member
+        // A member the specification defines, matched with its quotes where it lies in the input;
+        // anything else (escapes, foreign members, attribute names) is classified below.
+        if !token.hasEscapes, let set = Self.definedMembers(kind), let base = input.baseAddress,
+            let entry = options.rules.quotedKey(base, at: offset, count: input.count, in: set)
+        {
+            member = entry.member
+        } else {
+            member = withUnescaped(token) { builder, name in
+                builder.classifyMember(name, kind: kind, context: context, at: offset)
+            }
         }
         switch member {
         case .none, .foreign, .ignored, .attributeValue, .relationshipValue, .metaValue, .linkValue:
@@ -39,39 +48,40 @@ extension DocumentBuilder {
         top.member = member
     }
 
+    /// The rules table's set of the members an object of this kind may have, if its members are
+    /// fixed by the specification.
+    @inline(__always)
+    static func definedMembers(_ kind: FrameKind) -> JSONAPIRules.Names? {
+        switch kind {
+        case .topLevel: .topLevel
+        case .resource: .resource
+        case .identifier: .identifier
+        case .relationship: .relationship
+        case .linkObject: .linkObject
+        case .error: .error
+        case .errorSource: .errorSource
+        case .jsonapi: .jsonapi
+        case .dataArray, .includedArray, .attributes, .relationships, .linkageArray, .links, .errorsArray, .meta,
+            .stringArray:
+            nil
+        }
+    }
+
     private mutating func classifyMember(
         _ name: UnsafeRawBufferPointer, kind: FrameKind, context: UInt8, at offset: Int
     ) -> Member {
         switch kind {
         case .topLevel:
-            switch name.count {
-            case 4:
-                if name.equals("data") { return .data }
-                if name.equals("meta") { return .meta }
-            case 5:
-                if name.equals("links") { return .links }
-            case 6:
-                if name.equals("errors") { return .errors }
-            case 7:
-                if name.equals("jsonapi") { return .jsonapi }
-            case 8:
-                if name.equals("included") { return .included }
-            default: break
-            }
+            if let member = options.rules.member(name, in: .topLevel, within: input) { return member }
             return foreignMember(name, in: "the top-level object", at: offset, topLevel: true)
         case .resource:
-            if let member = Self.resourceMember(name) { return member }
+            if let member = options.rules.member(name, in: .resource, within: input) { return member }
             return foreignMember(name, in: "a resource object", at: offset)
         case .identifier:
-            if name.equals("type") { return .type }
-            if name.equals("id") { return .id }
-            if name.equals("lid") { return .lid }
-            if name.equals("meta") { return .meta }
+            if let member = options.rules.member(name, in: .identifier, within: input) { return member }
             return foreignMember(name, in: "a resource identifier object", at: offset)
         case .relationship:
-            if name.equals("data") { return .data }
-            if name.equals("links") { return .links }
-            if name.equals("meta") { return .meta }
+            if let member = options.rules.member(name, in: .relationship, within: input) { return member }
             return foreignMember(name, in: "a relationship object", at: offset)
         case .attributes:
             checkFieldName(name, at: offset, what: "an attribute")
@@ -90,49 +100,16 @@ extension DocumentBuilder {
         case .links:
             return linkName(name, context: LinksContext(rawValue: context) ?? .resource, at: offset)
         case .linkObject:
-            switch name.count {
-            case 3:
-                if name.equals("rel") { return .rel }
-            case 4:
-                if name.equals("href") { return .href }
-                if name.equals("type") { return .linkType }
-                if name.equals("meta") { return .meta }
-            case 5:
-                if name.equals("title") { return .title }
-            case 8:
-                if name.equals("hreflang") { return .hreflang }
-            case 11:
-                if name.equals("describedby") { return .describedby }
-            default: break
-            }
+            if let member = options.rules.member(name, in: .linkObject, within: input) { return member }
             return foreignMember(name, in: "a link object", at: offset)
         case .error:
-            switch name.count {
-            case 2:
-                if name.equals("id") { return .id }
-            case 4:
-                if name.equals("code") { return .code }
-                if name.equals("meta") { return .meta }
-            case 5:
-                if name.equals("links") { return .links }
-                if name.equals("title") { return .title }
-            case 6:
-                if name.equals("status") { return .status }
-                if name.equals("detail") { return .detail }
-                if name.equals("source") { return .source }
-            default: break
-            }
+            if let member = options.rules.member(name, in: .error, within: input) { return member }
             return foreignMember(name, in: "an error object", at: offset)
         case .errorSource:
-            if name.equals("pointer") { return .pointer }
-            if name.equals("parameter") { return .parameter }
-            if name.equals("header") { return .header }
+            if let member = options.rules.member(name, in: .errorSource, within: input) { return member }
             return foreignMember(name, in: "an error's `source` object", at: offset)
         case .jsonapi:
-            if name.equals("version") { return .version }
-            if name.equals("ext") { return .ext }
-            if name.equals("profile") { return .profile }
-            if name.equals("meta") { return .meta }
+            if let member = options.rules.member(name, in: .jsonapi, within: input) { return member }
             return foreignMember(name, in: "the `jsonapi` object", at: offset)
         case .dataArray, .includedArray, .linkageArray, .errorsArray, .stringArray:
             return .ignored
@@ -169,7 +146,7 @@ extension DocumentBuilder {
             problem(
                 offset, .specViolation, "invalid \(what == "an attribute" ? "attribute" : "relationship") name: \(why)")
         case .plain, .atMember, .extensionMember:
-            if name.equals("type") || name.equals("id") {
+            if options.rules.contains(name, in: .reservedFieldNames, within: input) {
                 problem(offset, .specViolation, "\(what) must not be named `\(String(decoding: name, as: UTF8.self))`")
             }
         }
@@ -182,21 +159,14 @@ extension DocumentBuilder {
     private mutating func linkName(_ name: UnsafeRawBufferPointer, context: LinksContext, at offset: Int)
         -> Member
     {
-        let allowed: Bool
-        switch context {
-        case .topLevel:
-            allowed =
-                name.equals("self") || name.equals("related") || name.equals("describedby") || isPaginationLink(name)
-        case .relationship:
-            allowed = name.equals("self") || name.equals("related") || isPaginationLink(name)
-        case .error:
-            allowed = name.equals("about") || name.equals("type")
-        case .resource, .linkObject:
+        guard let linkNames = JSONAPIRules.linkNames(context) else {
+            // A resource's or a link object's `links`: any valid member name.
             if case .invalid(let why) = MemberNameRules.classify(name) {
                 problem(offset, .specViolation, "invalid link name: \(why)")
             }
             return .linkValue
         }
+        let allowed = options.rules.contains(name, in: linkNames, within: input)
         if allowed { return .linkValue }
         let place: String
         switch context {
@@ -206,10 +176,6 @@ extension DocumentBuilder {
         }
         let member = foreignMember(name, in: place, at: offset)
         return member == .foreign ? .linkValue : member
-    }
-
-    private func isPaginationLink(_ name: UnsafeRawBufferPointer) -> Bool {
-        name.equals("first") || name.equals("last") || name.equals("prev") || name.equals("next")
     }
 
     // MARK: Values

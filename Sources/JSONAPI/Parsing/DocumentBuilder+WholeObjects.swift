@@ -11,6 +11,27 @@
 /// the libyajl backend (which never offers objects) and the split-everywhere tests check across
 /// chunkings.
 extension DocumentBuilder {
+    /// The quoted member names the identifier and relationship readers match keys against,
+    /// taken from the rules table when the builder is made: matching one costs a load and a
+    /// compare, less than a lookup in the table, on the objects a document holds most of. A class, so that
+    /// the readers, which run on a mutating builder, read the names in place instead of copying
+    /// them.
+    final class ReaderKeys: Sendable {
+        let type: JSONAPIRules.QuotedName
+        let id: JSONAPIRules.QuotedName
+        let data: JSONAPIRules.QuotedName
+        let links: JSONAPIRules.QuotedName
+        let meta: JSONAPIRules.QuotedName
+
+        init(_ rules: JSONAPIRules) {
+            type = rules.quotedName(of: .type, in: .identifier)
+            id = rules.quotedName(of: .id, in: .identifier)
+            data = rules.quotedName(of: .data, in: .relationship)
+            links = rules.quotedName(of: .links, in: .relationship)
+            meta = rules.quotedName(of: .meta, in: .relationship)
+        }
+    }
+
     /// A resource identifier read by ``parseIdentifier(_:at:count:stringLimit:)``: its `type` and
     /// `id` contents and the object's extent, as chunk indices.
     struct PlainIdentifier {
@@ -37,16 +58,14 @@ extension DocumentBuilder {
         case .relationships where top.member == .relationshipValue:
             return wholeRelationship(p, at: i, count: n, base: base, stringLimit: stringLimit, depthLimit: depthLimit)
         case .linkageArray:
-            guard let identifier = Self.parseIdentifier(p, at: i, count: n, stringLimit: stringLimit) else {
-                return nil
-            }
+            guard let identifier = Self.parseIdentifier(p, at: i, count: n, stringLimit: stringLimit, keys: readerKeys)
+            else { return nil }
             if let relationship = currentRelationship { arena.relationships[relationship].linkageCount &+= 1 }
             appendLinkage(identifier, p, base: base)
             return identifier.object.upperBound
         case .relationship where top.member == .data:
-            guard let identifier = Self.parseIdentifier(p, at: i, count: n, stringLimit: stringLimit) else {
-                return nil
-            }
+            guard let identifier = Self.parseIdentifier(p, at: i, count: n, stringLimit: stringLimit, keys: readerKeys)
+            else { return nil }
             let r = Int(top.record)
             top.valueStart = UInt32(truncatingIfNeeded: base &+ i)
             arena.relationships[r].data = .one
@@ -58,7 +77,8 @@ extension DocumentBuilder {
             fieldNameScratch.removeAll(keepingCapacity: true)
             guard
                 let end = Self.parseAttributes(
-                    p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit, names: &fieldNameScratch)
+                    p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit, names: &fieldNameScratch,
+                    rules: options.rules)
             else { return nil }
             top.valueStart = UInt32(truncatingIfNeeded: base &+ i)
             for name in fieldNameScratch {
@@ -70,7 +90,8 @@ extension DocumentBuilder {
         case .resource where top.member == .links, .relationship where top.member == .links:
             let inRelationship = top.kind == .relationship
             guard
-                let end = Self.parseLinks(p, at: i, count: n, stringLimit: stringLimit, inRelationship: inRelationship)
+                let end = Self.parseLinks(
+                    p, at: i, count: n, stringLimit: stringLimit, inRelationship: inRelationship, rules: options.rules)
             else { return nil }
             let range = ByteRange(base &+ i, base &+ end)
             top.valueStart = UInt32(truncatingIfNeeded: base &+ i)
@@ -132,25 +153,40 @@ extension DocumentBuilder {
         Self.skipWhitespace(p, &j, n)
         guard j < n, Self.byte(p, j) != UInt8(ascii: "}") else { return nil }
         while true {
-            if links == nil && Self.matches(p, j, n, Self.linksKey) {
-                j &+= 7
-                guard Self.colon(p, &j, n),
-                    let end = Self.parseLinks(p, at: j, count: n, stringLimit: stringLimit, inRelationship: true)
+            let member: Member
+            if links == nil && readerKeys.links.matches(p, j, n) {
+                member = .links
+                j &+= readerKeys.links.count
+            } else if data == .absent && readerKeys.data.matches(p, j, n) {
+                member = .data
+                j &+= readerKeys.data.count
+            } else if meta == nil && readerKeys.meta.matches(p, j, n) {
+                member = .meta
+                j &+= readerKeys.meta.count
+            } else {
+                return nil
+            }
+            guard Self.colon(p, &j, n) else { return nil }
+            switch member {
+            case .links:
+                guard
+                    let end = Self.parseLinks(
+                        p, at: j, count: n, stringLimit: stringLimit, inRelationship: true, rules: options.rules)
                 else { return nil }
                 links = j..<end
                 j = end
-            } else if data == .absent && Self.matches(p, j, n, Self.dataKey) {
-                j &+= 6
-                guard Self.colon(p, &j, n), j < n else { return nil }
+            case .data:
+                guard j < n else { return nil }
                 switch Self.byte(p, j) {
                 case UInt8(ascii: "n"):
-                    guard Self.matches(p, j, n, Self.nullLiteral) else { return nil }
+                    guard JSONScanner.literal(.null, at: j, p, count: n) else { return nil }
                     data = .null
                     j &+= 4
                 case UInt8(ascii: "{"):
-                    guard let identifier = Self.parseIdentifier(p, at: j, count: n, stringLimit: stringLimit) else {
-                        return nil
-                    }
+                    guard
+                        let identifier = Self.parseIdentifier(
+                            p, at: j, count: n, stringLimit: stringLimit, keys: readerKeys)
+                    else { return nil }
                     plainIdentifiers.append(identifier)
                     data = .one
                     j = identifier.object.upperBound
@@ -163,14 +199,15 @@ extension DocumentBuilder {
                 default:
                     return nil
                 }
-            } else if meta == nil && Self.matches(p, j, n, Self.metaKey) {
-                j &+= 6
-                guard Self.colon(p, &j, n),
-                    let end = Self.parseMeta(p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1)
+            case .meta:
+                guard
+                    let end = Self.parseMeta(
+                        p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1,
+                        rules: options.rules)
                 else { return nil }
                 meta = j..<end
                 j = end
-            } else {
+            default:
                 return nil
             }
             guard let more = Self.nextMember(p, &j, n) else { return nil }
@@ -244,6 +281,7 @@ extension DocumentBuilder {
     }
 
     /// `[` plain identifiers `]` at `p[i]`, collected in `plainIdentifiers`; the index past `]`.
+    @inline(__always)
     private mutating func parseIdentifierArray(
         _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int
     ) -> Int? {
@@ -252,9 +290,8 @@ extension DocumentBuilder {
         guard j < n else { return nil }
         if Self.byte(p, j) == UInt8(ascii: "]") { return j &+ 1 }
         while true {
-            guard let identifier = Self.parseIdentifier(p, at: j, count: n, stringLimit: stringLimit) else {
-                return nil
-            }
+            guard let identifier = Self.parseIdentifier(p, at: j, count: n, stringLimit: stringLimit, keys: readerKeys)
+            else { return nil }
             plainIdentifiers.append(identifier)
             j = identifier.object.upperBound
             Self.skipWhitespace(p, &j, n)
@@ -269,9 +306,9 @@ extension DocumentBuilder {
 
     /// `{"type":"…","id":"…"}` (members in either order) with plain strings and a plain type
     /// name, at `p[i]`; changes nothing.
-    static func parseIdentifier(_ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int)
-        -> PlainIdentifier?
-    {
+    static func parseIdentifier(
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, keys: ReaderKeys
+    ) -> PlainIdentifier? {
         guard i < n, byte(p, i) == UInt8(ascii: "{") else { return nil }
         var j = i &+ 1
         var type: Range<Int>?
@@ -283,13 +320,13 @@ extension DocumentBuilder {
                 j &+= 1
                 skipWhitespace(p, &j, n)
             }
-            if type == nil && matches(p, j, n, typeKey) {
-                j &+= 6
+            if type == nil && keys.type.matches(p, j, n) {
+                j &+= keys.type.count
                 guard colon(p, &j, n) else { return nil }
                 type = plainString(p, &j, n, limit: stringLimit)
                 if type == nil { return nil }
-            } else if id == nil && matches(p, j, n, idKey) {
-                j &+= 4
+            } else if id == nil && keys.id.matches(p, j, n) {
+                j &+= keys.id.count
                 guard colon(p, &j, n) else { return nil }
                 id = plainString(p, &j, n, limit: stringLimit)
                 if id == nil { return nil }
@@ -318,27 +355,31 @@ extension DocumentBuilder {
     /// the resource's close, as on the event path.
     static func parseAttributes(
         _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, depthLimit: Int,
-        names: inout [Range<Int>]
+        names: inout [Range<Int>], rules: JSONAPIRules
     ) -> Int? {
         parseFields(
-            p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit, names: &names, attributes: true)
+            p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit, names: &names, attributes: true,
+            rules: rules)
     }
 
     /// A `meta` object at `p[i]` that the event path would accept without a word: as
     /// ``parseAttributes(_:at:count:stringLimit:depthLimit:names:)`` without the two rules that
     /// are only for attributes (any plain name may be a member, `links` and `relationships`
     /// included). The index past the closing `}`, or nil.
-    static func parseMeta(_ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, depthLimit: Int) -> Int? {
+    static func parseMeta(
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, depthLimit: Int, rules: JSONAPIRules
+    ) -> Int? {
         var unused: [Range<Int>] = []
         return parseFields(
-            p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit, names: &unused, attributes: false)
+            p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit, names: &unused, attributes: false,
+            rules: rules)
     }
 
     /// The shared body of the two above; `attributes` is a constant at each call site.
     @inline(__always)
     private static func parseFields(
         _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, depthLimit: Int,
-        names: inout [Range<Int>], attributes: Bool
+        names: inout [Range<Int>], attributes: Bool, rules: JSONAPIRules
     ) -> Int? {
         guard i < n, byte(p, i) == UInt8(ascii: "{") else { return nil }
         let chunk = UnsafeRawBufferPointer(start: p, count: n)
@@ -358,10 +399,12 @@ extension DocumentBuilder {
                 guard MemberNameRules.isPlainFast(nameBytes, in: chunk) else { return nil }
                 if attributes {
                     if level == 1 {
-                        guard !nameBytes.equals("type") && !nameBytes.equals("id") else { return nil }
+                        guard !rules.contains(nameBytes, in: .reservedFieldNames, within: chunk) else { return nil }
                         names.append(name)
                     } else {
-                        guard !nameBytes.equals("links") && !nameBytes.equals("relationships") else { return nil }
+                        guard !rules.contains(nameBytes, in: .reservedInAttributeValues, within: chunk) else {
+                            return nil
+                        }
                     }
                 }
                 guard colon(p, &j, n) else { return nil }
@@ -400,13 +443,13 @@ extension DocumentBuilder {
                 else { return nil }
                 j = end
             case UInt8(ascii: "t"):
-                guard matches(p, j, n, trueLiteral) else { return nil }
+                guard JSONScanner.literal(.true, at: j, p, count: n) else { return nil }
                 j &+= 4
             case UInt8(ascii: "f"):
-                guard matches(p, j, n, falseLiteral) else { return nil }
+                guard JSONScanner.literal(.false, at: j, p, count: n) else { return nil }
                 j &+= 5
             case UInt8(ascii: "n"):
-                guard matches(p, j, n, nullLiteral) else { return nil }
+                guard JSONScanner.literal(.null, at: j, p, count: n) else { return nil }
                 j &+= 4
             default:
                 return nil
@@ -435,7 +478,7 @@ extension DocumentBuilder {
     /// the URI check (in a relationship, only the names the specification allows there); the
     /// index past its `}`. Changes nothing.
     static func parseLinks(
-        _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, inRelationship: Bool
+        _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, inRelationship: Bool, rules: JSONAPIRules
     ) -> Int? {
         guard i < n, byte(p, i) == UInt8(ascii: "{") else { return nil }
         var j = i &+ 1
@@ -443,14 +486,16 @@ extension DocumentBuilder {
         guard j < n else { return nil }
         if byte(p, j) == UInt8(ascii: "}") { return j &+ 1 }
         while true {
-            guard let name = plainString(p, &j, n, limit: stringLimit) else { return nil }
-            let nameBytes = UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count)
             if inRelationship {
-                guard isRelationshipLinkName(nameBytes) else { return nil }
+                // Only the names the table allows here, matched in place.
+                guard let key = rules.quotedKey(p, at: j, count: n, in: .relationshipLinks) else { return nil }
+                j &+= key.quoted.count
             } else {
-                guard MemberNameRules.isPlainFast(nameBytes, in: UnsafeRawBufferPointer(start: p, count: n)) else {
-                    return nil
-                }
+                guard let name = plainString(p, &j, n, limit: stringLimit),
+                    MemberNameRules.isPlainFast(
+                        UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count),
+                        in: UnsafeRawBufferPointer(start: p, count: n))
+                else { return nil }
             }
             guard colon(p, &j, n), plainLink(p, &j, n, limit: stringLimit) else { return nil }
             skipWhitespace(p, &j, n)
@@ -465,56 +510,15 @@ extension DocumentBuilder {
 
     // MARK: Byte helpers
 
+    /// The scanner's byte read.
     @inline(__always)
-    static func byte(_ p: UnsafeRawPointer, _ i: Int) -> UInt8 {
-        p.load(fromByteOffset: i, as: UInt8.self)
-    }
+    static func byte(_ p: UnsafeRawPointer, _ i: Int) -> UInt8 { JSONScanner.byte(p, i) }
 
-    /// Moves `j` past JSON whitespace (space, tab, LF, CR), staying at or below `n`.
+    /// The scanner's whitespace skip.
     @inline(__always)
     static func skipWhitespace(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int) {
-        // SAFETY: every read is at an index below `n`.
-        while j < n {
-            let c = byte(p, j)
-            guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
-            j &+= 1
-        }
+        JSONScanner.skipWhitespace(p, &j, count: n)
     }
-
-    /// Whether `literal` is at `p[j]`, wholly before `n`.
-    @inline(__always)
-    static func matches(_ p: UnsafeRawPointer, _ j: Int, _ n: Int, _ literal: PackedLiteral) -> Bool {
-        let count = literal.count
-        guard j &+ count <= n else { return false }
-        if j &+ 8 <= n {
-            // SAFETY: the eight bytes at `j` end at or before `n`.
-            let word = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j, as: UInt64.self))
-            return word & ((1 &<< UInt64(count &* 8)) &- 1) == literal.word
-        }
-        var i = 0
-        while i < count {
-            guard byte(p, j &+ i) == UInt8(truncatingIfNeeded: literal.word &>> UInt64(i &* 8)) else { return false }
-            i &+= 1
-        }
-        return true
-    }
-
-    /// Up to seven bytes as a little-endian word, for matching with one load.
-    struct PackedLiteral {
-        var word: UInt64
-        var count: Int
-    }
-
-    /// `"type"`, `"id"`, `"links"`, `"data"`, `"meta"` (with their quotes), `null`, `true` and `false`,
-    /// packed by hand; `WholeObjectTests` checks each against its text.
-    static let typeKey = PackedLiteral(word: 0x2265_7079_7422, count: 6)
-    static let idKey = PackedLiteral(word: 0x2264_6922, count: 4)
-    static let linksKey = PackedLiteral(word: 0x22_736B_6E69_6C22, count: 7)
-    static let dataKey = PackedLiteral(word: 0x2261_7461_6422, count: 6)
-    static let metaKey = PackedLiteral(word: 0x2261_7465_6D22, count: 6)
-    static let nullLiteral = PackedLiteral(word: 0x6C6C_756E, count: 4)
-    static let trueLiteral = PackedLiteral(word: 0x6575_7274, count: 4)
-    static let falseLiteral = PackedLiteral(word: 0x65_736C_6166, count: 5)
 
     /// After an object member's value: moves `j` past whitespace and a comma to the next
     /// member (true), or to the object's `}` (false); nil for anything else.
@@ -605,12 +609,5 @@ extension DocumentBuilder {
         guard byte(p, start) == UInt8(ascii: "/") || MemberNameRules.hasScheme(link) else { return false }
         j = k &+ 1
         return true
-    }
-
-    /// The link names a relationship's `links` object may have.
-    @inline(__always)
-    private static func isRelationshipLinkName(_ name: UnsafeRawBufferPointer) -> Bool {
-        name.equals("self") || name.equals("related") || name.equals("first") || name.equals("last")
-            || name.equals("prev") || name.equals("next")
     }
 }

@@ -37,26 +37,29 @@ extension DocumentBuilder {
         var j = i &+ 1
         Self.skipWhitespace(p, &j, n)
         while true {
-            guard let name = Self.plainString(p, &j, n, limit: stringLimit), Self.colon(p, &j, n) else { return nil }
-            switch Self.resourceMember(UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count)) {
-            case .type?:
+            guard let key = options.rules.quotedKey(p, at: j, count: n, in: .resource) else { return nil }
+            let member = key.member
+            j &+= key.quoted.count
+            guard Self.colon(p, &j, n) else { return nil }
+            switch member {
+            case .type:
                 guard type == nil, let value = Self.plainString(p, &j, n, limit: stringLimit),
                     MemberNameRules.isPlainFast(
                         UnsafeRawBufferPointer(start: p + value.lowerBound, count: value.count), in: chunk)
                 else { return nil }
                 type = value
-            case .id?:
+            case .id:
                 guard id == nil, let value = Self.plainString(p, &j, n, limit: stringLimit) else { return nil }
                 id = value
-            case .attributes?:
+            case .attributes:
                 guard attributes == nil,
                     let end = Self.parseAttributes(
                         p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1,
-                        names: &fieldNameScratch)
+                        names: &fieldNameScratch, rules: options.rules)
                 else { return nil }
                 attributes = j..<end
                 j = end
-            case .relationships?:
+            case .relationships:
                 guard relationships == nil,
                     let end = parseRelationships(
                         p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1)
@@ -64,15 +67,17 @@ extension DocumentBuilder {
                 relationships = j..<end
                 typeFirst = type != nil
                 j = end
-            case .links?:
+            case .links:
                 guard links == nil,
-                    let end = Self.parseLinks(p, at: j, count: n, stringLimit: stringLimit, inRelationship: false)
+                    let end = Self.parseLinks(
+                        p, at: j, count: n, stringLimit: stringLimit, inRelationship: false, rules: options.rules)
                 else { return nil }
                 links = j..<end
                 j = end
-            case .meta?:
+            case .meta:
                 guard meta == nil,
-                    let end = Self.parseMeta(p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1)
+                    let end = Self.parseMeta(
+                        p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1, rules: options.rules)
                 else { return nil }
                 meta = j..<end
                 j = end
@@ -148,7 +153,8 @@ extension DocumentBuilder {
         while true {
             guard let name = Self.plainString(p, &j, n, limit: stringLimit) else { return nil }
             let nameBytes = UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count)
-            guard MemberNameRules.isPlainFast(nameBytes, in: chunk), !nameBytes.equals("type"), !nameBytes.equals("id"),
+            guard MemberNameRules.isPlainFast(nameBytes, in: chunk),
+                !options.rules.contains(nameBytes, in: .reservedFieldNames, within: chunk),
                 Self.colon(p, &j, n),
                 var relationship = parseRelationship(
                     p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1)

@@ -17,6 +17,8 @@ public struct DocumentBuilder: JSONEventHandler {
     public var input = UnsafeRawBufferPointer(start: nil, count: 0)
 
     let options: ParsingOptions
+    /// The keys the whole-object readers match, from `options.rules`.
+    let readerKeys: ReaderKeys
     var arena = ResourceArena()
     /// The innermost frame, kept out of the array so the per-event work touches a plain field.
     var top = Frame(.topLevel, at: 0)
@@ -53,6 +55,7 @@ public struct DocumentBuilder: JSONEventHandler {
     /// Creates a builder for one document.
     public init(options: ParsingOptions) {
         self.options = options
+        self.readerKeys = ReaderKeys(options.rules)
         below.reserveCapacity(16)
         arena.index.drawKeys()
     }
@@ -155,7 +158,7 @@ public struct DocumentBuilder: JSONEventHandler {
         var member: Member = .none
         var context: UInt8 = 0
         /// Bit per member already seen, for duplicate and required-member checks.
-        var seen: UInt32 = 0
+        var seen: UInt64 = 0
         /// Offset of the container's opening byte.
         var start: UInt32
         /// Record this frame fills (resource, relationship or linkage index), if any.
@@ -173,8 +176,8 @@ public struct DocumentBuilder: JSONEventHandler {
             self.record = UInt32(truncatingIfNeeded: record)
         }
 
-        @inline(__always) func has(_ m: Member) -> Bool { seen & (1 << UInt32(m.rawValue)) != 0 }
-        @inline(__always) mutating func mark(_ m: Member) { seen |= 1 << UInt32(m.rawValue) }
+        @inline(__always) func has(_ m: Member) -> Bool { seen & (1 << UInt64(m.rawValue)) != 0 }
+        @inline(__always) mutating func mark(_ m: Member) { seen |= 1 << UInt64(m.rawValue) }
     }
 
     /// What kind of JSON value just started, for dispatch and messages.
@@ -245,7 +248,7 @@ public struct DocumentBuilder: JSONEventHandler {
         if (top.kind == .attributes || top.kind == .meta) && !token.hasEscapes {
             let name = input.slice(ByteRange(token.start, token.end))
             if MemberNameRules.isPlainFast(name, in: input)
-                && (top.kind == .meta || !(name.equals("id") || name.equals("type")))
+                && (top.kind == .meta || !options.rules.contains(name, in: .reservedFieldNames, within: input))
             {
                 top.key = ByteRange(token.start, token.end)
                 top.keyEscaped = false
@@ -259,8 +262,10 @@ public struct DocumentBuilder: JSONEventHandler {
             }
         }
         // And for a resource object's own members, when plain and not repeated.
-        if top.kind == .resource && !token.hasEscapes,
-            let member = Self.resourceMember(input.slice(ByteRange(token.start, token.end))), !top.has(member)
+        // The name is matched with its quotes, where it lies in the input.
+        if top.kind == .resource && !token.hasEscapes, let base = input.baseAddress,
+            let member = options.rules.quotedKey(base, at: token.start &- 1, count: input.count, in: .resource)?.member,
+            !top.has(member)
         {
             top.key = ByteRange(token.start, token.end)
             top.keyEscaped = false
@@ -269,20 +274,6 @@ public struct DocumentBuilder: JSONEventHandler {
             return
         }
         memberKey(token)
-    }
-
-    /// The resource object member a plain name is, if it is one of the specification's.
-    @inline(__always)
-    static func resourceMember(_ name: UnsafeRawBufferPointer) -> Member? {
-        switch name.count {
-        case 2: return name.equals("id") ? .id : nil
-        case 3: return name.equals("lid") ? .lid : nil
-        case 4: return name.equals("type") ? .type : (name.equals("meta") ? .meta : nil)
-        case 5: return name.equals("links") ? .links : nil
-        case 10: return name.equals("attributes") ? .attributes : nil
-        case 13: return name.equals("relationships") ? .relationships : nil
-        default: return nil
-        }
     }
 
     public mutating func string(_ token: JSONStringToken) throws(JSONAPIError) {
@@ -373,7 +364,8 @@ public struct DocumentBuilder: JSONEventHandler {
         if !token.hasEscapes {
             let name = input.slice(ByteRange(token.start, token.end))
             if MemberNameRules.isPlainFast(name, in: input)
-                && !(opaqueIsAttributeValue && (name.equals("links") || name.equals("relationships")))
+                && !(opaqueIsAttributeValue
+                    && options.rules.contains(name, in: .reservedInAttributeValues, within: input))
             {
                 return
             }
@@ -382,10 +374,13 @@ public struct DocumentBuilder: JSONEventHandler {
             if case .invalid(let why) = MemberNameRules.classify(name) {
                 builder.problem(token.start &- 1, .specViolation, "invalid member name: \(why)")
             }
-            if builder.opaqueIsAttributeValue, name.equals("relationships") || name.equals("links") {
+            if builder.opaqueIsAttributeValue,
+                builder.options.rules.contains(name, in: .reservedInAttributeValues, within: builder.input)
+            {
                 builder.problem(
                     token.start &- 1, .specViolation,
-                    "an object inside an attribute value must not have a `relationships` or `links` member")
+                    "an object inside an attribute value must not have a member named `\(String(decoding: name, as: UTF8.self))`"
+                )
             }
         }
     }

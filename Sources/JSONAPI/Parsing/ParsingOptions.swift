@@ -143,6 +143,10 @@ public struct ParsingOptions: Sendable, Hashable {
     /// ``Document/releaseRecycledMemory()`` frees it.
     public var recyclesMemory: Bool = true
 
+    /// The member-name rules every path of the build reads (``JSONAPIRules/standard``). Not public:
+    /// the specification fixes them; tests add entries to check that every path obeys the table.
+    var rules: JSONAPIRules = .standard
+
     /// Creates the default options.
     public init() {}
 

@@ -520,6 +520,35 @@ public struct JSONScanner: Sendable {
         p.load(fromByteOffset: i, as: UInt8.self)
     }
 
+    /// Moves `j` past JSON whitespace (space, tab, LF, CR), staying at or below `n`.
+    @inline(__always)
+    static func skipWhitespace(_ p: UnsafeRawPointer, _ j: inout Int, count n: Int) {
+        while j < n {
+            let c = byte(p, j)  // SAFETY: j < n.
+            // The space first: indentation is nearly all spaces.
+            guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
+            j &+= 1
+        }
+    }
+
+    /// Whether `literal` lies at `p[j]`, wholly before `n`.
+    @inline(__always)
+    static func literal(_ literal: JSONLiteral, at j: Int, _ p: UnsafeRawPointer, count n: Int) -> Bool {
+        let length = literal.length
+        guard j &+ length <= n else { return false }
+        if j &+ 8 <= n {
+            // SAFETY: the eight bytes at `j` end at or before `n`.
+            let word = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+            return word & ((1 &<< UInt64(length &* 8)) &- 1) == literal.packedBytes
+        }
+        var i = 0
+        while i < length {
+            guard byte(p, j &+ i) == literal.byte(at: i) else { return false }  // SAFETY: j + i < n.
+            i &+= 1
+        }
+        return true
+    }
+
     /// Whether a byte at most 0x20 is JSON whitespace (space, tab, LF, CR).
     @inline(__always)
     static func isWhitespace(_ c: UInt8) -> Bool {
@@ -548,15 +577,19 @@ extension JSONLiteral {
         }
     }
 
+    /// The literal's bytes as a little-endian word.
+    @inline(__always)
+    var packedBytes: UInt64 {
+        switch self {
+        case .true: 0x6575_7274
+        case .false: 0x65_736C_6166
+        case .null: 0x6C6C_756E
+        }
+    }
+
     /// The literal's byte at `index` (`index < length`).
     @inline(__always)
     func byte(at index: Int) -> UInt8 {
-        let bytes: UInt64 =
-            switch self {
-            case .true: 0x6575_7274
-            case .false: 0x65_736C_6166
-            case .null: 0x6C6C_756E
-            }
-        return UInt8(truncatingIfNeeded: bytes &>> UInt64((index & 7) &* 8))
+        UInt8(truncatingIfNeeded: packedBytes &>> UInt64((index & 7) &* 8))
     }
 }

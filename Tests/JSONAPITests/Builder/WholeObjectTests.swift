@@ -24,19 +24,13 @@ struct WholeObjectTests {
         return options
     }()
 
-    @Test("the hand-packed literals spell their text")
+    @Test("the literals' packed words spell their text")
     func packedLiterals() {
-        let literals: [(DocumentBuilder.PackedLiteral, String)] = [
-            (DocumentBuilder.typeKey, #""type""#), (DocumentBuilder.idKey, #""id""#),
-            (DocumentBuilder.linksKey, #""links""#), (DocumentBuilder.dataKey, #""data""#),
-            (DocumentBuilder.metaKey, #""meta""#),
-            (DocumentBuilder.nullLiteral, "null"), (DocumentBuilder.trueLiteral, "true"),
-            (DocumentBuilder.falseLiteral, "false"),
-        ]
-        for (literal, text) in literals {
+        for literal in [JSONLiteral.null, .true, .false] {
+            let text = "\(literal.text)"
             var word: UInt64 = 0
             for (i, byte) in text.utf8.enumerated() { word |= UInt64(byte) << UInt64(i * 8) }
-            #expect(literal.word == word && literal.count == text.utf8.count, "\(text)")
+            #expect(literal.packedBytes == word && literal.length == text.utf8.count, "\(text)")
         }
     }
 
