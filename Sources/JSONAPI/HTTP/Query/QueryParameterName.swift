@@ -21,57 +21,88 @@ struct QueryParameterName {
     /// Takes `name` apart; nil when it is not a base name followed by bracket pairs (a stray
     /// `[` or `]`, or text after a `]`). The contents of the brackets are not checked here.
     init?(splitting name: String) {
-        let utf8 = name.utf8
+        var name = name
+        guard let parts = name.withUTF8({ Self.split(name: $0) }) else { return nil }
+        (base, groups) = parts
+    }
+
+    private static func split(name bytes: UnsafeBufferPointer<UInt8>) -> (String, [String])? {
         let open = UInt8(ascii: "[")
         let close = UInt8(ascii: "]")
-        guard let firstOpen = utf8.firstIndex(of: open) else {
-            guard !utf8.contains(close) else { return nil }
-            base = name
-            groups = []
-            return
+        var index = 0
+        while index < bytes.count, bytes[index] != open {
+            if bytes[index] == close { return nil }
+            index += 1
         }
-        guard !utf8[..<firstOpen].contains(close) else { return nil }
+        let base = text(bytes, 0..<index)
         var groups: [String] = []
-        var index = firstOpen
-        while index != utf8.endIndex {
-            guard utf8[index] == open else { return nil }
-            let start = utf8.index(after: index)
-            guard let end = utf8[start...].firstIndex(where: { $0 == open || $0 == close }), utf8[end] == close
-            else { return nil }
-            groups.append(String(decoding: utf8[start..<end], as: UTF8.self))
-            index = utf8.index(after: end)
+        while index < bytes.count {
+            guard bytes[index] == open else { return nil }
+            let start = index + 1
+            var end = start
+            while end < bytes.count, bytes[end] != close {
+                if bytes[end] == open { return nil }
+                end += 1
+            }
+            guard end < bytes.count else { return nil }
+            groups.append(text(bytes, start..<end))
+            index = end + 1
         }
-        base = String(decoding: utf8[..<firstOpen], as: UTF8.self)
-        self.groups = groups
+        return (base, groups)
+    }
+
+    /// `bytes[range]` as a string; the bytes are UTF-8 already checked, cut at ASCII bytes.
+    @inline(__always)
+    static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     /// True when `text` is not empty and made of `a-z` only: a name JSON:API keeps for itself.
-    static func isReserved(_ text: some StringProtocol) -> Bool {
+    static func isReserved(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
     }
 
-    /// Why `text` is not a legal member name (no @-member, no namespace), or nil when it is one.
-    /// The member-name rule itself lives in ``MemberNameRules``.
-    static func memberNameProblem(_ text: some StringProtocol) -> String? {
-        var text = String(text)
-        let verdict = text.withUTF8 { MemberNameRules.classifyPlain(UnsafeRawBufferPointer($0)) }
-        if case .invalid(let why) = verdict { return why }
+    /// Why `bytes` are not a legal member name (no @-member, no namespace), or nil when they are
+    /// one. The member-name rule itself lives in ``MemberNameRules``.
+    static func memberNameProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if case .invalid(let why) = MemberNameRules.classifyPlain(UnsafeRawBufferPointer(bytes)) { return why }
+        return nil
+    }
+
+    /// Why `text` is not a legal member name, or nil when it is one.
+    static func memberNameProblem(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { memberNameProblem($0) }
+    }
+
+    /// Why `bytes` are not a dot-separated list of member names, or nil when they are one.
+    static func pathProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: ".") {
+            if let problem = memberNameProblem(UnsafeBufferPointer(rebasing: bytes[start..<index])) { return problem }
+            start = index + 1
+        }
         return nil
     }
 
     /// Why `text` is not a dot-separated list of member names, or nil when it is one.
-    static func pathProblem(_ text: some StringProtocol) -> String? {
-        for part in split(text, at: UInt8(ascii: ".")) {
-            if let problem = memberNameProblem(part) { return problem }
-        }
-        return nil
+    static func pathProblem(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { pathProblem($0) }
     }
 
     /// `text` split at every `separator` byte, empty parts kept. Bytes rather than characters,
     /// so that a combining mark after a separator cannot hide it.
-    static func split(_ text: some StringProtocol, at separator: UInt8) -> [String] {
-        text.utf8.split(separator: separator, omittingEmptySubsequences: false).map {
-            String(decoding: $0, as: UTF8.self)
+    static func split(_ text: String, at separator: UInt8) -> [String] {
+        var text = text
+        return text.withUTF8 { bytes in
+            var parts: [String] = []
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == separator {
+                parts.append(Self.text(bytes, start..<index))
+                start = index + 1
+            }
+            return parts
         }
     }
 
@@ -84,13 +115,14 @@ struct QueryParameterName {
     /// The namespace of an extension parameter's base name (`version` of `version:at`), or nil
     /// when `base` is not `namespace:name` with an ASCII letter-and-digit namespace and an
     /// `a-z` name.
-    static func extensionNamespace(_ base: String) -> Substring? {
-        guard let colon = base.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        let namespace = base[..<colon]
-        let name = base.utf8[base.utf8.index(after: colon)...]
-        guard !namespace.isEmpty, namespace.utf8.allSatisfy(MemberNameRules.isASCIIAlphanumeric),
-            !name.isEmpty, name.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
-        else { return nil }
-        return namespace
+    static func extensionNamespace(_ base: String) -> String? {
+        var base = base
+        return base.withUTF8 { bytes in
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon + 1 < bytes.count,
+                bytes[..<colon].allSatisfy(MemberNameRules.isASCIIAlphanumeric),
+                bytes[(colon + 1)...].allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
+            else { return nil }
+            return text(bytes, 0..<colon)
+        }
     }
 }

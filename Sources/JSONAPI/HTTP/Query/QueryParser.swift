@@ -9,11 +9,22 @@ struct QueryParser {
     let options: QueryOptions
     var query = JSONAPIQuery()
     var problems: [QueryProblem] = []
-    /// Names of the parameters that may appear only once, as seen so far.
-    var seen: Set<String> = []
-    /// The `page` values read so far, by the name inside the brackets.
-    var pageNumbers: [String: Int] = [:]
-    var pageCursors: [String: String] = [:]
+    /// Whether `include` and `sort` have been seen: each may appear once.
+    var seenInclude = false
+    var seenSort = false
+    /// The types of the `fields[TYPE]` parameters seen so far: each may appear once.
+    var seenFieldsets: Set<String> = []
+    /// The `page` parameters seen so far (bits by ``pageKeys`` position): each may appear once.
+    var seenPage: UInt8 = 0
+    /// The `page` values read so far.
+    var pageNumber: Int?
+    var pageOffset: Int?
+    var pageSize: Int?
+    var pageAfter: String?
+    var pageBefore: String?
+
+    /// The names inside the brackets of every `page` parameter of every strategy.
+    static let pageKeys = ["number", "size", "offset", "limit", "after", "before"]
 
     init(rules: QueryRules, options: QueryOptions) {
         self.rules = rules
@@ -135,7 +146,7 @@ struct QueryParser {
         }
         if let namespace = QueryParameterName.extensionNamespace(base) {
             guard checkGroups(name, parts) else { return }
-            guard rules.extensionNamespaces.contains(String(namespace)) else {
+            guard rules.extensionNamespaces.contains(namespace) else {
                 problem(
                     .unsupportedParameter, name,
                     "\(quoted(name)) belongs to an extension (namespace \(quoted(namespace))) this endpoint does not support"
@@ -174,9 +185,10 @@ struct QueryParser {
         return true
     }
 
-    /// Records a parameter that may appear once; false (and a problem) when it appeared before.
-    private mutating func firstOccurrence(_ name: String) -> Bool {
-        guard seen.insert(name).inserted else {
+    /// Records a parameter that may appear once (`seen` says whether it appeared before); false
+    /// (and a problem) when it did.
+    private mutating func firstOccurrence(_ name: String, seen: Bool) -> Bool {
+        guard !seen else {
             problem(.repeatedParameter, name, "\(quoted(name)) may appear only once")
             return false
         }
@@ -194,7 +206,8 @@ struct QueryParser {
             problem(.unsupportedParameter, name, "`include` takes no brackets")
             return
         }
-        guard firstOccurrence(name) else { return }
+        guard firstOccurrence(name, seen: seenInclude) else { return }
+        seenInclude = true
         if value.isEmpty {
             query.include = []
             return
@@ -267,7 +280,7 @@ struct QueryParser {
             problem(.unsupportedParameter, name, "a sparse fieldset is written `fields[TYPE]`, with one type")
             return
         }
-        guard firstOccurrence(name) else { return }
+        guard firstOccurrence(name, seen: !seenFieldsets.insert(type).inserted) else { return }
         if let allowed, allowed[type] == nil {
             problem(.unsupportedFieldset, name, "this endpoint has no resources of type \(quoted(type))")
             return
@@ -311,7 +324,8 @@ struct QueryParser {
             problem(.unsupportedParameter, name, "`sort` takes no brackets")
             return
         }
-        guard firstOccurrence(name) else { return }
+        guard firstOccurrence(name, seen: seenSort) else { return }
+        seenSort = true
         guard !value.isEmpty else {
             problem(.invalidSort, name, "`sort` needs at least one sort field")
             return
@@ -364,7 +378,9 @@ struct QueryParser {
                 "this endpoint's pagination uses " + known.map { "`page[\($0)]`" }.joined(separator: ", "))
             return
         }
-        guard firstOccurrence(name) else { return }
+        let bit = UInt8(1) << (Self.pageKeys.firstIndex(of: key) ?? 7)
+        guard firstOccurrence(name, seen: seenPage & bit != 0) else { return }
+        seenPage |= bit
         let isCursor = pagination.strategy == .cursor
         switch key {
         case "after", "before":
@@ -372,11 +388,13 @@ struct QueryParser {
                 problem(.invalidPageValue, name, "\(quoted(name)) must be a cursor, not empty")
                 return
             }
-            pageCursors[key] = value
+            if key == "after" { pageAfter = value } else { pageBefore = value }
         default:
             let minimum = key == "offset" ? 0 : 1
             let number = Self.decimal(value)
-            if key == "size" || key == "limit", number.map({ $0 > pagination.maximumSize }) ?? Self.isDigits(value) {
+            // Digits too many for an `Int` are over any maximum too, not malformed.
+            let isTooLarge = number.map { $0 > pagination.maximumSize } ?? Self.isDigits(value)
+            if key == "size" || key == "limit", isTooLarge {
                 problem(
                     .maxSizeExceeded, name,
                     "\(quoted(name)) is \(quoted(value)), but \(pagination.maximumSize) is the maximum",
@@ -390,7 +408,11 @@ struct QueryParser {
                     .invalidPageValue, name, "\(quoted(name)) must be \(kind) (decimal digits); got \(quoted(value))")
                 return
             }
-            pageNumbers[key] = number
+            switch key {
+            case "number": pageNumber = number
+            case "offset": pageOffset = number
+            default: pageSize = number  // size or limit: a strategy has one of them
+            }
         }
     }
 
@@ -399,12 +421,12 @@ struct QueryParser {
         guard let pagination = rules.pagination else { return }
         switch pagination.strategy {
         case .pageNumber:
-            query.page = .number(pageNumbers["number"] ?? 1, size: pageNumbers["size"] ?? pagination.defaultSize)
+            query.page = .number(pageNumber ?? 1, size: pageSize ?? pagination.defaultSize)
         case .offset:
-            query.page = .offset(pageNumbers["offset"] ?? 0, limit: pageNumbers["limit"] ?? pagination.defaultSize)
+            query.page = .offset(pageOffset ?? 0, limit: pageSize ?? pagination.defaultSize)
         case .cursor:
-            let after = pageCursors["after"]
-            let before = pageCursors["before"]
+            let after = pageAfter
+            let before = pageBefore
             let isRange = after != nil && before != nil
             if isRange && !pagination.allowsRangePagination {
                 problem(
@@ -413,7 +435,7 @@ struct QueryParser {
                     typeLink: QueryRules.Pagination.cursorProfileURI + "/range-pagination-not-supported")
             }
             // The profile: a range request without a size uses the maximum page size.
-            let size = pageNumbers["size"] ?? (isRange ? pagination.maximumSize : pagination.defaultSize)
+            let size = pageSize ?? (isRange ? pagination.maximumSize : pagination.defaultSize)
             query.page = .cursor(after: after, before: before, size: size)
         }
     }

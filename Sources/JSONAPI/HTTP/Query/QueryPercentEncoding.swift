@@ -23,37 +23,51 @@ enum QueryPercentEncoding {
     }
 
     /// Decodes `bytes[range]`.
+    ///
+    /// ASCII text, nearly every query, is copied into the string without a validation pass;
+    /// only text with bytes of 0x80 and up is checked as UTF-8.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Result<String, Failure> {
         let slice = UnsafeBufferPointer(rebasing: bytes[range])
-        var needsDecoding = false
-        for byte in slice where byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") {
-            needsDecoding = true
-            break
-        }
-        if !needsDecoding {
-            guard let text = String(validating: slice, as: UTF8.self) else { return .failure(.invalidUTF8) }
-            return .success(text)
-        }
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(slice.count)
+        var escapes = 0
+        var isASCII = true
         var index = 0
         while index < slice.count {
             let byte = slice[index]
-            if byte == UInt8(ascii: "+") {
-                decoded.append(UInt8(ascii: " "))
-                index += 1
-            } else if byte == UInt8(ascii: "%") {
+            if byte == UInt8(ascii: "%") {
                 guard index + 2 < slice.count, let high = hexValue(slice[index + 1]),
-                    let low = hexValue(slice[index + 2])
+                    hexValue(slice[index + 2]) != nil
                 else { return .failure(.invalidPercentEncoding(offset: index)) }
-                decoded.append(high << 4 | low)
+                if high >= 8 { isASCII = false }
+                escapes += 1
                 index += 3
             } else {
-                decoded.append(byte)
+                if byte >= 0x80 { isASCII = false }
+                if byte == UInt8(ascii: "+") { escapes += 1 }
                 index += 1
             }
         }
-        guard let text = String(validating: decoded, as: UTF8.self) else { return .failure(.invalidUTF8) }
+        if escapes == 0 { return text(slice, isASCII: isASCII) }
+        // Every escape is well formed: decode without checks.
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(slice.count)
+        index = 0
+        while index < slice.count {
+            let byte = slice[index]
+            if byte == UInt8(ascii: "%"), let high = hexValue(slice[index + 1]), let low = hexValue(slice[index + 2]) {
+                decoded.append(high << 4 | low)
+                index += 3
+            } else {
+                decoded.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+                index += 1
+            }
+        }
+        return decoded.withUnsafeBufferPointer { text($0, isASCII: isASCII) }
+    }
+
+    /// The bytes as a string: copied when ASCII, validated as UTF-8 otherwise.
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> Result<String, Failure> {
+        if isASCII { return .success(String(decoding: bytes, as: UTF8.self)) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(.invalidUTF8) }
         return .success(text)
     }
 
