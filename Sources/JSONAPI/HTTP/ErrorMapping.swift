@@ -30,6 +30,7 @@
 /// | ``JSONAPIError`` `documentTooLarge`, `stringTooLong`, `tooManyResources` (a ``ParsingOptions`` limit) | 413 | `pointer` | `document-too-large`, ... | error |
 /// | ``JSONAPIError`` `typeMismatch`, `decodingFailed` (projecting a valid document onto your types) | 422 | `pointer` | `type-mismatch`, ... | error |
 /// | ``JSONAPIError`` `encodingFailed`, `io` (the server's own failure) | 500 | none | none | error |
+/// | ``QueryFailure`` (the query parameters, see ``JSONAPIQuery/init(parsing:rules:options:)``) | 400 | `parameter`: the parameter as the client wrote it, decoded | `unsupported-include`, `max-size-exceeded`, ... (``QueryProblem/Code``) | problem |
 /// | ``NegotiationFailure`` | 415 or 406 | `header`: `Content-Type` or `Accept` | `unsupported-media-type`, `not-acceptable` | failure |
 /// | `DecodingError` | 422 | `pointer`: the coding path under `/data` (see ``JSONAPIErrorObject/init(decodingError:resourcePointer:relationshipNames:)``) | `invalid-value`, `missing-member`, ... | error |
 /// | anything else | 500 | none | none | error |
