@@ -1014,7 +1014,7 @@ final class ResourceDecoder: Decoder {
     }
 
     func string(_ range: ByteRange, escaped: Bool) -> String {
-        StringMaking.make(bytes.slice(range), escaped: escaped)
+        JSONStringDecoding.decode(validUTF8: bytes.slice(range), hasEscapes: escaped)
     }
 
     /// The `id` of a linkage as a `String`, one `String` per linked resource.

@@ -178,7 +178,7 @@ extension ResourceDecoder {
         }
         let contents = UnsafeRawBufferPointer(rebasing: bytes[(start &+ 1)..<(end &- 1)])
         let hasEscapes = escaped ?? ValueReader.stringEnd(bytes, start, limit: end).hasEscapes
-        return StringMaking.make(contents, escaped: hasEscapes)
+        return JSONStringDecoding.decode(validUTF8: contents, hasEscapes: hasEscapes)
     }
 
     /// A string from any node that can hold one.

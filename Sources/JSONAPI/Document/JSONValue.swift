@@ -59,7 +59,7 @@ public struct JSONValue: Sendable, CustomStringConvertible {
             let raw = b.slice(range)
             guard raw.count >= 2, raw[0] == UInt8(ascii: "\"") else { return nil }
             let contents = UnsafeRawBufferPointer(rebasing: raw[1..<(raw.count - 1)])
-            return JSONStringDecoding.decode(contents, hasEscapes: contents.contains(UInt8(ascii: "\\")))
+            return JSONStringDecoding.decode(validUTF8: contents)
         }
     }
 
@@ -160,7 +160,7 @@ public struct JSONValue: Sendable, CustomStringConvertible {
             ValueReader.forEachMember(b, object: Int(range.start)) { key, escaped, value in
                 result.append(
                     (
-                        JSONStringDecoding.decode(b.slice(key), hasEscapes: escaped),
+                        JSONStringDecoding.decode(validUTF8: b.slice(key), hasEscapes: escaped),
                         JSONValue(storage: storage, range: value)
                     ))
                 return true

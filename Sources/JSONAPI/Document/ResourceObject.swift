@@ -251,7 +251,7 @@ public struct ResourceCollection: RandomAccessCollection, Sendable {
 extension DocumentStorage {
     /// The decoded string whose raw contents are at `range`.
     func string(_ range: ByteRange, escaped: Bool) -> String {
-        withBytes { JSONStringDecoding.decode($0.slice(range), hasEscapes: escaped) }
+        withBytes { JSONStringDecoding.decode(validUTF8: $0.slice(range), hasEscapes: escaped) }
     }
 
     /// The decoded string at `range`, or nil when the member was absent.

@@ -6,6 +6,34 @@ import Synchronization
     import Foundation
 #endif
 
+// Two encoders turn models into resource objects for `DocumentEncoder`:
+//
+// - `ResourceStream` (ResourceStream.swift, ResourceStream+Containers.swift, StreamBuffer.swift)
+//   writes each member value as compact JSON text the moment the model hands it over, into one
+//   byte buffer reused for every resource; `writeStreamed` copies the resource's ranges out of
+//   it. No `EncodedValue` is built: this is the fast path.
+// - `ResourceEncoder` (ResourceEncoder.swift, ResourceEncoder+Values.swift) captures a resource
+//   as a tree of `EncodedValue`s, written afterwards by `JSONWriter`.
+//
+// `EncodingContext.streams` picks the stream unless keys are sorted, output is pretty-printed,
+// or the key, date or data strategy is `.custom`. The stream cannot do those: it writes members
+// in the order the model encodes them and only as compact text, while sorting and indenting
+// need the whole value first; and it converts member names and boxes dates and data with an
+// empty coding path, while a custom strategy's closure must be given the real one.
+//
+// With streaming on, the tree still encodes:
+// - a model whose `encode(to:)` the stream cannot follow (a container opened on the resource's
+//   own container, a resource that is not a keyed container, a write to a container after its
+//   parent moved on, `superEncoder(forKey:)` or a nested value's `superEncoder()`): the stream
+//   sets `needsTree`, and `makeRecord` encodes the model again as a tree;
+// - primary data that is neither a model nor an array of one model type (unions, existentials):
+//   `writePrimary` records every primary identity before it writes any resource, and the
+//   stream's buffer holds one resource at a time;
+// - the top-level `meta` and `links` (`EncodingContext.box`).
+//
+// Both write the same JSON for the same model; `EncoderStreamingTests` and
+// `EncoderRoundTripTests` compare them.
+
 /// Encodes `Encodable` models as JSON:API documents: the mirror of ``JSONAPIDecoder``.
 ///
 /// A model is a `JSONAPIResource & Encodable` struct. Its `id` and `lid` go to the resource

@@ -255,8 +255,7 @@ extension JSON {
                 return .bool(false)
             case UInt8(ascii: "\""):
                 let contents = bytes.slice(ByteRange(start + 1, max(start + 1, Int(range.end) - 1)))
-                return .string(
-                    JSONStringDecoding.decode(contents, hasEscapes: contents.contains(UInt8(ascii: "\\"))))
+                return .string(JSONStringDecoding.decode(validUTF8: contents))
             default:
                 return JSON.number(text: bytes.slice(range))
             }
@@ -265,7 +264,8 @@ extension JSON {
             var frame = Frame(isObject: bytes[Int(range.start)] == UInt8(ascii: "{"), key: key)
             if frame.isObject {
                 ends.forEachMember(bytes, object: Int(range.start)) { name, escaped, value in
-                    frame.items.append((JSONStringDecoding.decode(bytes.slice(name), hasEscapes: escaped), value))
+                    frame.items.append(
+                        (JSONStringDecoding.decode(validUTF8: bytes.slice(name), hasEscapes: escaped), value))
                     return true
                 }
             } else {

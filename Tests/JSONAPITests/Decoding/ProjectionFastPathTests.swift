@@ -53,16 +53,20 @@ struct ProjectionFastPathTests {
         #expect(try text(literal) == expected)
     }
 
-    /// Contents the scanner never lets through (it rejects them) still decode as
-    /// `JSONStringDecoding` decodes them, U+FFFD included, without trapping.
+    /// Contents the scanner never lets through (it rejects them) still decode on the path that
+    /// skips UTF-8 validation as on the validating one, U+FFFD included, without trapping.
     @Test(arguments: [
         #"a\ud800b"#, #"\udc00"#, #"\ud800\u0041"#, #"trailing\"#, #"\u12"#, #"\uZZZZ"#, #"\x\x\x"#,
         #"\"#, #"\\\"#, #"ok \n \u00e9 \ud83d\ude00"#, "",
     ])
     func malformedContentsDecodeLikeJSONStringDecoding(raw: String) {
         Array(raw.utf8).withUnsafeBytes { bytes in
-            #expect(StringMaking.make(bytes, escaped: true) == JSONStringDecoding.decode(bytes, hasEscapes: true))
-            #expect(StringMaking.make(bytes, escaped: false) == JSONStringDecoding.decode(bytes, hasEscapes: false))
+            let validating = JSONStringDecoding.decode(bytes, hasEscapes: true)
+            #expect(JSONStringDecoding.decode(validUTF8: bytes, hasEscapes: true) == validating)
+            #expect(JSONStringDecoding.decode(validUTF8: bytes) == validating)
+            #expect(
+                JSONStringDecoding.decode(validUTF8: bytes, hasEscapes: false)
+                    == JSONStringDecoding.decode(bytes, hasEscapes: false))
         }
     }
 

@@ -2,12 +2,12 @@ import Foundation
 import JSONAPIYajl
 import Testing
 
-@testable import JSONAPI
+@testable @_spi(Backend) import JSONAPI
 
-/// The typed views make strings without the standard library validating their UTF-8 again
-/// (`StringMaking.fromValidUTF8`), which is sound only because no `Document` ever holds a string
-/// that is not valid UTF-8. These tests hold every way of building a document to that, and check
-/// the strings made against the validating path.
+/// The views and the typed views make strings without the standard library validating their
+/// UTF-8 again (`JSONStringDecoding.decode(validUTF8:hasEscapes:)`), which is sound only because no
+/// `Document` ever holds a string that is not valid UTF-8. These tests hold every way of building
+/// a document to that, and check the strings made against the validating path.
 @Suite("String making from validated documents")
 struct StringMakingTests {
     /// Malformed UTF-8: a stray continuation byte, an overlong encoding, an encoded surrogate, a
@@ -85,7 +85,7 @@ struct StringMakingTests {
         for sample in samples {
             var bytes = Array(sample.utf8)
             bytes.withUnsafeMutableBytes { raw in
-                let made = StringMaking.fromValidUTF8(UnsafeRawBufferPointer(raw))
+                let made = JSONStringDecoding.fromValidUTF8(UnsafeRawBufferPointer(raw))
                 #expect(made == sample)
                 #expect(made.utf8.count == sample.utf8.count)
                 #expect(Array(made.unicodeScalars) == Array(sample.unicodeScalars))
