@@ -316,7 +316,7 @@ struct DocumentBuilderTests {
             return
         }
         #expect(e.code == .unexpectedEnd)
-        // The issue's case: an unterminated string at the start of a 100 MB input.
+        // An unterminated string at the start of a 100 MB input.
         var huge = [UInt8](repeating: UInt8(ascii: "a"), count: 100 << 20)
         huge[0] = UInt8(ascii: "\"")
         #expect(throws: JSONAPIError.self) { try Document(parsing: huge) }

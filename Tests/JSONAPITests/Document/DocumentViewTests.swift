@@ -168,6 +168,18 @@ struct DocumentViewTests {
         }
         #expect(titles.count == 32 && titles.allSatisfy { $0 == "JSON:API paints my bikeshed!" })
     }
+
+    @Test("a lenient meta that is not an object has no members, by count as by iteration")
+    func metaArray() throws {
+        let document = try Document(
+            parsing: #"{"meta":[{"a":1},2]}"#, options: ParsingOptions(kind: .response, lenient: true))
+        let meta = try #require(document.meta)
+        #expect(meta.count == 0)
+        #expect(meta.isEmpty)
+        #expect(meta.keys.isEmpty)
+        #expect(Array(meta).isEmpty)
+        #expect(meta.jsonValue?.kind == .array)
+    }
 }
 
 @Suite("Local ids")

@@ -138,4 +138,40 @@ struct EncoderDocumentTests {
         let bytes = try JSONAPIEncoder().encodeData(F.article())
         #expect(try JSONAPIDecoder().decode(F.Article.self, from: bytes) == F.article())
     }
+
+    // MARK: The jsonapi object
+
+    @Test func jsonapiObjectRoundTrips() throws {
+        let info = JSONAPIImplementationInfo(
+            version: "1.1", extensions: ["https://jsonapi.org/ext/atomic"],
+            profiles: ["https://example.com/profiles/a", "https://example.com/profiles/b"],
+            meta: ["build": "7f9c", "flags": [true, nil]])
+        let bytes = try JSONAPIEncoder().encode(F.ada, jsonapi: info)
+        #expect(
+            text(bytes).hasSuffix(
+                #","jsonapi":{"version":"1.1","ext":["https://jsonapi.org/ext/atomic"],"profile":["https://example.com/profiles/a","https://example.com/profiles/b"],"meta":{"build":"7f9c","flags":[true,null]}}}"#
+            ))
+        let document = try parseStrictly(bytes)
+        let view = try #require(document.jsonapi)
+        #expect(JSONAPIImplementationInfo(view) == info)
+        let typed = try JSONAPIDecoder().decode(CompoundDocument<F.Person, NoMeta, NoLinks>.self, from: bytes)
+        let typedView = try #require(typed.jsonapi)
+        #expect(typedView.version == "1.1")
+        #expect(typedView.extensions == info.extensions)
+        #expect(typedView.profiles == info.profiles)
+        #expect(typedView.meta.map(JSON.init) == .object(try #require(info.meta)))
+    }
+
+    @Test func jsonapiVersionShorthandAndPrecedence() throws {
+        let short = try JSONAPIEncoder().encode(F.ada, jsonapiVersion: "1.0")
+        #expect(text(short).hasSuffix(#""jsonapi":{"version":"1.0"}}"#))
+        let both = try JSONAPIEncoder().encode(
+            F.ada, jsonapi: JSONAPIImplementationInfo(version: nil, profiles: ["p"]), jsonapiVersion: "1.0")
+        #expect(text(both).hasSuffix(#""jsonapi":{"profile":["p"]}}"#))
+        var options = EncodingOptions()
+        options.sortsKeys = true
+        let sorted = try JSONAPIEncoder(options: options).encode(
+            F.ada, jsonapi: JSONAPIImplementationInfo(version: "1.1", profiles: ["p"], meta: ["z": 1, "a": 2]))
+        #expect(text(sorted).hasSuffix(#""jsonapi":{"meta":{"a":2,"z":1},"profile":["p"],"version":"1.1"}}"#))
+    }
 }

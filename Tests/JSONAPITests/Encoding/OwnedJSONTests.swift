@@ -180,4 +180,77 @@ struct OwnedJSONTests {
         #expect(deep != other)
         #expect(deep.hashValue != other.hashValue)
     }
+
+    // MARK: JSON as Codable
+
+    static let sample: JSON = [
+        "int": -42, "bigInt": .decimal("18446744073709551616"), "uint64": .decimal("18446744073709551615"),
+        "double": 0.25, "tiny": .double(.leastNonzeroMagnitude), "null": nil, "bool": false, "string": "é \"q\"\n",
+        "nested": [[1, [2, [3]]], ["k": ["k2": [:]]], []],
+    ]
+
+    /// Objects with members sorted by key, for decoders that do not keep the order.
+    static func sortedMembers(_ value: JSON) -> JSON {
+        switch value {
+        case .array(let elements): return .array(elements.map(sortedMembers))
+        case .object(let object):
+            let pairs = object.members.map { ($0.key, sortedMembers($0.value)) }.sorted { $0.0 < $1.0 }
+            return .object(JSON.Object(pairs))
+        default: return value
+        }
+    }
+
+    @Test func jsonThroughFoundation() throws {
+        let data = try JSONEncoder().encode(Self.sample)
+        let back = try JSONDecoder().decode(JSON.self, from: data)
+        #expect(Self.sortedMembers(back) == Self.sortedMembers(Self.sample))
+        // What Foundation wrote is the same JSON our parser reads.
+        let parsed = try Document(parsing: Array(#"{"meta":"#.utf8) + Array(data) + Array("}".utf8))
+        #expect(Self.sortedMembers(JSON(try #require(parsed.meta))) == Self.sortedMembers(Self.sample))
+    }
+
+    @Test func jsonScalarsThroughFoundation() throws {
+        for value: JSON in [nil, true, 1, -1.5, "s", [], [:], .decimal("12345678901234567890123")] {
+            let back = try JSONDecoder().decode(JSON.self, from: try JSONEncoder().encode(value))
+            #expect(back == value, "\(value)")
+        }
+    }
+
+    struct Note: Codable, Equatable, JSONAPIResource {
+        static let resourceType = "notes"
+        var id: String
+        var fieldName: JSON
+        var extra: [String: JSON]
+        var meta: JSON?
+    }
+
+    @Test(arguments: [false, true])
+    func jsonAttributesThroughJSONAPIEncoderAndDecoder(snakeCase: Bool) throws {
+        var options = EncodingOptions()
+        if snakeCase { options.keyEncodingStrategy = .convertToSnakeCase }
+        let note = Note(
+            id: "1", fieldName: Self.sample, extra: ["camelKey": [1, "two"], "x": .decimal("1e400")],
+            meta: ["camelMeta": 1])
+        let bytes = try JSONAPIEncoder(options: options).encode(note)
+        let json = text(bytes)
+        // Member names inside JSON values are written as they are, even under a key strategy.
+        #expect(json.contains(#""camelKey":[1,"two"]"#))
+        #expect(json.contains(#""meta":{"camelMeta":1}"#))
+        #expect(json.contains(#""bigInt":18446744073709551616"#))
+        #expect(json.contains(snakeCase ? #""field_name":{"int":-42,"# : #""fieldName":{"int":-42,"#))
+        let decoder = JSONAPIDecoder()
+        if snakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
+        let back = try decoder.decode(Note.self, from: bytes)
+        // Exact: members in order, big numbers as their text.
+        #expect(back == note)
+        #expect(back.extra["x"] == .decimal("1e400"))
+    }
+
+    @Test func jsonObjectFromAnOwnedObject() throws {
+        let view = try #require(JSONObject(["n": 1, "list": [nil, "a"], "big": .decimal("1e400")]))
+        #expect(view.keys == ["n", "list", "big"])
+        #expect(view["n"]?.rawJSON == "1")
+        #expect(view["big"]?.rawJSON == "1e400")
+        #expect(JSON(view) == ["n": 1, "list": [nil, "a"], "big": .decimal("1e400")])
+    }
 }

@@ -187,10 +187,10 @@ struct IDSchemeTests {
         #expect(IDScheme(argument: "guid") == nil)
     }
 
-    /// The acceptance check of the index fix at scale: every id a 6-digit integer from 100000.
-    /// 10 MB by default (a few seconds in a debug build); `JSONAPI_LARGE_ID_CHECK_BYTES` asks for
-    /// another size (the 100 MB run: `jsonapi generate --approximate-bytes 100000000
-    /// --id-scheme sequential:100000 --verify`).
+    /// The index's short keys at scale: every id a 6-digit integer from 100000, so every id fills
+    /// a short key. 10 MB by default (a few seconds in a debug build);
+    /// `JSONAPI_LARGE_ID_CHECK_BYTES` asks for another size (the 100 MB run: `jsonapi generate
+    /// --approximate-bytes 100000000 --id-scheme sequential:100000 --verify`).
     @Test("a 10 MB document with ids from 100000: every lookup and linkage finds the right resource")
     func largeSequentialDocument() throws {
         let size = ProcessInfo.processInfo.environment["JSONAPI_LARGE_ID_CHECK_BYTES"].flatMap { Int($0) } ?? 10_000_000

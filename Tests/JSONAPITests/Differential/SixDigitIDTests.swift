@@ -2,11 +2,11 @@ import JSONAPI
 import JSONAPIYajl
 import Testing
 
-/// The index once packed a short key's length over its type bits, so 6-byte ids of one type
-/// could share a key: `000002` was a duplicate of `000000`, and in lenient mode a lookup of
-/// `000002` found `000000`. Every way of parsing must keep such ids apart.
-@Suite("Differential: index regressions")
-struct DifferentialIndexRegressionTests {
+/// The index keeps a short key (a type, an id's length and up to six id bytes) in one word, so
+/// 6-byte ids such as `000000` and `000002` fill every field of it. Every way of parsing must
+/// keep such ids apart: two resources, not a duplicate, and a lookup of one never finds the other.
+@Suite("Differential: six-digit ids of one type")
+struct SixDigitIDTests {
     /// Every way the library parses: strict and lenient, both backends, whole, 1-byte chunks and
     /// chunks of 5 bytes.
     static func everyParse(
