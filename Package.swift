@@ -95,11 +95,15 @@ let package = Package(
         .executableTarget(name: "jsonapi-fuzz", dependencies: ["JSONAPIFuzzChecks"], path: "Tests/Fuzz/Driver"),
         // Concurrent reads and parses, run under ThreadSanitizer by scripts/tsan.
         .executableTarget(name: "jsonapi-concurrency-check", dependencies: ["JSONAPI"], path: "Tests/Concurrency"),
+        // Helpers and fixtures the test targets share. A test target rather than a library target: it
+        // imports JSONAPI `@testable` (arena fingerprints and invariants), which a release build of a
+        // library target could not, and nothing outside the tests should build it.
+        .testTarget(name: "JSONAPITestSupport", dependencies: ["JSONAPI"], path: "Tests/Support"),
         .testTarget(
             name: "JSONAPITests",
             dependencies: [
                 "JSONAPI", "JSONAPIYajl", "JSONAPIGenerator", "JSONAPIGeneratorModels", "JSONAPIMacros",
-                "JSONAPIMacrosPlugin", "JSONAPIFuzzChecks",
+                "JSONAPIMacrosPlugin", "JSONAPIFuzzChecks", "JSONAPITestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ],

@@ -1,6 +1,7 @@
 import Testing
 
 @testable @_spi(Backend) import JSONAPI
+@testable import JSONAPITestSupport
 
 @Suite("Arena layout")
 struct ArenaLayoutTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable @_spi(Backend) import JSONAPI
+@testable import JSONAPITestSupport
 
 /// The (type, id) index and the type table, at the edges of their packed representations: ids
 /// of every length around the six bytes a short key holds, bytes that look like a length, and

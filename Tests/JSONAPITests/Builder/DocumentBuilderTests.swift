@@ -1,6 +1,7 @@
 import Testing
 
 @testable @_spi(Backend) import JSONAPI
+@testable import JSONAPITestSupport
 
 /// Parses `text` (every way of feeding it) and returns the error it must throw.
 private func rejection(

@@ -1,6 +1,7 @@
 import Testing
 
 @testable @_spi(Backend) import JSONAPI
+@testable import JSONAPITestSupport
 
 /// The builder takes plain resource identifiers and `links` objects whole when they lie in one
 /// chunk (`DocumentBuilder+WholeObjects.swift`). Fed a byte at a time, no object ever lies in

@@ -3,6 +3,8 @@ import JSONAPI
 import JSONAPIYajl
 import Testing
 
+@testable import JSONAPITestSupport
+
 @Suite("Decoding compound documents")
 struct CompoundDocumentDecodingTests {
     struct PageMeta: Decodable, Equatable, Sendable {

@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 @Suite("Decoding errors")
 struct ErrorDecodingTests {
     struct Email: Decodable, Equatable {

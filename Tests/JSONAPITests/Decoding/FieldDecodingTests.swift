@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 @Suite("Decoding absent versus null")
 struct FieldDecodingTests {
     struct Person: Decodable, JSONAPIResource {

@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 /// A custom id type, decoded through `LosslessStringConvertible`.
 struct Slug: LosslessStringConvertible, Decodable, Hashable, Sendable {
     var value: String

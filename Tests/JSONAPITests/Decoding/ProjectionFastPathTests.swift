@@ -3,6 +3,7 @@ import JSONAPIMacros
 import Testing
 
 @testable @_spi(Backend) import JSONAPI
+@testable import JSONAPITestSupport
 
 // The projection's shortcuts (reused container boxes, strings copied run by run, cached key
 // lookups) must decode exactly what the plain paths decode, including in the cases they skip.

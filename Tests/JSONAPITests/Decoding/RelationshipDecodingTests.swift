@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 @Suite("Decoding relationships")
 struct RelationshipDecodingTests {
     struct Person: Decodable, Equatable, Sendable, JSONAPIResource {

@@ -5,6 +5,8 @@ import JSONAPIGeneratorModels
 import JSONAPIMacros
 import Testing
 
+@testable import JSONAPITestSupport
+
 // `@ResourceReadable` models decode through `init(from: ResourceReader)`; each test decodes the
 // same models with `usesResourceReaders` on and off and requires the same values, or the same
 // error (description, coding path, JSON Pointer, line and column), from both paths.

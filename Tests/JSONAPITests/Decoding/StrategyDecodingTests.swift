@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 @Suite("Decoding strategies and values")
 struct StrategyDecodingTests {
     struct Person: Decodable, Equatable, JSONAPIResource {

@@ -3,6 +3,8 @@ import JSONAPI
 import Synchronization
 import Testing
 
+@testable import JSONAPITestSupport
+
 /// Counts decodes of ``CountedItem`` per test (each test uses its own `tag`).
 let decodeCounts = Mutex<[String: Int]>([:])
 

@@ -4,6 +4,8 @@ import JSONAPIYajl
 import PropertyBased
 import Testing
 
+@testable import JSONAPITestSupport
+
 /// Random documents parsed every way (strict and lenient, scanner and yajl, whole and chunked)
 /// must agree with a reference model written in plain Swift: lookups, linkage resolution,
 /// duplicates and full linkage. The ids are chosen to be hard on the (type, id) index.

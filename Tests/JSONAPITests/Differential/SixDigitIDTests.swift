@@ -2,6 +2,8 @@ import JSONAPI
 import JSONAPIYajl
 import Testing
 
+@testable import JSONAPITestSupport
+
 /// The index keeps a short key (a type, an id's length and up to six id bytes) in one word, so
 /// 6-byte ids such as `000000` and `000002` fill every field of it. Every way of parsing must
 /// keep such ids apart: two resources, not a duplicate, and a lookup of one never finds the other.

@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 @Suite("Encoder: documents")
 struct EncoderDocumentTests {
     typealias F = EncoderFixtures

@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 /// A resource identifier's `meta` is written in linkage, kept by lazy references and request bodies,
 /// and read back by the decoder.
 @Suite("Encoder: identifier meta")

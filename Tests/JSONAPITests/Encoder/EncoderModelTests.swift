@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 @Suite("Encoder: models, strategies and graphs")
 struct EncoderModelTests {
     typealias F = EncoderFixtures

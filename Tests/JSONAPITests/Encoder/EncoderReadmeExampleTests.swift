@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 /// The README's "Writing JSON:API" example of `JSON` members, identifier meta and the
 /// `jsonapi` object, compiled and run as written there.
 @Suite("README examples: writing")

@@ -5,6 +5,8 @@ import JSONAPIGeneratorModels
 import PropertyBased
 import Testing
 
+@testable import JSONAPITestSupport
+
 @Suite("Encoder: round trips")
 struct EncoderRoundTripTests {
     struct Inner: Codable, Equatable, Sendable {

@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 /// Compact, unsorted output is streamed (`ResourceStream`); pretty or sorted output goes
 /// through the tree encoder. Both must write the same document.
 @Suite("Encoder: streamed and tree output agree")

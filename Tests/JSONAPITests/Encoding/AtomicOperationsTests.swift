@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 /// The Atomic Operations extension: reading operations and results as typed views (with
 /// located errors), and writing requests and responses.
 @Suite("Atomic Operations")

@@ -3,6 +3,8 @@ import JSONAPI
 import JSONAPIGenerator
 import Testing
 
+@testable import JSONAPITestSupport
+
 /// Parsed documents (and their views) written back out: parse -> write -> parse gives the same
 /// document in every format, and the output is JSON that Python accepts.
 @Suite("Document writing")

@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 @Suite("Encoding: JSONWriter output read back by Foundation")
 struct EncodingWriterRoundTripTests {
     typealias Support = EncodingTestSupport

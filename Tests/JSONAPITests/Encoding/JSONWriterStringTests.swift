@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 @Suite("Encoding: JSONWriter string escaping")
 struct EncodingWriterStringTests {
     typealias Support = EncodingTestSupport

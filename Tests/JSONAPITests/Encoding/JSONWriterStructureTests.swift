@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 @Suite("Encoding: JSONWriter structure, pretty printing, misuse")
 struct EncodingWriterStructureTests {
     typealias Support = EncodingTestSupport

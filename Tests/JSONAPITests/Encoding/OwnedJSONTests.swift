@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 /// The owned value types: JSON, ordered members, links, the jsonapi object, resource objects.
 @Suite("Owned JSON values")
 struct OwnedJSONTests {

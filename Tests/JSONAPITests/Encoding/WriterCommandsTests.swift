@@ -2,6 +2,8 @@ import Foundation
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 /// Whether the built `jsonapi` knows the writer's subcommands: `jsonapi format --compact -`
 /// writes a small document back. (`--help` is no test: the root command answers it for any
 /// subcommand name.)

@@ -4,6 +4,8 @@ import JSONAPIGenerator
 import JSONAPIYajl
 import Testing
 
+@testable import JSONAPITestSupport
+
 /// Generated documents in every id scheme build in strict mode, whole and chunked, with both
 /// backends, and every resource and every linkage resolves to the record a reference parse by
 /// Foundation's `JSONSerialization` says it must.

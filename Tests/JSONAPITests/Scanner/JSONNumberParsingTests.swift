@@ -1,6 +1,8 @@
 @_spi(Backend) import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 private func int64(_ text: String) -> Int64? { Array(text.utf8).withUnsafeBytes { JSONNumberParsing.int64($0) } }
 private func uint64(_ text: String) -> UInt64? { Array(text.utf8).withUnsafeBytes { JSONNumberParsing.uint64($0) } }
 private func double(_ text: String) -> Double? { Array(text.utf8).withUnsafeBytes { JSONNumberParsing.double($0) } }

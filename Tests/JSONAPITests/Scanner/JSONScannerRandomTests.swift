@@ -1,6 +1,8 @@
 @_spi(Backend) import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 /// Generates random valid JSON text together with what a scan of it must report.
 struct RandomJSON {
     /// An expected event, by value rather than position.

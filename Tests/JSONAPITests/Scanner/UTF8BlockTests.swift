@@ -1,6 +1,7 @@
 import Testing
 
 @testable @_spi(Backend) import JSONAPI
+@testable import JSONAPITestSupport
 
 /// The string scan checks non-ASCII text sixteen bytes at a time when it can (whole blocks with
 /// three bytes of the chunk before them). These tests put random mixes of valid characters and

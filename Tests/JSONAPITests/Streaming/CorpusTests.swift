@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable @_spi(Backend) import JSONAPI
+@testable import JSONAPITestSupport
 
 /// The external corpus (`../shared/corpus`), fed whole, split at every byte and in 1-byte
 /// chunks: the same verdict and the same records every time.

@@ -2,6 +2,7 @@ import JSONAPIGenerator
 import Testing
 
 @testable @_spi(Backend) import JSONAPI
+@testable import JSONAPITestSupport
 
 @Suite("Generated documents through the parser")
 struct GeneratedDocumentTests {

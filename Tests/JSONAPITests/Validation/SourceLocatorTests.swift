@@ -1,6 +1,8 @@
 @_spi(Backend) import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 /// Locates `offsets` in `json`.
 private func locate(_ offsets: [Int], in json: String) -> [JSONAPI.SourceLocation] {
     Array(json.utf8).withUnsafeBytes { SourceLocator.locate(offsets: offsets, in: $0) }

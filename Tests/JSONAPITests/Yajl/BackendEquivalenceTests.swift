@@ -4,6 +4,7 @@ import JSONAPIYajl
 import Testing
 
 @testable @_spi(Backend) import JSONAPI
+@testable import JSONAPITestSupport
 
 /// Both tokenizers must build the same document from the same bytes: same records, same
 /// diagnostics, same verdict; and reject bad bytes with the same error code at the same offset.

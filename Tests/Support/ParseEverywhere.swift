@@ -74,7 +74,7 @@ func parseEverywhere(
 /// The shared corpus beside the package (`../shared/corpus`), when present.
 let corpusURL: URL? = {
     var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<4 { url.deleteLastPathComponent() }  // Support, JSONAPITests, Tests, package root
+    for _ in 0..<3 { url.deleteLastPathComponent() }  // Support, Tests, package root
     let corpus = url.deletingLastPathComponent().appendingPathComponent("shared/corpus")
     return FileManager.default.fileExists(atPath: corpus.path) ? corpus : nil
 }()

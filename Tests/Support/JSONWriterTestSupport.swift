@@ -2,13 +2,14 @@ import Foundation
 import JSONAPI
 import Testing
 
-/// Shared helpers of the `Encoding*` suites.
-enum EncodingTestSupport {
+/// Shared helpers of the `Encoding*` suites. The generator is `package`: a test file can name it
+/// without importing this module `@testable`.
+package enum EncodingTestSupport {
     /// SplitMix64: a tiny seeded generator, so random tests are reproducible.
-    struct SeededGenerator: RandomNumberGenerator {
+    package struct SeededGenerator: RandomNumberGenerator {
         var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
+        package init(seed: UInt64) { state = seed }
+        package mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
