@@ -99,11 +99,18 @@ let package = Package(
         // imports JSONAPI `@testable` (arena fingerprints and invariants), which a release build of a
         // library target could not, and nothing outside the tests should build it.
         .testTarget(name: "JSONAPITestSupport", dependencies: ["JSONAPI"], path: "Tests/Support"),
+        // The libyajl backend against the scanner, and the fuzz targets' committed inputs (the fuzz
+        // checks include the backends target).
+        .testTarget(
+            name: "JSONAPIYajlTests",
+            dependencies: ["JSONAPI", "JSONAPIYajl", "JSONAPIGenerator", "JSONAPIFuzzChecks", "JSONAPITestSupport"],
+            path: "Tests/JSONAPIYajlTests"
+        ),
         .testTarget(
             name: "JSONAPITests",
             dependencies: [
-                "JSONAPI", "JSONAPIYajl", "JSONAPIGenerator", "JSONAPIGeneratorModels", "JSONAPIMacros",
-                "JSONAPIMacrosPlugin", "JSONAPIFuzzChecks", "JSONAPITestSupport",
+                "JSONAPI", "JSONAPIGenerator", "JSONAPIGeneratorModels", "JSONAPIMacros", "JSONAPIMacrosPlugin",
+                "JSONAPITestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ],

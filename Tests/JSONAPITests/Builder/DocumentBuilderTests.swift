@@ -330,4 +330,25 @@ struct DocumentBuilderTests {
         #expect(u.offset == 15)  // 0x28 cannot continue the character 0xC3 starts
         #expect(u.pointer == "/meta/x")
     }
+
+    /// Every proper prefix of a document ends too early; the error says so at the prefix's end.
+    @Test("a truncated document ends where the input ends")
+    func truncationOffsets() {
+        for text in ParsingFixtures.truncatedDocuments {
+            let bytes = Array(text.utf8)
+            for length in 0..<bytes.count {
+                let prefix = Array(bytes[..<length])
+                do {
+                    _ = try Document(parsing: prefix)
+                    Issue.record("accepted the prefix \(String(decoding: prefix, as: UTF8.self))")
+                } catch {
+                    let name = "prefix of \(length) bytes of \(text)"
+                    if length > 0 && !prefix.allSatisfy({ $0 == 0x20 }) {
+                        #expect(error.code == .unexpectedEnd, "\(name): \(error)")
+                    }
+                    #expect(error.offset == length, "\(name): \(error)")
+                }
+            }
+        }
+    }
 }

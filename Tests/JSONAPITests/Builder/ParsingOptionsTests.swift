@@ -1,9 +1,9 @@
 import Foundation
-import JSONAPIYajl
 import Synchronization
 import Testing
 
 @testable @_spi(Backend) import JSONAPI
+@testable import JSONAPITestSupport
 
 /// Limits are validated before any byte is read, and raising them to their ceiling never turns
 /// a clean error into a crash.
@@ -11,41 +11,20 @@ import Testing
 struct ParsingOptionsTests {
     static let valid = Array(#"{"data":null}"#.utf8)
 
-    static func invalidOptions() -> [(String, ParsingOptions)] {
-        func with(_ change: (inout ParsingOptions) -> Void) -> ParsingOptions {
-            var options = ParsingOptions()
-            change(&options)
-            return options
-        }
-        return [
-            ("maximumDocumentBytes", with { $0.maximumDocumentBytes = -5 }),
-            ("maximumDocumentBytes", with { $0.maximumDocumentBytes = Int(UInt32.max) }),
-            ("maximumDepth", with { $0.maximumDepth = 0 }),
-            ("maximumDepth", with { $0.maximumDepth = 1_000_000 }),
-            ("maximumStringBytes", with { $0.maximumStringBytes = -1 }),
-            ("maximumResourceCount", with { $0.maximumResourceCount = -1 }),
-            ("maximumDiagnostics", with { $0.maximumDiagnostics = -1 }),
-        ]
-    }
-
     @Test("an out-of-range limit is an invalid-option error without a place, on every entry point")
     func invalidLimits() {
-        for (name, options) in Self.invalidOptions() {
-            for backend in [ParsingOptions.Backend.scanner, .yajl] {
-                var options = options
-                options.backend = backend
-                let whole = #expect(throws: JSONAPIError.self) { try Document(parsing: Self.valid, options: options) }
-                #expect(whole?.code == .invalidOption, "\(name)")
-                #expect(whole?.offset == -1 && whole?.line == 0, "\(name): \(String(describing: whole))")
-                #expect(whole?.message.contains("ParsingOptions.\(name)") == true, "\(whole?.message ?? "")")
+        for (name, options) in ParsingFixtures.outOfRangeOptions {
+            let whole = #expect(throws: JSONAPIError.self) { try Document(parsing: Self.valid, options: options) }
+            #expect(whole?.code == .invalidOption, "\(name)")
+            #expect(whole?.offset == -1 && whole?.line == 0, "\(name): \(String(describing: whole))")
+            #expect(whole?.message.contains("ParsingOptions.\(name)") == true, "\(whole?.message ?? "")")
 
-                var parser = DocumentParser(options: options, expectedByteCount: 1 << 20)
-                let fed = #expect(throws: JSONAPIError.self) { try parser.feed(Self.valid) }
-                #expect(fed == whole)
-                #expect(throws: JSONAPIError.self) { _ = try parser.finish() }
-                var unfed = DocumentParser(options: options)
-                #expect(throws: JSONAPIError.self) { _ = try unfed.finish() }
-            }
+            var parser = DocumentParser(options: options, expectedByteCount: 1 << 20)
+            let fed = #expect(throws: JSONAPIError.self) { try parser.feed(Self.valid) }
+            #expect(fed == whole)
+            #expect(throws: JSONAPIError.self) { _ = try parser.finish() }
+            var unfed = DocumentParser(options: options)
+            #expect(throws: JSONAPIError.self) { _ = try unfed.finish() }
         }
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import JSONAPI
-import JSONAPIYajl
 import Testing
 
 @testable import JSONAPITestSupport
@@ -119,19 +118,5 @@ struct CompoundDocumentDecodingTests {
             try JSONDecoder().decode(
                 CompoundDocument<[SpecPerson], NoMeta, NoLinks>.self, from: Data(#"{"data":[]}"#.utf8))
         }
-    }
-
-    /// The tokenizer backend is a decoder option; both backends give the same values.
-    @Test func yajlBackend() throws {
-        let decoder = JSONAPIDecoder()
-        decoder.backend = .yajl
-        #expect(decoder.parsingOptions.backend == .yajl)
-        let page = try decoder.decode(
-            CompoundDocument<[SpecArticle], PageMeta, PageLinks>.self, from: Array(Self.page.utf8))
-        #expect(page.data.first?.author.lastName == "Gebhardt")
-        #expect(page.meta?.totalPages == 13)
-        let spec = try decoder.decode([SpecArticle].self, from: Array(specCompoundDocument.utf8))
-        let scanner = try JSONAPIDecoder().decode([SpecArticle].self, from: Array(specCompoundDocument.utf8))
-        #expect(spec == scanner)
     }
 }

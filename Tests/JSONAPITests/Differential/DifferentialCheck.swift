@@ -1,6 +1,5 @@
 import Foundation
 import JSONAPI
-import JSONAPIYajl
 import Testing
 
 @testable import JSONAPITestSupport
@@ -24,19 +23,17 @@ struct ParseConfiguration: CustomStringConvertible {
     }
 
     var lenient: Bool
-    var yajl: Bool
     var feeding: Feeding
     var checksFullLinkage = true
     var maximumDiagnostics = 1_000
 
     var description: String {
-        "\(lenient ? "lenient" : "strict"), \(yajl ? "yajl" : "scanner"), \(feeding)"
+        "\(lenient ? "lenient" : "strict"), \(feeding)"
             + (checksFullLinkage ? "" : ", checksFullLinkage = false")
     }
 
     func options(linkageDocument: Bool) -> ParsingOptions {
         var options = ParsingOptions(kind: linkageDocument ? .relationshipUpdate : .response, lenient: lenient)
-        options.backend = yajl ? .yajl : .scanner
         options.checksFullLinkage = checksFullLinkage
         options.maximumDiagnostics = maximumDiagnostics
         return options
@@ -206,20 +203,17 @@ enum DifferentialCheck {
         return problems
     }
 
-    /// The ways one document is parsed: strict and lenient, both backends, whole and chunked
-    /// (1-byte chunks for small documents).
+    /// The ways one document is parsed: strict and lenient, whole and chunked (1-byte chunks for
+    /// small documents).
     static func configurations(byteCount: Int, random: inout SplitMix64) -> [ParseConfiguration] {
         let checksFullLinkage = !random.chance(10)
         var result: [ParseConfiguration] = []
         for lenient in [false, true] {
-            for yajl in [false, true] {
-                result.append(ParseConfiguration(lenient: lenient, yajl: yajl, feeding: .whole))
-                result.append(
-                    ParseConfiguration(lenient: lenient, yajl: yajl, feeding: .random(random.next())))
-            }
+            result.append(ParseConfiguration(lenient: lenient, feeding: .whole))
+            result.append(ParseConfiguration(lenient: lenient, feeding: .random(random.next())))
         }
         if byteCount <= 2_048 {
-            result.append(ParseConfiguration(lenient: random.chance(50), yajl: random.chance(50), feeding: .oneByte))
+            result.append(ParseConfiguration(lenient: random.chance(50), feeding: .oneByte))
         }
         for index in result.indices { result[index].checksFullLinkage = checksFullLinkage }
         return result

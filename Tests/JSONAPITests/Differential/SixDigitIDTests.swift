@@ -1,5 +1,4 @@
 import JSONAPI
-import JSONAPIYajl
 import Testing
 
 @testable import JSONAPITestSupport
@@ -9,23 +8,19 @@ import Testing
 /// keep such ids apart: two resources, not a duplicate, and a lookup of one never finds the other.
 @Suite("Differential: six-digit ids of one type")
 struct SixDigitIDTests {
-    /// Every way the library parses: strict and lenient, both backends, whole, 1-byte chunks and
-    /// chunks of 5 bytes.
+    /// Every way the library parses: strict and lenient, whole, 1-byte chunks and chunks of 5
+    /// bytes.
     static func everyParse(
         _ text: String, lenient: Bool? = nil, _ body: (Document, String) throws -> Void,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let bytes = Array(text.utf8)
         for isLenient in lenient.map({ [$0] }) ?? [false, true] {
-            for yajl in [false, true] {
-                var options = ParsingOptions(kind: .response, lenient: isLenient)
-                options.backend = yajl ? .yajl : .scanner
-                for chunk in [nil, 1, 5] as [Int?] {
-                    let name =
-                        "\(isLenient ? "lenient" : "strict"), \(options.backend), chunk \(chunk.map(String.init) ?? "whole")"
-                    let document = try parseDocument(bytes, options: options, chunkSize: chunk)
-                    try body(document, name)
-                }
+            let options = ParsingOptions(kind: .response, lenient: isLenient)
+            for chunk in [nil, 1, 5] as [Int?] {
+                let name = "\(isLenient ? "lenient" : "strict"), chunk \(chunk.map(String.init) ?? "whole")"
+                let document = try parseDocument(bytes, options: options, chunkSize: chunk)
+                try body(document, name)
             }
         }
     }
@@ -67,14 +62,10 @@ struct SixDigitIDTests {
     func sixDigitDuplicate() throws {
         let text =
             #"{"data":[{"type":"things","id":"000000"},{"type":"things","id":"000002"},{"type":"things","id":"000000"}]}"#
-        for yajl in [false, true] {
-            var options = ParsingOptions()
-            options.backend = yajl ? .yajl : .scanner
-            let error = #expect(throws: JSONAPIError.self) { try Document(parsing: text, options: options) }
-            #expect(error?.code == .duplicateResource)
-            #expect(error?.diagnostics.count == 1)
-            #expect(error?.offset == text.utf8.count - 2 - 31)  // the third object
-        }
+        let error = #expect(throws: JSONAPIError.self) { try Document(parsing: text) }
+        #expect(error?.code == .duplicateResource)
+        #expect(error?.diagnostics.count == 1)
+        #expect(error?.offset == text.utf8.count - 2 - 31)  // the third object
         try Self.everyParse(text, lenient: true) { document, name in
             #expect(document.diagnostics.map(\.code) == [.duplicateResource], "\(name)")
             #expect(document.resource(type: "things", id: "000000")?.recordIndex == 0, "\(name)")

@@ -1,14 +1,13 @@
 import Foundation
 import JSONAPI
 import JSONAPIGenerator
-import JSONAPIYajl
 import Testing
 
 @testable import JSONAPITestSupport
 
-/// Generated documents in every id scheme build in strict mode, whole and chunked, with both
-/// backends, and every resource and every linkage resolves to the record a reference parse by
-/// Foundation's `JSONSerialization` says it must.
+/// Generated documents in every id scheme build in strict mode, whole and chunked, and every
+/// resource and every linkage resolves to the record a reference parse by Foundation's
+/// `JSONSerialization` says it must.
 @Suite("CompoundDocumentGenerator id schemes")
 struct IDSchemeTests {
     static let schemes: [IDScheme] = [
@@ -58,41 +57,37 @@ struct IDSchemeTests {
         }
     }
 
-    /// Builds `bytes` strict, whole and in chunks, with both backends, and checks every record,
-    /// lookup and linkage against `reference`.
+    /// Builds `bytes` strict, whole and in chunks, and checks every record, lookup and linkage
+    /// against `reference`.
     static func checkEveryWay(_ bytes: [UInt8], reference: Reference, name: String) throws {
         var positions: [Key: Int] = [:]
         for (position, key) in reference.keys.enumerated() {
             #expect(positions.updateValue(position, forKey: key) == nil, "\(name): \(key) appears twice")
         }
-        for yajl in [false, true] {
-            var options = ParsingOptions()
-            options.backend = yajl ? .yajl : .scanner
-            for chunk in [nil, 1_000, 65_536] as [Int?] {
-                let way = "\(name), \(options.backend), \(chunk.map { "\($0)-byte chunks" } ?? "whole")"
-                let document = try parseDocument(bytes, options: options, chunkSize: chunk)
-                #expect(document.diagnostics.isEmpty, "\(way): \(document.diagnostics.prefix(3))")
-                let all = document.allResources
-                try #require(all.count == reference.keys.count, "\(way)")
-                var failures = 0
-                for (position, key) in reference.keys.enumerated() where failures < 5 {
-                    let resource = all[position]
-                    let type = String(decoding: key.type, as: UTF8.self)
-                    let id = String(decoding: key.id, as: UTF8.self)
-                    let found = document.resource(type: type, id: id)
-                    if Key(resource.type, resource.id ?? "") != key || found?.recordIndex != position {
-                        Issue.record(
-                            "\(way): record \(position) \(resource.identifier), lookup of \(key) gave \(found?.recordIndex as Any)"
-                        )
+        for chunk in [nil, 1_000, 65_536] as [Int?] {
+            let way = "\(name), \(chunk.map { "\($0)-byte chunks" } ?? "whole")"
+            let document = try parseDocument(bytes, options: ParsingOptions(), chunkSize: chunk)
+            #expect(document.diagnostics.isEmpty, "\(way): \(document.diagnostics.prefix(3))")
+            let all = document.allResources
+            try #require(all.count == reference.keys.count, "\(way)")
+            var failures = 0
+            for (position, key) in reference.keys.enumerated() where failures < 5 {
+                let resource = all[position]
+                let type = String(decoding: key.type, as: UTF8.self)
+                let id = String(decoding: key.id, as: UTF8.self)
+                let found = document.resource(type: type, id: id)
+                if Key(resource.type, resource.id ?? "") != key || found?.recordIndex != position {
+                    Issue.record(
+                        "\(way): record \(position) \(resource.identifier), lookup of \(key) gave \(found?.recordIndex as Any)"
+                    )
+                    failures += 1
+                }
+                for relationship in resource.relationships {
+                    let expected = reference.linkage[position][relationship.name] ?? []
+                    let got = relationship.identifiers.map { $0.resource?.recordIndex }
+                    if got != expected.map({ positions[$0] }) {
+                        Issue.record("\(way): \(key) \(relationship.name) resolved to \(got), expected \(expected)")
                         failures += 1
-                    }
-                    for relationship in resource.relationships {
-                        let expected = reference.linkage[position][relationship.name] ?? []
-                        let got = relationship.identifiers.map { $0.resource?.recordIndex }
-                        if got != expected.map({ positions[$0] }) {
-                            Issue.record("\(way): \(key) \(relationship.name) resolved to \(got), expected \(expected)")
-                            failures += 1
-                        }
                     }
                 }
             }
@@ -100,7 +95,7 @@ struct IDSchemeTests {
     }
 
     @Test(
-        "every scheme: strict builds, whole and chunked, both backends, every lookup and linkage right",
+        "every scheme: strict builds, whole and chunked, every lookup and linkage right",
         arguments: schemes)
     func everyScheme(scheme: IDScheme) throws {
         var generator = CompoundDocumentGenerator(resources: 400, seed: 21)

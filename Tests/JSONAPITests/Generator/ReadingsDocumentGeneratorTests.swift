@@ -1,7 +1,6 @@
 import Foundation
 import JSONAPI
 import JSONAPIGenerator
-import JSONAPIYajl
 import Testing
 
 @Suite("ReadingsDocumentGenerator")
@@ -14,22 +13,17 @@ struct ReadingsDocumentGeneratorTests {
     }
 
     @Test(
-        "strict builds with both backends: no diagnostics (full linkage), every linkage resolved",
+        "strict builds: no diagnostics (full linkage), every linkage resolved",
         arguments: [0, 1, 3, 40, 2_000])
     func builds(resources: Int) throws {
         let generator = ReadingsDocumentGenerator(resources: resources, seed: 7)
-        let bytes = generator.generate()
-        for yajl in [false, true] {
-            var options = ParsingOptions()
-            options.backend = yajl ? .yajl : .scanner
-            let document = try Document(parsing: bytes, options: options)
-            #expect(document.allResources.count == resources)
-            #expect(document.primaryResources.count == generator.readingCount)
-            if resources >= 3 {
-                #expect(document.diagnostics.isEmpty)
-                let statistics = document.statistics
-                #expect(statistics.resolvedLinkageCount == statistics.linkageCount)
-            }
+        let document = try Document(parsing: generator.generate())
+        #expect(document.allResources.count == resources)
+        #expect(document.primaryResources.count == generator.readingCount)
+        if resources >= 3 {
+            #expect(document.diagnostics.isEmpty)
+            let statistics = document.statistics
+            #expect(statistics.resolvedLinkageCount == statistics.linkageCount)
         }
     }
 

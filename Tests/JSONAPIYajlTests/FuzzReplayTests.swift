@@ -9,7 +9,7 @@ import Testing
 struct FuzzReplayTests {
     static let fuzzURL: URL = {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }  // Fuzz, JSONAPITests, Tests
+        for _ in 0..<2 { url.deleteLastPathComponent() }  // JSONAPIYajlTests, Tests
         return url.appendingPathComponent("Fuzz")
     }()
 

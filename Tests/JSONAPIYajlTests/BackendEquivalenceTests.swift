@@ -44,7 +44,10 @@ struct BackendEquivalenceTests {
         }
     }
 
-    static func compare(_ bytes: [UInt8], kind: ParsingOptions.Kind = .response, name: String) {
+    /// Whether the yajl backend, whole and in chunks, gives the scanner's verdict on `bytes`,
+    /// strict and lenient; records an issue for the first difference.
+    @discardableResult
+    static func compare(_ bytes: [UInt8], kind: ParsingOptions.Kind = .response, name: String) -> Bool {
         for lenient in [false, true] {
             var scanner = ParsingOptions(kind: kind, lenient: lenient)
             scanner.backend = .scanner
@@ -58,10 +61,11 @@ struct BackendEquivalenceTests {
                     Issue.record(
                         "\(name) (lenient: \(lenient), chunk: \(chunk.map(String.init) ?? "whole")): scanner \(expected) vs yajl \(got)"
                     )
-                    return
+                    return false
                 }
             }
         }
+        return true
     }
 
     static let corpusFiles: [String] = {
@@ -103,34 +107,81 @@ struct BackendEquivalenceTests {
         Self.compare(bytes, name: "generated \(resources)")
     }
 
-    /// Every proper prefix of a document ends too early; both backends must say so at the
-    /// prefix's end (yajl's own count is one byte past it: it finishes by parsing a space).
-    @Test("a truncated document ends where the input ends, on both backends")
+    /// Every proper prefix of a document ends too early; yajl must say so where the scanner does,
+    /// at the prefix's end (yajl's own count is one byte past it: it finishes by parsing a space).
+    @Test("a truncated document ends where the input ends, as with the scanner")
     func truncationOffsets() {
-        let texts = [
-            #"{"data":{"type":"a","id":"1","attributes":{"n":-1.5e3,"s":"\u00e9x","b":[true,false,null]}}}"#,
-            "[", " {", #"{"meta":{"a":"#,
-        ]
-        for text in texts {
+        for text in ParsingFixtures.truncatedDocuments {
             let bytes = Array(text.utf8)
             for length in 0..<bytes.count {
-                let prefix = Array(bytes[..<length])
-                for backend in [ParsingOptions.Backend.scanner, .yajl] {
-                    var options = ParsingOptions()
-                    options.backend = backend
-                    do {
-                        _ = try Document(parsing: prefix, options: options)
-                        Issue.record("\(backend) accepted the prefix \(String(decoding: prefix, as: UTF8.self))")
-                    } catch {
-                        let name = "\(backend), prefix of \(length) bytes of \(text)"
-                        if length > 0 && !prefix.allSatisfy({ $0 == 0x20 }) {
-                            #expect(error.code == .unexpectedEnd, "\(name): \(error)")
-                        }
-                        #expect(error.offset == length, "\(name): \(error)")
-                    }
-                }
+                Self.compare(Array(bytes[..<length]), name: "prefix of \(length) bytes of \(text)")
             }
         }
+    }
+
+    @Test(
+        "generated documents in each id scheme",
+        arguments: [
+            IDScheme.standard, .sequential(start: 99_990), .uuid, .slug, .opaque, .escaped,
+        ])
+    func idSchemes(_ scheme: IDScheme) {
+        var generator = CompoundDocumentGenerator(resources: 400, seed: 21)
+        generator.idScheme = scheme
+        Self.compare(generator.generate(), name: "\(scheme)")
+    }
+
+    @Test("readings documents", arguments: [0, 1, 3, 40, 2_000])
+    func readings(_ resources: Int) {
+        let bytes = ReadingsDocumentGenerator(resources: resources, seed: 7).generate()
+        Self.compare(bytes, name: "readings \(resources)")
+    }
+
+    /// The random documents the differential tests check against the reference model (the same
+    /// seeds), some with hundreds of types: ids of every length and character, escaped and raw,
+    /// near-duplicates and duplicates.
+    @Test("random documents of the reference model")
+    func randomModelDocuments() {
+        let seed = DifferentialSettings.seed
+        var failures = 0
+        for iteration in 0..<DifferentialSettings.iterations(150, share: 0.25) where failures < 3 {
+            let documentSeed = seed &+ UInt64(iteration) &* 0x9E37_79B9
+            var generator = RandomModelDocuments(seed: documentSeed)
+            let model = generator.document(typeCount: iteration % 25 == 24 ? .hundreds : .few)
+            let kind: ParsingOptions.Kind = model.kind == .linkage ? .relationshipUpdate : .response
+            let name = "JSONAPI_DIFFERENTIAL_SEED=\(seed), iteration \(iteration) (document seed \(documentSeed))"
+            if !Self.compare(model.render().bytes, kind: kind, name: name) { failures += 1 }
+        }
+    }
+
+    /// Limits are checked before a byte is read, whichever backend would read it.
+    @Test("an out-of-range limit is the scanner's invalid-option error, on every entry point")
+    func outOfRangeOptions() {
+        let valid = Array(#"{"data":null}"#.utf8)
+        for (name, scanner) in ParsingFixtures.outOfRangeOptions {
+            var options = scanner
+            options.backend = .yajl
+            let expected = #expect(throws: JSONAPIError.self) { try Document(parsing: valid, options: scanner) }
+            let whole = #expect(throws: JSONAPIError.self) { try Document(parsing: valid, options: options) }
+            #expect(whole == expected, "\(name)")
+            var parser = DocumentParser(options: options, expectedByteCount: 1 << 20)
+            let fed = #expect(throws: JSONAPIError.self) { try parser.feed(valid) }
+            #expect(fed == expected, "\(name)")
+            #expect(throws: JSONAPIError.self) { _ = try parser.finish() }
+            var unfed = DocumentParser(options: options)
+            #expect(throws: JSONAPIError.self) { _ = try unfed.finish() }
+        }
+    }
+
+    /// The tokenizer backend is a decoder option; both backends give the same values.
+    @Test("JSONAPIDecoder.backend: yajl decodes what the scanner decodes")
+    func decoderBackend() throws {
+        let decoder = JSONAPIDecoder()
+        decoder.backend = .yajl
+        #expect(decoder.parsingOptions.backend == .yajl)
+        let bytes = Array(specCompoundDocument.utf8)
+        let articles = try decoder.decode([SpecArticle].self, from: bytes)
+        #expect(articles.first?.author.lastName == "Gebhardt")
+        #expect(articles == (try JSONAPIDecoder().decode([SpecArticle].self, from: bytes)))
     }
 
     @Test("RFC checks yajl lacks are added by the backend")
