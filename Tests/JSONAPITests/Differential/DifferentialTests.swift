@@ -46,7 +46,7 @@ struct DifferentialTests {
         run("randomDocuments", iterations: DifferentialSettings.iterations(600), seed: DifferentialSettings.seed)
     }
 
-    @Test("random documents with more than 255 types (past the short keys of the index's first version)")
+    @Test("random documents with hundreds of types (more than a byte can number)")
     func hundredsOfTypes() {
         run(
             "hundredsOfTypes", iterations: DifferentialSettings.iterations(6, share: 0.02),
