@@ -106,13 +106,22 @@ let package = Package(
             dependencies: ["JSONAPI", "JSONAPIYajl", "JSONAPIGenerator", "JSONAPIFuzzChecks", "JSONAPITestSupport"],
             path: "Tests/JSONAPIYajlTests"
         ),
+        // `@ResourceReadable`: the macro's expansions, the models it writes (the reader path against
+        // the `Decoder` path) and the generated documents' models, which use it (swift-syntax).
+        .testTarget(
+            name: "JSONAPIMacrosTests",
+            dependencies: [
+                "JSONAPIMacros", "JSONAPIMacrosPlugin", "JSONAPIGenerator", "JSONAPIGeneratorModels",
+                "JSONAPITestSupport",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ],
+            path: "Tests/JSONAPIMacrosTests"
+        ),
         .testTarget(
             name: "JSONAPITests",
             dependencies: [
-                "JSONAPI", "JSONAPIGenerator", "JSONAPIGeneratorModels", "JSONAPIMacros", "JSONAPIMacrosPlugin",
-                "JSONAPITestSupport",
+                "JSONAPI", "JSONAPIGenerator", "JSONAPITestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ],
             path: "Tests/JSONAPITests"
         ),

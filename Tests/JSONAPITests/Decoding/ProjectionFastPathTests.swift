@@ -1,5 +1,4 @@
 import Foundation
-import JSONAPIMacros
 import Testing
 
 @testable @_spi(Backend) import JSONAPI
@@ -423,84 +422,20 @@ struct ProjectionFastPathTests {
 
     // MARK: Linked ids
 
-    @ResourceReadable
-    struct Remark: Decodable, Equatable, JSONAPIResource {
+    /// Decoded through `init(from: Decoder)`; the macro tests check the reader path with the same
+    /// documents.
+    struct Remark: Decodable, LinkedRemark {
         static let resourceType = "remarks"
         var id: String
-        var author: Identifier<Author>?
-        var cosigners: [Identifier<Author>]?
+        var author: Identifier<LinkedAuthor>?
+        var cosigners: [Identifier<LinkedAuthor>]?
     }
 
-    struct Author: Decodable, JSONAPIResource {
-        static let resourceType = "authors"
-        var id: String
-    }
-
-    static let uuid = "1ebf9e7b-3e2f-489b-a3ad-3afb01ade5d5"
-    static let other = "00000000-0000-4000-8000-00000000beef"
-
-    /// ``ResourceDecoder/unsharedLinkedIDLimit`` remarks by the author `uuid`, then five: by
-    /// `uuid` (one of them also with cosigners, one spelling the id with an escape), by an author
-    /// who is not in the document, and by an author with a short id. The included author's id is
-    /// `includedID`.
-    static func remarks(includedID: String = uuid) -> String {
-        // Sharing starts after the first few long ids of a session: these use them up.
-        let leading = (0..<ResourceDecoder.unsharedLinkedIDLimit).map { index in
-            #"{"type":"remarks","id":"f\#(index)","relationships":{"author":{"data":{"type":"authors","id":"\#(uuid)"}}}},"#
-        }
-        return #"""
-            {"data":[\#(leading.joined())
-              {"type":"remarks","id":"1","relationships":{"author":{"data":{"type":"authors","id":"\#(uuid)"}}}},
-              {"type":"remarks","id":"2","relationships":{"author":{"data":{"type":"authors","id":"\#(uuid)"}},
-                "cosigners":{"data":[{"type":"authors","id":"\#(uuid)"},{"type":"authors","id":"a1"}]}}},
-              {"type":"remarks","id":"3","relationships":{"author":{"data":{"type":"authors",
-                "id":"1ebf9e7b\u002d3e2f-489b-a3ad-3afb01ade5d5"}}}},
-              {"type":"remarks","id":"4","relationships":{"author":{"data":{"type":"authors","id":"\#(other)"}}}},
-              {"type":"remarks","id":"5","relationships":{"author":{"data":{"type":"authors","id":"a1"}}}}],
-             "included":[{"type":"authors","id":"a1"},{"type":"authors","id":"\#(includedID)"}]}
-            """#
-    }
-
-    /// Where a string's UTF-8 is stored (its storage object's, for a string of more than 15 bytes).
-    func storage(_ string: String) -> UnsafeRawPointer? {
-        var copy = string
-        return copy.withUTF8 { UnsafeRawPointer($0.baseAddress) }
-    }
-
-    @Test(arguments: [true, false])
-    func linkedResourcesShareOneIDString(readers: Bool) throws {
-        var options = DecodingOptions()
-        options.usesResourceReaders = readers
-        let all = try JSONAPIDecoder(options: options).decode([Remark].self, from: Array(Self.remarks().utf8))
-        let leading = all.prefix(ResourceDecoder.unsharedLinkedIDLimit)
-        #expect(leading.allSatisfy { $0.author?.id == Self.uuid })
-        // The first long ids of a session are strings of their own.
-        #expect(storage(leading.first?.author?.id ?? "") != storage(leading.last?.author?.id ?? ""))
-        let remarks = Array(all.dropFirst(ResourceDecoder.unsharedLinkedIDLimit))
-        #expect(remarks.map(\.author?.id) == [Self.uuid, Self.uuid, Self.uuid, Self.other, "a1"])
-        #expect(remarks[1].cosigners?.map(\.id) == [Self.uuid, "a1"])
-        // Every linkage to the included author, escaped or not, to-one or in an array, holds the
-        // same storage; an id nothing in the document has is a string of its own.
-        let shared = storage(remarks[0].author?.id ?? "")
-        #expect(shared != nil)
-        for linked in [remarks[1].author?.id, remarks[2].author?.id, remarks[1].cosigners?.first?.id] {
-            #expect(storage(linked ?? "") == shared)
-        }
-        #expect(storage(remarks[3].author?.id ?? "") != shared)
+    @Test func linkedResourcesShareOneIDString() throws {
+        try LinkedIDDocuments.expectLinkedResourcesShareOneIDString(Remark.self)
     }
 
     @Test func sharedIDsDoNotOutliveTheirDocument() throws {
-        // Decoders are reused by the next session: a document whose included author has another
-        // id at the same record must not see the ids the one before shared.
-        for round in 0..<4 {
-            let first = try JSONAPIDecoder().decode([Remark].self, from: Array(Self.remarks().utf8))
-            #expect(first.last?.author?.id == "a1", "round \(round)")
-            #expect(first.dropLast(2).allSatisfy { $0.author?.id == Self.uuid }, "round \(round)")
-            let text = Self.remarks(includedID: Self.other).replacingOccurrences(of: Self.uuid, with: Self.other)
-            let second = try JSONAPIDecoder().decode([Remark].self, from: Array(text.utf8))
-            #expect(
-                second.suffix(5).map(\.author?.id) == [Self.other, Self.other, Self.uuid, Self.other, "a1"],
-                "round \(round)")
-        }
+        try LinkedIDDocuments.expectSharedIDsToEndWithTheirDocument(Remark.self)
     }
 }

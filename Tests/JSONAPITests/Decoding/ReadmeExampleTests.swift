@@ -1,34 +1,10 @@
 import Foundation
 import JSONAPI
-import JSONAPIMacros
 import Testing
 
-// The README's `@ResourceReadable` example (macros attach at file scope or in types; these are
-// the README's declarations with a prefix).
-@ResourceReadable
-struct ReadmeArticle: JSONAPIResource {
-    static let resourceType = "articles"
-    var id: String
-    var title: String
-    var subtitle: String?
-    var metrics: ReadmeMetrics
-    var author: Identifier<ReadmeExampleTests.Person>
-    var authorLinks: ReadmeLinks?
-
-    enum CodingKeys: String, CodingKey {
-        case id, title, subtitle, metrics, author
-        case authorLinks = "author.links"
-    }
-}
-
-@ResourceReadable
-struct ReadmeMetrics: Decodable { var views: Int; var ratio: Double }
-
-@ResourceReadable
-struct ReadmeLinks: Decodable { var related: String? }
-
-/// The README's typed-views example, compiled and run against a real document, so the README
-/// cannot drift from the API.
+/// The README's examples of typed views, document views and the encoder, compiled and run against
+/// real documents, so the README cannot drift from the API. (The `@ResourceReadable` example is
+/// with the macro's tests.)
 @Suite("README examples")
 struct ReadmeExampleTests {
     struct Person: Decodable, JSONAPIResource {
@@ -109,24 +85,6 @@ struct ReadmeExampleTests {
         #expect(store == ["JSON:API paints my bikeshed!"])
         #expect(walk.value == 1)
         #expect(walk.skipped.map(\.identifier) == [ResourceIdentifier(type: "comments", id: "404")])
-    }
-
-    @Test("@ResourceReadable example")
-    func resourceReadable() throws {
-        let document = try Document(
-            parsing: #"""
-                {"data": [{"type": "articles", "id": "1",
-                  "attributes": {"title": "T", "metrics": {"views": 3, "ratio": 0.5}},
-                  "relationships": {"author": {"data": {"type": "people", "id": "9"},
-                                               "links": {"related": "/articles/1/author"}}}}]}
-                """#)
-        let articles = try document.primary(as: ReadmeArticle.self).decodeAll()
-        let article = try #require(articles.first)
-        #expect(article.title == "T")
-        #expect(article.subtitle == nil)
-        #expect(article.metrics.views == 3 && article.metrics.ratio == 0.5)
-        #expect(article.author.id == "9")
-        #expect(article.authorLinks?.related == "/articles/1/author")
     }
 
     @Test("document views example")

@@ -512,3 +512,22 @@ extension ResourceReaderTests {
         #expect(!missing.reader.hasPrefix("decoded"))
     }
 }
+
+/// The reader path of the linked-id checks the decoding tests run through `init(from: Decoder)`.
+extension ResourceReaderTests {
+    @ResourceReadable
+    struct Remark: Decodable, LinkedRemark {
+        static let resourceType = "remarks"
+        var id: String
+        var author: Identifier<LinkedAuthor>?
+        var cosigners: [Identifier<LinkedAuthor>]?
+    }
+
+    @Test func linkedResourcesShareOneIDString() throws {
+        try LinkedIDDocuments.expectLinkedResourcesShareOneIDString(Remark.self)
+    }
+
+    @Test func sharedIDsDoNotOutliveTheirDocument() throws {
+        try LinkedIDDocuments.expectSharedIDsToEndWithTheirDocument(Remark.self)
+    }
+}
