@@ -117,6 +117,13 @@ let package = Package(
             ],
             path: "Tests/JSONAPIMacrosTests"
         ),
+        // The `jsonapi` tool, run as the built executable: `swift build --build-tests` builds it, and
+        // the suites are skipped when it is absent.
+        .testTarget(
+            name: "JSONAPICLITests",
+            dependencies: ["JSONAPI", "JSONAPIGenerator", "JSONAPITestSupport"],
+            path: "Tests/JSONAPICLITests"
+        ),
         .testTarget(
             name: "JSONAPITests",
             dependencies: [
