@@ -95,10 +95,25 @@ let package = Package(
         .executableTarget(name: "jsonapi-fuzz", dependencies: ["JSONAPIFuzzChecks"], path: "Tests/Fuzz/Driver"),
         // Concurrent reads and parses, run under ThreadSanitizer by scripts/tsan.
         .executableTarget(name: "jsonapi-concurrency-check", dependencies: ["JSONAPI"], path: "Tests/Concurrency"),
+        // The tests. The library's own need neither libyajl nor swift-syntax: `swift build --target
+        // JSONAPICoreTests` builds neither. What needs one of them, or the built tool, has a target
+        // of its own.
+        //
         // Helpers and fixtures the test targets share. A test target rather than a library target: it
         // imports JSONAPI `@testable` (arena fingerprints and invariants), which a release build of a
         // library target could not, and nothing outside the tests should build it.
         .testTarget(name: "JSONAPITestSupport", dependencies: ["JSONAPI"], path: "Tests/Support"),
+        // Scanner, arena, parsing and rules, document views, decoding through `Decoder`, encoding
+        // and writing, validation, the generators, and the differential tests against a reference
+        // model.
+        .testTarget(
+            name: "JSONAPICoreTests",
+            dependencies: [
+                "JSONAPI", "JSONAPIGenerator", "JSONAPITestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            path: "Tests/JSONAPICoreTests"
+        ),
         // The libyajl backend against the scanner, and the fuzz targets' committed inputs (the fuzz
         // checks include the backends target).
         .testTarget(
@@ -123,14 +138,6 @@ let package = Package(
             name: "JSONAPICLITests",
             dependencies: ["JSONAPI", "JSONAPIGenerator", "JSONAPITestSupport"],
             path: "Tests/JSONAPICLITests"
-        ),
-        .testTarget(
-            name: "JSONAPITests",
-            dependencies: [
-                "JSONAPI", "JSONAPIGenerator", "JSONAPITestSupport",
-                .product(name: "PropertyBased", package: "swift-property-based"),
-            ],
-            path: "Tests/JSONAPITests"
         ),
     ],
     swiftLanguageModes: [.v6]

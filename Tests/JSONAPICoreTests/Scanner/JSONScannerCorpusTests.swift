@@ -6,7 +6,7 @@ import Testing
 let jsonTestSuiteDirectory: URL? = {
     let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // Scanner
-        .deletingLastPathComponent()  // JSONAPITests
+        .deletingLastPathComponent()  // JSONAPICoreTests
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // package root
     let directory = root.appendingPathComponent("../shared/corpus/JSONTestSuite/test_parsing").standardized
