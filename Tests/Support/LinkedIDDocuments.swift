@@ -28,7 +28,7 @@ enum LinkedIDDocuments {
     /// who is not in the document, and by an author with a short id. The included author's id is
     /// `includedID`.
     static func remarks(includedID: String = uuid) -> String {
-        // Sharing starts after the first few long ids of a session: these use them up.
+        // Sharing starts after the first few long ids of a decode: these use them up.
         let leading = (0..<ResourceDecoder.unsharedLinkedIDLimit).map { index in
             #"{"type":"remarks","id":"f\#(index)","relationships":{"author":{"data":{"type":"authors","id":"\#(uuid)"}}}},"#
         }
@@ -60,7 +60,7 @@ enum LinkedIDDocuments {
         let all = try JSONAPIDecoder(options: options).decode([Remark].self, from: Array(remarks().utf8))
         let leading = all.prefix(ResourceDecoder.unsharedLinkedIDLimit)
         #expect(leading.allSatisfy { $0.author?.id == uuid })
-        // The first long ids of a session are strings of their own.
+        // The first long ids of a decode are strings of their own.
         #expect(storage(leading.first?.author?.id ?? "") != storage(leading.last?.author?.id ?? ""))
         let remarks = Array(all.dropFirst(ResourceDecoder.unsharedLinkedIDLimit))
         #expect(remarks.map(\.author?.id) == [uuid, uuid, uuid, other, "a1"])
@@ -73,7 +73,7 @@ enum LinkedIDDocuments {
         #expect(storage(remarks[3].author?.id ?? "") != shared)
     }
 
-    /// Decoders are reused by the next session: a document whose included author has another id
+    /// Decoders are reused by the next decode: a document whose included author has another id
     /// at the same record must not see the ids the one before shared.
     static func expectSharedIDsToEndWithTheirDocument<Remark: LinkedRemark>(
         _: Remark.Type, options: DecodingOptions = DecodingOptions()

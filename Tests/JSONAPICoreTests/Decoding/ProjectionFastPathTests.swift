@@ -314,7 +314,7 @@ struct ProjectionFastPathTests {
         #expect(only.ac == nil)
     }
 
-    // MARK: Key names kept between sessions
+    // MARK: Key names kept between decodes
 
     struct Card: Decodable, Equatable, JSONAPIResource {
         static let resourceType = "cards"
@@ -331,8 +331,8 @@ struct ProjectionFastPathTests {
         var front: String
     }
 
-    @Test func keyNamesKeptByReusedDecodersServeTheNextSession() async throws {
-        // Each decode is a new session; the second and later ones reuse decoders, with the
+    @Test func keyNamesKeptByReusedDecodersServeTheNextDecode() async throws {
+        // The second and later decodes reuse the decoders earlier ones put back, with the
         // key-name tables they filled, for the same key type and (separately) for another.
         let documents = [
             #"{"data":{"type":"cards","id":"1","attributes":{"front":"a","back":"b","level":1}}}"#,
@@ -360,7 +360,7 @@ struct ProjectionFastPathTests {
         #expect(levels == (0..<32).reduce(0) { $0 + $1 % 3 + 1 })
     }
 
-    // MARK: Decoders reused between sessions
+    // MARK: Decoders reused between decodes
 
     struct Writer: Decodable, Equatable, JSONAPIResource {
         static let resourceType = "writers"
@@ -389,7 +389,7 @@ struct ProjectionFastPathTests {
     }
 
     @Test func aReusedDecoderKeepsNothingOfTheDocumentBefore() throws {
-        // Decoders are put back after each session and taken by the next: related resources
+        // Decoders are put back after each decode and taken by the next: related resources
         // already decoded, skipped resources, and type indices of one document must not leak
         // into the next, where the same (type, record) names a different resource.
         var lenient = DecodingOptions()
