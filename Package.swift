@@ -95,15 +95,49 @@ let package = Package(
         .executableTarget(name: "jsonapi-fuzz", dependencies: ["JSONAPIFuzzChecks"], path: "Tests/Fuzz/Driver"),
         // Concurrent reads and parses, run under ThreadSanitizer by scripts/tsan.
         .executableTarget(name: "jsonapi-concurrency-check", dependencies: ["JSONAPI"], path: "Tests/Concurrency"),
+        // The tests. The library's own need neither libyajl nor swift-syntax: `swift build --target
+        // JSONAPICoreTests` builds neither. What needs one of them, or the built tool, has a target
+        // of its own.
+        //
+        // Helpers and fixtures the test targets share. A test target rather than a library target: it
+        // imports JSONAPI `@testable` (arena fingerprints and invariants), which a release build of a
+        // library target could not, and nothing outside the tests should build it.
+        .testTarget(name: "JSONAPITestSupport", dependencies: ["JSONAPI"], path: "Tests/Support"),
+        // Scanner, arena, parsing and rules, document views, decoding through `Decoder`, encoding
+        // and writing, validation, the generators, and the differential tests against a reference
+        // model.
         .testTarget(
-            name: "JSONAPITests",
+            name: "JSONAPICoreTests",
             dependencies: [
-                "JSONAPI", "JSONAPIYajl", "JSONAPIGenerator", "JSONAPIGeneratorModels", "JSONAPIMacros",
-                "JSONAPIMacrosPlugin", "JSONAPIFuzzChecks",
+                "JSONAPI", "JSONAPIGenerator", "JSONAPITestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            path: "Tests/JSONAPICoreTests"
+        ),
+        // The libyajl backend against the scanner, and the fuzz targets' committed inputs (the fuzz
+        // checks include the backends target).
+        .testTarget(
+            name: "JSONAPIYajlTests",
+            dependencies: ["JSONAPI", "JSONAPIYajl", "JSONAPIGenerator", "JSONAPIFuzzChecks", "JSONAPITestSupport"],
+            path: "Tests/JSONAPIYajlTests"
+        ),
+        // `@ResourceReadable`: the macro's expansions, the models it writes (the reader path against
+        // the `Decoder` path) and the generated documents' models, which use it (swift-syntax).
+        .testTarget(
+            name: "JSONAPIMacrosTests",
+            dependencies: [
+                "JSONAPIMacros", "JSONAPIMacrosPlugin", "JSONAPIGenerator", "JSONAPIGeneratorModels",
+                "JSONAPITestSupport",
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ],
-            path: "Tests/JSONAPITests"
+            path: "Tests/JSONAPIMacrosTests"
+        ),
+        // The `jsonapi` tool, run as the built executable: `swift build --build-tests` builds it, and
+        // the suites are skipped when it is absent.
+        .testTarget(
+            name: "JSONAPICLITests",
+            dependencies: ["JSONAPI", "JSONAPIGenerator", "JSONAPITestSupport"],
+            path: "Tests/JSONAPICLITests"
         ),
     ],
     swiftLanguageModes: [.v6]

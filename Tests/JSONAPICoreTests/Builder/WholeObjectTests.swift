@@ -1,0 +1,319 @@
+import Testing
+
+@testable @_spi(Backend) import JSONAPI
+@testable import JSONAPITestSupport
+
+/// The builder takes plain resource identifiers and `links` objects whole when they lie in one
+/// chunk (`DocumentBuilder+WholeObjects.swift`). Fed a byte at a time, no object ever lies in
+/// one chunk, so every document here is parsed both ways (and split everywhere) by
+/// `parseEverywhere`, which requires the same records and the same diagnostics.
+@Suite("Whole-object fast paths")
+struct WholeObjectTests {
+    /// A response with one article whose relationships hold `author` and `comments` as given.
+    private func document(author: String, comments: String, articleLinks: String = #"{"self":"/articles/1"}"#)
+        -> String
+    {
+        #"{"data":{"type":"articles","id":"1","links":\#(articleLinks),"relationships":{"#
+            + #""author":{"links":{"self":"/articles/1/relationships/author","related":"/articles/1/author"},"data":\#(author)},"#
+            + #""comments":{"data":\#(comments)}}},"included":[{"type":"people","id":"9"},"#
+            + #"{"type":"comments","id":"5"},{"type":"comments","id":"12"}]}"#
+    }
+
+    private static let lenient: ParsingOptions = {
+        var options = ParsingOptions()
+        options.isLenient = true
+        return options
+    }()
+
+    @Test("the literals' packed words spell their text")
+    func packedLiterals() {
+        for literal in [JSONLiteral.null, .true, .false] {
+            let text = "\(literal.text)"
+            var word: UInt64 = 0
+            for (i, byte) in text.utf8.enumerated() { word |= UInt64(byte) << UInt64(i * 8) }
+            #expect(literal.packedBytes == word && literal.length == text.utf8.count, "\(text)")
+        }
+    }
+
+    @Test("plain identifiers in every member order and spacing resolve as the events would")
+    func plainIdentifiers() throws {
+        for author in [
+            #"{"type":"people","id":"9"}"#, #"{"id":"9","type":"people"}"#, #"{ "type" : "people" , "id" : "9" }"#,
+            "{\n\t\"type\":\r\n\"people\",\"id\":\"9\"\n}",
+        ] {
+            let text = document(
+                author: author, comments: #"[{"type":"comments","id":"5"}, {"id":"12","type":"comments"}]"#)
+            let parsed = try parseEverywhere(text).get()
+            try #require(parsed.primaryResources.count == 1)
+            let article = parsed.primaryResources[0]
+            #expect(article.relationship("author")?.resolvedResources.map(\.id) == ["9"], "\(author)")
+            #expect(article.relationship("comments")?.resolvedResources.map(\.id) == ["5", "12"], "\(author)")
+        }
+    }
+
+    @Test("identifiers the fast path declines give the event path's records and problems")
+    func declinedIdentifiers() {
+        let authors = [
+            #"{"type":"people","id":"9","meta":{"role":"editor"}}"#,  // a third member
+            #"{"type":"people","id":"\u0039"}"#,  // an escape
+            #"{"type":"people","id":"é"}"#,  // a non-ASCII id
+            #"{"type":"peoplé","id":"9"}"#,  // a non-ASCII type name (declined)
+            #"{"type":"peo ple","id":"9"}"#,  // an invalid type name
+            #"{"type":"","id":"9"}"#,  // an empty type
+            #"{"type":"people","type":"people","id":"9"}"#,  // a repeated member
+            #"{"type":"people"}"#,  // no id
+            #"{"id":"9","id":"9"}"#,  // no type
+            #"{"type":"people","id":9}"#,  // a number id
+            #"{"type":"people","id":""}"#,  // an empty id (valid JSON:API, no such resource)
+            #"{"type":"people","lid":"x"}"#,  // a local id
+            #"{}"#,
+        ]
+        for author in authors {
+            for options in [ParsingOptions(), Self.lenient] {
+                parseEverywhere(document(author: author, comments: "[]"), options: options)
+            }
+        }
+    }
+
+    @Test("plain and declined links objects agree with the event path")
+    func linksObjects() {
+        let relationshipLinks = [
+            #"{"self":"/a","related":"/b","first":"/c","last":"/d","prev":"/e","next":"/f"}"#, #"{}"#, #"{ }"#,
+            #"{"self":"/a","custom":"/b"}"#,  // a name a relationship's links may not have
+            #"{"self":"/a b"}"#,  // a link that is not a URI
+            #"{"self":"relative/path"}"#,
+            #"{"self":null}"#, #"{"self":{"href":"/a","meta":{"x":1}}}"#, #"{"self":"/\u0061"}"#,
+            #"{"self":"/a","self":"/b"}"#,
+        ]
+        for links in relationshipLinks {
+            let text =
+                #"{"data":{"type":"articles","id":"1","relationships":{"author":{"links":\#(links)}}}}"#
+            for options in [ParsingOptions(), Self.lenient] { parseEverywhere(text, options: options) }
+        }
+        for links in [#"{"self":"/articles/1","alternate":"https://example.com/x"}"#, #"{"bad name":"/a"}"#] {
+            for options in [ParsingOptions(), Self.lenient] {
+                parseEverywhere(document(author: "null", comments: "[]", articleLinks: links), options: options)
+            }
+        }
+    }
+
+    @Test("relationship objects taken whole or declined agree with the event path, in every document kind")
+    func relationshipObjects() {
+        let relationships = [
+            #"{"data":null}"#, #"{"data":[]}"#, #"{ "data" : [ ] , "links" : { } }"#,
+            #"{"data":[{"type":"people","id":"9"},{"id":"8","type":"people"}],"links":{"related":"/x"}}"#,
+            #"{"links":{"self":"/a"}}"#,  // no data: an error in requests
+            #"{"links":{"self":"/a"},"meta":{"count":1}}"#,  // meta: declined
+            #"{"data":null,"data":null}"#,  // a repeated member
+            #"{"links":null,"data":null}"#, #"{"data":{"type":"people","id":"9"},"other":1}"#, #"{}"#,
+            #"{"data":[{"type":"people","id":"9"},null]}"#, #"{"data":nul}"#, #"{"data":"9"}"#,
+        ]
+        for relationship in relationships {
+            let text = #"{"data":{"type":"articles","id":"1","relationships":{"author":\#(relationship)}}}"#
+            for kind in [ParsingOptions.Kind.response, .createRequest, .updateRequest] {
+                for lenient in [false, true] {
+                    var options = ParsingOptions()
+                    options.kind = kind
+                    options.isLenient = lenient
+                    parseEverywhere(text, options: options)
+                }
+            }
+        }
+    }
+
+    @Test("depth limits around a relationship's nested linkage agree with the event path")
+    func relationshipDepth() {
+        let text =
+            #"{"data":{"type":"articles","id":"1","relationships":{"tags":{"data":[{"type":"tags","id":"1"}]}}}}"#
+        for depth in 1...8 {
+            var options = ParsingOptions()
+            options.maximumDepth = depth
+            parseEverywhere(text, options: options)
+        }
+    }
+
+    @Test("a bad link in a relationship's links is still reported with its location")
+    func badLinkReported() {
+        let text = #"{"data":{"type":"articles","id":"1","relationships":{"author":{"links":{"self":"/a b"}}}}}"#
+        guard case .failure(let error) = parseEverywhere(text) else {
+            Issue.record("expected the bad link to be an error")
+            return
+        }
+        #expect(error.diagnostics.contains { $0.pointer == "/data/relationships/author/links/self" })
+    }
+
+    @Test("attributes objects taken whole or declined agree with the event path")
+    func attributesObjects() {
+        let attributes = [
+            #"{}"#, #"{ }"#, #"{"title":"Hi","n":-1.5e3,"ok":true,"no":false,"x":null}"#,
+            #"{ "a" : [ 1 , "two" , [ ] , { } , { "b" : [ null ] } ] , "c" : { "d" : { "e" : 0 } } }"#,
+            #"{"text":"caf\u00e9 \ud83d\ude00 \"quoted\" back\\slash","raw":"Łódź 한국어 🎉"}"#,
+            #"{"type":"x"}"#, #"{"id":1}"#,  // reserved names
+            #"{"author":"x"}"#,  // the name of a relationship too
+            #"{"a":1,"a":2}"#,  // a repeated name
+            #"{"a\u0062":1}"#, #"{"bad name":1}"#, #"{"@meta":1}"#, #"{"ext:field":1}"#,  // not plain
+            #"{"nested":{"links":1}}"#, #"{"nested":[{"relationships":{}}]}"#,  // reserved inside values
+            #"{"nested":{"bad name":1}}"#, #"{"nested":{"type":"fine","id":"fine"}}"#,
+            #"{"n":01}"#, #"{"n":1.}"#, #"{"n":-}"#, #"{"n":1e}"#, #"{"n":tru}"#, #"{"n":nulls}"#,  // bad values
+            #"{"s":"\x"}"#, #"{"s":"\ud800"}"#, "{\"s\":\"\u{01}\"}",  // bad escape, lone surrogate, control
+            #"{"a":1,}"#, #"{"a":1 "b":2}"#, #"{"a" 1}"#, #"{"a":[1,]}"#, #"{"a":[1}"#, #"{"a":{"b":1]}"#,
+            #"[]"#, #""attributes""#, #"null"#,
+        ]
+        for value in attributes {
+            let text =
+                #"{"data":{"type":"articles","id":"1","attributes":\#(value),"#
+                + #""relationships":{"author":{"data":null}}}}"#
+            for options in [ParsingOptions(), Self.lenient] { parseEverywhere(text, options: options) }
+        }
+        // A byte that is not UTF-8 inside an attribute string.
+        var bytes = Array(#"{"data":{"type":"articles","id":"1","attributes":{"s":"ab"}}}"#.utf8)
+        bytes.insert(0xFF, at: bytes.count - 5)
+        for options in [ParsingOptions(), Self.lenient] { parseEverywhere(bytes, options: options) }
+    }
+
+    @Test("depth and string limits inside attributes agree with the event path")
+    func attributesLimits() {
+        let text = #"{"data":{"type":"articles","id":"1","attributes":{"a":[[{"b":[1]}]],"long":"123456789"}}}"#
+        for depth in 1...9 {
+            var options = ParsingOptions()
+            options.maximumDepth = depth
+            parseEverywhere(text, options: options)
+        }
+        for limit in [4, 8, 9, 10] {
+            var options = ParsingOptions()
+            options.maximumStringBytes = limit
+            parseEverywhere(text, options: options)
+        }
+        // Nesting past the fast path's own 32 levels is declined, and the event path decides.
+        let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
+        parseEverywhere(#"{"data":{"type":"articles","id":"1","attributes":{"deep":\#(deep)}}}"#)
+    }
+
+    @Test("limits still apply: a long id past maximumStringBytes, an identifier past maximumDepth")
+    func limits() {
+        var short = ParsingOptions()
+        short.maximumStringBytes = 4
+        let long = document(author: #"{"type":"ppl","id":"12345"}"#, comments: "[]")
+        guard case .failure(let error) = parseEverywhere(long, options: short) else {
+            Issue.record("expected stringTooLong")
+            return
+        }
+        #expect(error.code == .stringTooLong)
+        var shallow = ParsingOptions()
+        shallow.maximumDepth = 5
+        let deep = document(author: "null", comments: #"[{"type":"comments","id":"5"}]"#)
+        guard case .failure(let depthError) = parseEverywhere(deep, options: shallow) else {
+            Issue.record("expected depthLimitExceeded")
+            return
+        }
+        #expect(depthError.code == .depthLimitExceeded)
+    }
+
+    // MARK: Whole resources
+
+    /// A response whose primary data array starts with `resource`, followed by a plain article,
+    /// and whose `included` holds `resource` again after a plain person (so the variant is
+    /// read both as the first resource, where its type names are new, and later).
+    private func resources(_ resource: String) -> String {
+        #"{"data":[\#(resource),{"type":"articles","id":"2","attributes":{"title":"x"},"#
+            + #""relationships":{"author":{"data":{"type":"people","id":"9"}}}}],"#
+            + #""included":[{"type":"people","id":"9","attributes":{"name":"P"}},\#(resource)]}"#
+    }
+
+    /// Resource objects in the shapes the whole-resource path takes and the ones it must
+    /// decline (each of which the event path has something to say about, or records another way).
+    private static let resourceVariants = [
+        // Taken: every member, in several orders and spacings.
+        #"{"type":"articles","id":"1","attributes":{"title":"Hi","n":[1,{"a":null}]},"#
+            + #""relationships":{"author":{"links":{"self":"/a"},"data":{"type":"people","id":"9"},"meta":{"m":1}},"#
+            + #""comments":{"data":[{"type":"comments","id":"5"},{"type":"comments","id":"6"}],"meta":{"count":2}}},"#
+            + #""links":{"self":"/articles/1"},"meta":{"revision":3,"links":{"relationships":[true]}}}"#,
+        #"{"relationships":{"author":{"data":{"type":"people","id":"9"}}},"type":"articles","id":"1"}"#,
+        #"{"id":"1","relationships":{"tags":{"data":[{"type":"tags","id":"t"}]}},"attributes":{},"type":"articles"}"#,
+        "{ \"type\" : \"articles\" ,\n\t\"id\":\"1\", \"relationships\" : { } , \"meta\" : { } }\r\n",
+        #"{"type":"articles","id":"1","relationships":{"author":{"meta":{"only":"meta"}}}}"#,
+        #"{"type":"articles","id":"","attributes":{"abc":1,"axc":2,"abd":3}}"#,  // alike names, all different
+        #"{"type":"articles","id":"1","attributes":{"author":1},"relationships":{"editor":{"data":null}}}"#,
+        // Declined: the events decide.
+        #"{}"#, #"{ }"#, #"{"type":"articles"}"#, #"{"id":"1"}"#, #"{"type":"articles","lid":"l1"}"#,
+        #"{"type":"articles","id":"1","lid":"l1"}"#, #"{"type":"articles","id":"1","other":1}"#,
+        #"{"type":"articles","id":"1","ext:member":1}"#, #"{"type":"articles","id":"1","@annotation":1}"#,
+        #"{"type":"articles","type":"articles","id":"1"}"#, #"{"type":"articles","id":"1","id":"2"}"#,
+        #"{"type":"articles","id":"1","attributes":{},"attributes":{}}"#,
+        #"{"type":"articles","id":"1","links":{},"links":{}}"#, #"{"type":"articles","id":"1","meta":{},"meta":{}}"#,
+        #"{"type":"articles","id":"1","relationships":{},"relationships":{}}"#,
+        #"{"type":"articles","id":"1","attributes":{"a":1,"a":2}}"#,  // a repeated attribute
+        #"{"type":"articles","id":"1","attributes":{"author":1},"relationships":{"author":{"data":null}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"author":{"data":null},"author":{"data":null}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"type":{"data":null}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"id":{"data":null}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"bad name":{"data":null}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"a\u0062":{"data":null}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"author":{}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"author":null}}"#,
+        #"{"type":"articles","id":"1","relationships":{"author":{"links":{"self":"/a"}}}}"#,  // no data
+        #"{"type":"articles","id":"1","relationships":{"author":{"meta":[]}}}"#,
+        #"{"type":"articles","id":"1","relationships":{"author":{"meta":{"bad name":1}}}}"#,
+        #"{"type":"articles","id":"1","relationships":[]}"#, #"{"type":"articles","id":"1","attributes":[]}"#,
+        #"{"type":"articles","id":"1","meta":{"bad name":1}}"#, #"{"type":"articles","id":"1","meta":null}"#,
+        #"{"type":"articles","id":"1","links":{"self":"/a b"}}"#,
+        #"{"type":"peo ple","id":"1"}"#, #"{"type":"","id":"1"}"#, #"{"type":"art\u0069cles","id":"1"}"#,
+        #"{"type":"articles","id":"\u0031"}"#, #"{"type":"articles","id":"é"}"#, #"{"type":"articles","id":1}"#,
+        #"{"type":"articles","id":null}"#, #"{"type":7,"id":"1"}"#, #"{"type":"articles","id":"1",}"#,
+        #"{"type":"articles","id":"1""attributes":{}}"#, #"{"type":"articles","id":"1"]"#, #"[]"#, #"null"#,
+        #""articles""#,
+    ]
+
+    @Test("resources taken whole or declined agree with the event path, in every document kind")
+    func wholeResources() {
+        for resource in Self.resourceVariants {
+            for kind in [ParsingOptions.Kind.response, .createRequest, .updateRequest, .relationshipUpdate] {
+                for lenient in [false, true] {
+                    var options = ParsingOptions()
+                    options.kind = kind
+                    options.isLenient = lenient
+                    parseEverywhere(resources(resource), options: options)
+                }
+            }
+        }
+    }
+
+    @Test("a resource with more than 64 fields, and one with a late repeat, agree with the event path")
+    func manyFields() {
+        let names = (0..<70).map { "f\($0)" }
+        let attributes = names.map { #""\#($0)":\#($0.count)"# }.joined(separator: ",")
+        parseEverywhere(resources(#"{"type":"articles","id":"1","attributes":{\#(attributes)}}"#))
+        let repeated = names.prefix(40).map { #""\#($0)":1"# }.joined(separator: ",") + #","f17":2"#
+        parseEverywhere(resources(#"{"type":"articles","id":"1","attributes":{\#(repeated)}}"#))
+        let relationships = names.prefix(30).map { #""\#($0)":{"data":null}"# }.joined(separator: ",")
+        parseEverywhere(
+            resources(#"{"type":"articles","id":"1","attributes":{"f29":1},"relationships":{\#(relationships)}}"#))
+    }
+
+    @Test("depth and resource-count limits around whole resources agree with the event path")
+    func wholeResourceLimits() {
+        let resource =
+            #"{"type":"articles","id":"1","attributes":{"a":[{"b":1}]},"#
+            + #""relationships":{"tags":{"data":[{"type":"tags","id":"1"}],"meta":{"m":{"n":[2]}}}},"meta":{"x":[[1]]}}"#
+        // Each member nested deepest on its own, so that no other member's limit hides its own.
+        let deepest = [
+            resource, #"{"type":"articles","id":"1","attributes":{"a":[{"b":1}]},"links":{"self":"/a"}}"#,
+            #"{"type":"articles","id":"1","meta":{"x":[[1]]}}"#,
+            #"{"type":"articles","id":"1","relationships":{"tags":{"data":null,"meta":{"m":{"n":[2]}}}}}"#,
+            #"{"type":"articles","id":"1","attributes":{"a":1}}"#, #"{"type":"articles","id":"1","links":{}}"#,
+            #"{"type":"articles","id":"1","relationships":{}}"#, #"{"type":"articles","id":"1","meta":{}}"#,
+            #"{"type":"articles","id":"1"}"#,
+        ]
+        for depth in 1...10 {
+            var options = ParsingOptions()
+            options.maximumDepth = depth
+            for resource in deepest { parseEverywhere(resources(resource), options: options) }
+        }
+        for count in 0...4 {
+            var options = ParsingOptions()
+            options.maximumResourceCount = count
+            let outcome = parseEverywhere(resources(resource), options: options)
+            if count < 4, case .success = outcome { Issue.record("\(count) resources allowed 4") }
+        }
+    }
+}
