@@ -3,7 +3,15 @@ import CompilerPluginSupport
 import PackageDescription
 
 // The core library (`JSONAPI`) has no package dependencies (only its own C shim target). Everything that needs one (the
-// command-line tool, the libyajl backend, the `@ResourceReadable` macro, the benchmarks) lives in its own target.
+// command-line tool, the libyajl backend, the `@ResourceReadable` macro, the benchmarks) lives in its own target, and
+// the products that need a package are behind a package trait, so that a package depending on `JSONAPI` alone
+// resolves and builds nothing else:
+//
+//   Macros   the JSONAPIMacros product (`@ResourceReadable`) and the generated documents' typed models: swift-syntax
+//   CLI      the `jsonapi` command-line tool: swift-argument-parser
+//
+// No trait is on by default. Building this package itself needs them all: `swift build --enable-all-traits` (the
+// scripts pass it).
 let package = Package(
     name: "swift-jsonapi",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -14,6 +22,11 @@ let package = Package(
         .library(name: "JSONAPIGenerator", targets: ["JSONAPIGenerator"]),
         .library(name: "JSONAPIGeneratorModels", targets: ["JSONAPIGeneratorModels"]),
         .executable(name: "jsonapi", targets: ["JSONAPICLI"]),
+    ],
+    traits: [
+        .trait(name: "Macros", description: "The @ResourceReadable macro (JSONAPIMacros), which needs swift-syntax."),
+        .trait(name: "CLI", description: "The jsonapi command-line tool, which needs swift-argument-parser."),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -41,11 +54,11 @@ let package = Package(
         .macro(
             name: "JSONAPIMacrosPlugin",
             dependencies: [
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
-                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
-                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: ["Macros"])),
             ],
             path: "Sources/JSONAPIMacrosPlugin"
         ),
@@ -73,7 +86,7 @@ let package = Package(
                 "JSONAPI",
                 "JSONAPIYajl",
                 "JSONAPIGenerator",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
             ],
             path: "Sources/JSONAPICLI"
         ),
@@ -128,7 +141,9 @@ let package = Package(
             dependencies: [
                 "JSONAPIMacros", "JSONAPIMacrosPlugin", "JSONAPIGenerator", "JSONAPIGeneratorModels",
                 "JSONAPITestSupport",
-                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(
+                    name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax",
+                    condition: .when(traits: ["Macros"])),
             ],
             path: "Tests/JSONAPIMacrosTests"
         ),

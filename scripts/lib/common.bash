@@ -59,8 +59,8 @@ build_release_cli() {
         [[ -x $JSONAPI_BIN ]] || die "JSONAPI_BIN=$JSONAPI_BIN is not an executable"
         return
     fi
-    log "swift build -c release --product jsonapi"
-    swift build -c release --product jsonapi --scratch-path "$scratch_path" >&2
-    JSONAPI_BIN="$(swift build -c release --scratch-path "$scratch_path" --show-bin-path)/jsonapi"
+    log "swift build -c release --enable-all-traits --product jsonapi"
+    swift build -c release --enable-all-traits --product jsonapi --scratch-path "$scratch_path" >&2
+    JSONAPI_BIN="$(swift build -c release --enable-all-traits --scratch-path "$scratch_path" --show-bin-path)/jsonapi"
     [[ -x $JSONAPI_BIN ]] || die "the release build did not produce $JSONAPI_BIN"
 }
