@@ -11,11 +11,11 @@
 /// the libyajl backend (which never offers objects) and the split-everywhere tests check across
 /// chunkings.
 extension DocumentBuilder {
-    /// The quoted member names the identifier and relationship readers match keys against,
-    /// taken from the rules table when the builder is made: matching one costs a load and a
-    /// compare, less than a lookup in the table, on the objects a document holds most of. A class, so that
-    /// the readers, which run on a mutating builder, read the names in place instead of copying
-    /// them.
+    /// The quoted member names the identifier and relationship readers match keys against, made
+    /// once with the rules table (`JSONAPIRules.readerKeys`): matching one costs a load and a
+    /// compare, less than a lookup in the table, on the objects a document holds most of. A class,
+    /// so that the readers, which run on a mutating builder, read the names in place instead of
+    /// copying them.
     final class ReaderKeys: Sendable {
         let type: JSONAPIRules.QuotedName
         let id: JSONAPIRules.QuotedName
@@ -23,12 +23,15 @@ extension DocumentBuilder {
         let links: JSONAPIRules.QuotedName
         let meta: JSONAPIRules.QuotedName
 
-        init(_ rules: JSONAPIRules) {
-            type = rules.quotedName(of: .type, in: .identifier)
-            id = rules.quotedName(of: .id, in: .identifier)
-            data = rules.quotedName(of: .data, in: .relationship)
-            links = rules.quotedName(of: .links, in: .relationship)
-            meta = rules.quotedName(of: .meta, in: .relationship)
+        init(entries: [JSONAPIRules.Entry], ranges: [Range<Int>]) {
+            func name(_ member: Member, _ set: JSONAPIRules.Names) -> JSONAPIRules.QuotedName {
+                JSONAPIRules.quotedName(of: member, in: set, entries: entries, ranges: ranges)
+            }
+            type = name(.type, .identifier)
+            id = name(.id, .identifier)
+            data = name(.data, .relationship)
+            links = name(.links, .relationship)
+            meta = name(.meta, .relationship)
         }
     }
 

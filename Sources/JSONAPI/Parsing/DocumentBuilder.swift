@@ -55,7 +55,7 @@ public struct DocumentBuilder: JSONEventHandler {
     /// Creates a builder for one document.
     public init(options: ParsingOptions) {
         self.options = options
-        self.readerKeys = ReaderKeys(options.rules)
+        self.readerKeys = options.rules.readerKeys
         below.reserveCapacity(16)
         arena.index.drawKeys()
     }

@@ -187,25 +187,31 @@ struct JSONAPIRules: Sendable, Hashable {
     /// `heads[set * 256 + byte]`: one more than the index of the set's first entry whose name
     /// starts with `byte`, or 0. A lookup reads one of these and compares a name or two.
     private(set) var heads: [Int32] = []
+    /// The quoted names the whole-object readers match, made once per table (not per build).
+    private(set) var readerKeys: DocumentBuilder.ReaderKeys
 
     /// A table of `(set, name, member)` rows; `member` is `.none` for the sets of reserved and
     /// link names.
     init(_ rows: [(Names, StaticString, DocumentBuilder.Member)]) {
         self.rows = rows
-        index()
+        (entries, ranges, heads) = Self.index(rows)
+        readerKeys = DocumentBuilder.ReaderKeys(entries: entries, ranges: ranges)
     }
 
     /// Adds `name` to `set`, as `member` for the members of an object.
     mutating func add(_ name: StaticString, to set: Names, as member: DocumentBuilder.Member = .none) {
         rows.append((set, name, member))
-        index()
+        (entries, ranges, heads) = Self.index(rows)
+        readerKeys = DocumentBuilder.ReaderKeys(entries: entries, ranges: ranges)
     }
 
-    /// Builds ``entries``, ``ranges`` and ``heads`` from ``rows``.
-    private mutating func index() {
-        entries = []
-        ranges = []
-        heads = Array(repeating: 0, count: Names.allCases.count * 256)
+    /// The ``entries``, ``ranges`` and ``heads`` of a table of rows.
+    private static func index(_ rows: [(Names, StaticString, DocumentBuilder.Member)])
+        -> (entries: [Entry], ranges: [Range<Int>], heads: [Int32])
+    {
+        var entries: [Entry] = []
+        var ranges: [Range<Int>] = []
+        var heads = [Int32](repeating: 0, count: Names.allCases.count * 256)
         for set in Names.allCases {
             let start = entries.count
             for row in rows where row.0 == set {
@@ -224,6 +230,7 @@ struct JSONAPIRules: Sendable, Hashable {
             }
             ranges.append(start..<entries.count)
         }
+        return (entries, ranges, heads)
     }
 
     static func == (lhs: JSONAPIRules, rhs: JSONAPIRules) -> Bool { lhs.entries == rhs.entries }
@@ -321,6 +328,12 @@ struct JSONAPIRules: Sendable, Hashable {
     /// The quoted name of the first entry of `set` that is `member`, for matching a key in place;
     /// ``QuotedName/none`` when `set` has no such entry.
     func quotedName(of member: DocumentBuilder.Member, in set: Names) -> QuotedName {
+        Self.quotedName(of: member, in: set, entries: entries, ranges: ranges)
+    }
+
+    static func quotedName(
+        of member: DocumentBuilder.Member, in set: Names, entries: [Entry], ranges: [Range<Int>]
+    ) -> QuotedName {
         entries[ranges[set.rawValue]].first { $0.member == member }?.quoted ?? .none
     }
 
