@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import CompilerPluginSupport
 import PackageDescription
 
@@ -41,7 +41,8 @@ let package = Package(
         .target(
             name: "JSONAPI",
             dependencies: ["CJSONAPISupport"],
-            path: "Sources/JSONAPI"
+            path: "Sources/JSONAPI",
+            swiftSettings: [.strictMemorySafety()]
         ),
         // A cache prefetch hint for the index passes, which Swift cannot spell (header only).
         .target(name: "CJSONAPISupport", path: "Sources/CJSONAPISupport"),

@@ -74,8 +74,8 @@ struct ResourceIndex: Sendable {
         guard type < 1 << 12, id.count <= 6 else { return 0 }
         var word: UInt64 = 1 << 63 | UInt64(type) << 51 | UInt64(id.count) << 48
         var shift: UInt64 = 0
-        for byte in id {
-            word |= UInt64(byte) << shift
+        for index in id.indices {
+            word |= UInt64(unsafe id[index]) << shift
             shift &+= 8
         }
         return word
@@ -97,13 +97,13 @@ struct ResourceIndex: Sendable {
         input: UnsafeRawBufferPointer
     ) -> Bool {
         guard key != 0 else {
-            return resources[position].type == type && idEquals(resources[position], input: input, id)
+            return unsafe resources[position].type == type && idEquals(resources[position], input: input, id)
         }
         guard key >> 48 == UInt64(type), Int((key >> 32) & 0xFFFF) == id.count else { return false }
         let start = Int(key & 0xFFFF_FFFF)
         guard start &+ id.count <= input.count, let base = input.baseAddress else { return false }
         guard let other = id.baseAddress else { return id.count == 0 }
-        return memcmpBytes(base + start, other, id.count)
+        return unsafe memcmpBytes(base + start, other, id.count)
     }
 
     /// Draws fresh random keys for the fast hash. The builder does this before the first
@@ -119,9 +119,9 @@ struct ResourceIndex: Sendable {
     /// (bit 63 set) or, for a longer key, its fast hash with bit 63 clear.
     @inline(__always)
     func digest(type: UInt32, id: UnsafeRawBufferPointer) -> UInt64 {
-        let short = Self.shortKey(type: type, id: id)
+        let short = unsafe Self.shortKey(type: type, id: id)
         if short != 0 { return short }
-        return Self.foldHash(type: type, id: id, key0: key0, key1: key1) & ~(1 << 63)
+        return unsafe Self.foldHash(type: type, id: id, key0: key0, key1: key1) & ~(1 << 63)
     }
 
     /// The probe hash and short key (0 if not short) of a digest, for the fast hash.
@@ -141,9 +141,9 @@ struct ResourceIndex: Sendable {
     func prefetchSlot(digest: UInt64) {
         guard !usesSipHash else { return }
         let slot = Int(truncatingIfNeeded: probe(digest: digest).hash) & mask
-        slots.withUnsafeBufferPointer { buffer in
+        unsafe slots.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, slot < buffer.count else { return }
-            jsonapi_prefetch(base + slot)
+            unsafe jsonapi_prefetch(base + slot)
         }
     }
 
@@ -153,13 +153,13 @@ struct ResourceIndex: Sendable {
     func prefetchStoredID(digest: UInt64, input: UnsafeRawBufferPointer) {
         guard !usesSipHash, digest >> 63 == 0 else { return }
         let slot = Int(truncatingIfNeeded: digest) & mask
-        slots.withUnsafeBufferPointer { buffer in
+        unsafe slots.withUnsafeBufferPointer { buffer in
             guard slot < buffer.count else { return }
-            let key = buffer[slot].key
+            let key = unsafe buffer[slot].key
             guard key != 0, key >> 63 == 0 else { return }
             let start = Int(key & 0xFFFF_FFFF)
-            input.prefetch(at: start)
-            input.prefetch(at: start &+ Int((key >> 32) & 0xFFFF) &- 1)
+            unsafe input.prefetch(at: start)
+            unsafe input.prefetch(at: start &+ Int((key >> 32) & 0xFFFF) &- 1)
         }
     }
 
@@ -167,8 +167,8 @@ struct ResourceIndex: Sendable {
     /// `digest` (from ``digest(type:id:)``), without reading the id for the fast hash.
     @inline(__always)
     func locate(type: UInt32, id: UnsafeRawBufferPointer, digest: UInt64?) -> (hash: UInt64, short: UInt64) {
-        if usesSipHash { return (Self.sipHash(type: type, id: id), Self.shortKey(type: type, id: id)) }
-        return probe(digest: digest ?? self.digest(type: type, id: id))
+        if usesSipHash { return unsafe (Self.sipHash(type: type, id: id), Self.shortKey(type: type, id: id)) }
+        return unsafe probe(digest: digest ?? self.digest(type: type, id: id))
     }
 
     /// Odd constants from the digits of pi, so no word multiplies to a fixed point.
@@ -182,7 +182,7 @@ struct ResourceIndex: Sendable {
         let p0 = Self.p0
         let p1 = Self.p1
         var h = fold((UInt64(type) << 32 | UInt64(truncatingIfNeeded: id.count)) ^ key0, p0 ^ key1)
-        forEachWord(of: id) { word in h = fold(word ^ key0, h ^ p1) }
+        unsafe forEachWord(of: id) { word in h = fold(word ^ key0, h ^ p1) }
         return fold(h ^ key1, p0)
     }
 
@@ -193,14 +193,14 @@ struct ResourceIndex: Sendable {
         var i = 0
         // SAFETY: each 8-byte load ends at or before `id.count`.
         while i &+ 8 <= id.count {
-            body(base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            unsafe body(base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             i &+= 8
         }
         guard i < id.count else { return }
         var tail: UInt64 = 0
         var shift: UInt64 = 0
         while i < id.count {
-            tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+            unsafe tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
             shift &+= 8
             i &+= 1
         }
@@ -219,7 +219,7 @@ struct ResourceIndex: Sendable {
     static func sipHash(type: UInt32, id: UnsafeRawBufferPointer) -> UInt64 {
         var hasher = Hasher()
         hasher.combine(UInt64(type) << 32 | UInt64(truncatingIfNeeded: id.count))
-        forEachWord(of: id) { word in hasher.combine(word) }
+        unsafe forEachWord(of: id) { word in hasher.combine(word) }
         return UInt64(bitPattern: Int64(hasher.finalize()))
     }
 
@@ -238,11 +238,12 @@ struct ResourceIndex: Sendable {
         usesSipHash = false
         let digests = digests.flatMap { $0.count == resources.count ? $0 : nil }
         var duplicates: [(Int, Int)] = []
-        if !fill(resources: resources, input: input, digests: digests, probeLimit: probeLimit, duplicates: &duplicates)
+        if unsafe !fill(
+            resources: resources, input: input, digests: digests, probeLimit: probeLimit, duplicates: &duplicates)
         {
             usesSipHash = true
             duplicates.removeAll()
-            _ = fill(resources: resources, input: input, digests: nil, probeLimit: .max, duplicates: &duplicates)
+            _ = unsafe fill(resources: resources, input: input, digests: nil, probeLimit: .max, duplicates: &duplicates)
         }
         for (first, second) in duplicates { duplicate(first, second) }
     }
@@ -259,10 +260,11 @@ struct ResourceIndex: Sendable {
             slots.removeAll(keepingCapacity: true)
             slots.append(contentsOf: repeatElement(Entry(head: 0, key: 0), count: capacity))
         } else {
-            slots = [Entry](unsafeUninitializedCapacity: capacity) { buffer, count in
-                adviseHugePages(
+            slots = unsafe [Entry](unsafeUninitializedCapacity: capacity) { buffer, count in
+                unsafe adviseHugePages(
                     UnsafeMutableRawPointer(buffer.baseAddress), byteCount: capacity &* MemoryLayout<Entry>.stride)
-                buffer.initialize(repeating: Entry(head: 0, key: 0))
+                // SAFETY: `buffer` was just allocated with `capacity` entries; this initializes all of them.
+                unsafe buffer.initialize(repeating: Entry(head: 0, key: 0))
                 count = capacity
             }
         }
@@ -273,8 +275,8 @@ struct ResourceIndex: Sendable {
             if let digests, position &+ ahead < digests.count { prefetchSlot(digest: digests[position &+ ahead]) }
             let record = resources[position]
             guard record.type != .max, record.id.isPresent else { continue }
-            let placed = Self.withID(of: record, input: input, scratch: &scratch) { id -> Bool in
-                let (h, short) = locate(type: record.type, id: id, digest: digests?[position])
+            let placed = unsafe Self.withID(of: record, input: input, scratch: &scratch) { id -> Bool in
+                let (h, short) = unsafe locate(type: record.type, id: id, digest: digests?[position])
                 let tag = h >> 32
                 var slot = Int(truncatingIfNeeded: h) & mask
                 var probes = 0
@@ -289,7 +291,7 @@ struct ResourceIndex: Sendable {
                     if entry.head >> 32 == tag {
                         let other = Int(entry.head & 0xFFFF_FFFF) &- 1
                         let same =
-                            short != 0
+                            unsafe short != 0
                             ? entry.key == short
                             : (entry.key >> 63 == 0
                                 && Self.keyMatches(
@@ -319,7 +321,7 @@ struct ResourceIndex: Sendable {
         input: UnsafeRawBufferPointer
     ) -> UInt32? {
         guard !slots.isEmpty else { return nil }
-        let (h, short) = locate(type: type, id: id, digest: digest)
+        let (h, short) = unsafe locate(type: type, id: id, digest: digest)
         let tag = h >> 32
         var slot = Int(truncatingIfNeeded: h) & mask
         while true {
@@ -331,7 +333,7 @@ struct ResourceIndex: Sendable {
                     // A short key matches only a short key, and exactly.
                     if entry.key == short { return UInt32(position) }
                 } else if entry.key >> 63 == 0,
-                    Self.keyMatches(
+                    unsafe Self.keyMatches(
                         entry.key, position: position, type: type, id: id, resources: resources, input: input)
                 {
                     return UInt32(position)
@@ -350,7 +352,7 @@ struct ResourceIndex: Sendable {
         of record: ResourceRecord, input: UnsafeRawBufferPointer, scratch: inout [UInt8],
         _ body: (UnsafeRawBufferPointer) -> R
     ) -> R {
-        Self.withUnescaped(
+        unsafe Self.withUnescaped(
             record.id, escaped: record.flags.contains(.idHasEscapes), input: input, scratch: &scratch, body)
     }
 
@@ -360,28 +362,28 @@ struct ResourceIndex: Sendable {
         _ range: ByteRange, escaped: Bool, input: UnsafeRawBufferPointer, scratch: inout [UInt8],
         _ body: (UnsafeRawBufferPointer) -> R
     ) -> R {
-        let raw = input.slice(range)
-        guard escaped else { return body(raw) }
+        let raw = unsafe input.slice(range)
+        guard escaped else { return unsafe body(raw) }
         scratch.removeAll(keepingCapacity: true)
-        JSONStringDecoding.unescape(raw, into: &scratch)
-        return scratch.withUnsafeBytes(body)
+        unsafe JSONStringDecoding.unescape(raw, into: &scratch)
+        return unsafe scratch.withUnsafeBytes(body)
     }
 
     private static func idEquals(_ record: ResourceRecord, input: UnsafeRawBufferPointer, _ id: UnsafeRawBufferPointer)
         -> Bool
     {
-        let raw = input.slice(record.id)
+        let raw = unsafe input.slice(record.id)
         if !record.flags.contains(.idHasEscapes) {
             guard raw.count == id.count else { return false }
             guard let a = raw.baseAddress, let b = id.baseAddress else { return raw.count == 0 }
-            return memcmpBytes(a, b, raw.count)
+            return unsafe memcmpBytes(a, b, raw.count)
         }
         var decoded: [UInt8] = []
-        JSONStringDecoding.unescape(raw, into: &decoded)
-        return decoded.withUnsafeBytes { d in
+        unsafe JSONStringDecoding.unescape(raw, into: &decoded)
+        return unsafe decoded.withUnsafeBytes { d in
             guard d.count == id.count else { return false }
             guard let a = d.baseAddress, let b = id.baseAddress else { return d.count == 0 }
-            return memcmpBytes(a, b, d.count)
+            return unsafe memcmpBytes(a, b, d.count)
         }
     }
 }
@@ -391,23 +393,24 @@ extension UnsafeRawBufferPointer {
     @inline(__always)
     func prefetch(at offset: Int) {
         guard let base = baseAddress, offset >= 0, offset < count else { return }
-        jsonapi_prefetch(base + offset)
+        unsafe jsonapi_prefetch(base + offset)
     }
 
     /// Asks the processor to start loading the bytes of `range` (its first and last cache lines;
     /// the ranges the index passes prefetch are ids, rarely longer than two lines).
     @inline(__always)
     func prefetch(_ range: ByteRange) {
-        prefetch(at: Int(range.start))
-        prefetch(at: Int(range.end) &- 1)
+        unsafe prefetch(at: Int(range.start))
+        unsafe prefetch(at: Int(range.end) &- 1)
     }
 
     /// The bytes of `range`, clamped to the buffer so a bad range can never read outside it.
     @inlinable @inline(__always)
     func slice(_ range: ByteRange) -> UnsafeRawBufferPointer {
-        guard range.isPresent else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        // SAFETY: an empty buffer reads nothing; otherwise `start...end` is clamped to `0...count` below.
+        guard range.isPresent else { return unsafe UnsafeRawBufferPointer(start: nil, count: 0) }
         let start = Swift.min(Int(range.start), count)
         let end = Swift.max(start, Swift.min(Int(range.end), count))
-        return UnsafeRawBufferPointer(rebasing: self[start..<end])
+        return unsafe UnsafeRawBufferPointer(rebasing: self[start..<end])
     }
 }

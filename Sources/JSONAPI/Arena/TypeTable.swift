@@ -46,14 +46,14 @@ struct TypeTable: Sendable {
         }
         // SAFETY: every load lies inside `bytes`.
         if count >= 8 {
-            return PackedName(
+            return unsafe PackedName(
                 count: count, low: base.loadUnaligned(as: UInt64.self),
                 high: base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
         }
         var word: UInt64 = 0
         var i = 0
         while i < count {
-            word |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << (UInt64(i) &* 8)
+            unsafe word |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << (UInt64(i) &* 8)
             i &+= 1
         }
         return PackedName(count: count, low: word, high: 0)
@@ -81,49 +81,50 @@ struct TypeTable: Sendable {
     /// The index of `name`, adding it when new.
     mutating func intern(_ name: UnsafeRawBufferPointer) -> UInt32 {
         if count <= Self.linearLimit {
-            if let found = find(name) { return found }
-            return append(name, hash: count &+ 1 > Self.linearLimit ? Self.hash(name) : 0, slot: nil)
+            if let found = unsafe find(name) { return found }
+            return unsafe append(name, hash: count &+ 1 > Self.linearLimit ? Self.hash(name) : 0, slot: nil)
         }
-        if name.count <= 16 && lastHit != .max && Self.pack(name) == lastPacked { return lastHit }
-        return internInLargeTable(name)
+        if unsafe name.count <= 16 && lastHit != .max && Self.pack(name) == lastPacked { return lastHit }
+        return unsafe internInLargeTable(name)
     }
 
     /// ``intern(_:)`` past the linear search: hash once, and add a new name where the probe for
     /// it ended.
     @inline(never)
     private mutating func internInLargeTable(_ name: UnsafeRawBufferPointer) -> UInt32 {
-        let hash = Self.hash(name)
-        let key = Self.pack(name)
+        let hash = unsafe Self.hash(name)
+        let key = unsafe Self.pack(name)
         let mask = slots.count &- 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let entry = slots[slot]
             if entry == 0 { break }
             let i = Int(entry &- 1)
-            if hashes[i] == hash && (key.count >= 0 ? packed[i] == key : equal(i, name)) {
+            if unsafe hashes[i] == hash && (key.count >= 0 ? packed[i] == key : equal(i, name)) {
                 lastHit = UInt32(i)
                 lastPacked = packed[i]
                 return UInt32(i)
             }
             slot = (slot &+ 1) & mask
         }
-        return append(name, hash: hash, slot: slot)
+        return unsafe append(name, hash: hash, slot: slot)
     }
 
     /// Adds a new name (its hash is kept once the table outgrows the linear search) at `slot`
     /// of `slots`, or rebuilds `slots` when it would be more than half full.
     private mutating func append(_ name: UnsafeRawBufferPointer, hash: UInt64, slot: Int?) -> UInt32 {
         let index = UInt32(count)
-        bytes.append(contentsOf: name)
+        unsafe bytes.append(contentsOf: name)
         ends.append(bytes.count)
-        packed.append(Self.pack(name))
+        unsafe packed.append(Self.pack(name))
         lastPacked = packed[Int(index)]
         lastHit = index
         guard count > Self.linearLimit else { return index }
         if hashes.count < count &- 1 {
             // The table just outgrew the linear search: hash the names it already had.
-            hashes = bytes.withUnsafeBytes { all in
-                (0..<(count &- 1)).map { Self.hash(UnsafeRawBufferPointer(rebasing: all[range(of: $0)])) }
+            // SAFETY: `range(of:)` of an interned name lies inside the name storage `all`.
+            hashes = unsafe bytes.withUnsafeBytes { all in
+                (0..<(count &- 1)).map { unsafe Self.hash(UnsafeRawBufferPointer(rebasing: all[range(of: $0)])) }
             }
         }
         hashes.append(hash)
@@ -137,7 +138,7 @@ struct TypeTable: Sendable {
 
     /// The index of `name`, or nil when no resource of that type was seen.
     mutating func find(_ name: UnsafeRawBufferPointer) -> UInt32? {
-        let key = Self.pack(name)
+        let key = unsafe Self.pack(name)
         if key.count >= 0 {
             // A short name (nearly every type): compare packed words, the last hit first.
             if lastHit != .max && key == lastPacked { return lastHit }
@@ -149,10 +150,10 @@ struct TypeTable: Sendable {
                 }
                 return nil
             }
-        } else if lastHit != .max && equal(Int(lastHit), name) {
+        } else if unsafe lastHit != .max && equal(Int(lastHit), name) {
             return lastHit
         }
-        guard let hit = lookup(name, packed: key) else { return nil }
+        guard let hit = unsafe lookup(name, packed: key) else { return nil }
         lastHit = hit
         lastPacked = packed[Int(hit)]
         return hit
@@ -163,7 +164,7 @@ struct TypeTable: Sendable {
         var utf8 = String(name)
         return utf8.withUTF8 { buffer in
             let raw = UnsafeRawBufferPointer(buffer)
-            return lookup(raw, packed: Self.pack(raw))
+            return unsafe lookup(raw, packed: Self.pack(raw))
         }
     }
 
@@ -174,18 +175,18 @@ struct TypeTable: Sendable {
             if key.count >= 0 {
                 for i in packed.indices where packed[i] == key { return UInt32(i) }
             } else {
-                for i in 0..<count where equal(i, name) { return UInt32(i) }
+                for i in 0..<count where unsafe equal(i, name) { return UInt32(i) }
             }
             return nil
         }
-        let hash = Self.hash(name)
+        let hash = unsafe Self.hash(name)
         let mask = slots.count &- 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let entry = slots[slot]
             if entry == 0 { return nil }
             let i = Int(entry &- 1)
-            if hashes[i] == hash && (key.count >= 0 ? packed[i] == key : equal(i, name)) { return UInt32(i) }
+            if unsafe hashes[i] == hash && (key.count >= 0 ? packed[i] == key : equal(i, name)) { return UInt32(i) }
             slot = (slot &+ 1) & mask
         }
     }
@@ -207,7 +208,7 @@ struct TypeTable: Sendable {
     /// SipHash with the process's random seed, so names cannot be chosen to collide.
     @inline(__always)
     private static func hash(_ name: UnsafeRawBufferPointer) -> UInt64 {
-        ResourceIndex.sipHash(type: 0, id: name)
+        unsafe ResourceIndex.sipHash(type: 0, id: name)
     }
 
     /// Tables up to this size are searched linearly.
@@ -217,9 +218,9 @@ struct TypeTable: Sendable {
     private func equal(_ index: Int, _ name: UnsafeRawBufferPointer) -> Bool {
         let stored = range(of: index)
         guard stored.count == name.count else { return false }
-        return bytes.withUnsafeBytes { all in
+        return unsafe bytes.withUnsafeBytes { all in
             guard let a = all.baseAddress, let b = name.baseAddress else { return stored.isEmpty }
-            return memcmpBytes(a + stored.lowerBound, b, stored.count)
+            return unsafe memcmpBytes(a + stored.lowerBound, b, stored.count)
         }
     }
 
@@ -235,13 +236,17 @@ func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> 
     var i = 0
     // SAFETY: callers pass `count` no larger than either buffer; unaligned loads are explicit.
     while i &+ 8 <= count {
-        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+        if unsafe a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            != b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        {
             return false
         }
         i &+= 8
     }
     while i < count {
-        if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
+        if unsafe a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
+            return false
+        }
         i &+= 1
     }
     return true

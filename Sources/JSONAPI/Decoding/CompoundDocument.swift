@@ -47,16 +47,19 @@ public struct CompoundDocument<Primary: Decodable, Meta: Decodable, Links: Decod
                     codingPath: decoder.codingPath,
                     debugDescription: "CompoundDocument can only be decoded by JSONAPIDecoder"))
         }
-        let document = Document(storage: decoder.storage)
+        let document = unsafe Document(storage: decoder.storage)
         if document.hasErrors { throw DocumentErrors(document: document) }
-        let top = decoder.topLevel
-        data = try withKeyRef(CodingKeys.data) { key in try decoder.unbox(Primary.self, .primary, key: key) }
+        let top = unsafe decoder.topLevel
+        data = try decoder.withKeyRef(CodingKeys.data) { key in try decoder.unbox(Primary.self, .primary, key: key) }
         meta =
             top.meta.isPresent
-            ? try withKeyRef(CodingKeys.meta) { key in try decoder.unbox(Meta.self, .value(top.meta), key: key) } : nil
+            ? try decoder.withKeyRef(CodingKeys.meta) { key in try decoder.unbox(Meta.self, .value(top.meta), key: key)
+            } : nil
         links =
             top.links.isPresent
-            ? try withKeyRef(CodingKeys.links) { key in try decoder.unbox(Links.self, .value(top.links), key: key) }
+            ? try decoder.withKeyRef(CodingKeys.links) { key in
+                try decoder.unbox(Links.self, .value(top.links), key: key)
+            }
             : nil
         jsonapi = document.jsonapi
         self.document = document

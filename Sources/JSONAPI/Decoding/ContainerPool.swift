@@ -22,6 +22,10 @@
 
 /// What a keyed container reads: which object, and where its members are. Set each time the
 /// container's box is handed out.
+///
+/// `@safe`: it only holds `names` unretained, and the pool that owns this state owns those names
+/// too, so they outlive it.
+@safe
 final class KeyedState {
     /// The member names of the container's key type (unretained: reading them must not
     /// retain and release, once per property).
@@ -36,7 +40,7 @@ final class KeyedState {
     @exclusivity(unchecked) var depth: Int = 0
 
     // SAFETY: `names` belongs to the pool that owns this state.
-    init(names: KeyNames) { self.names = .passUnretained(names) }
+    init(names: KeyNames) { unsafe self.names = unsafe .passUnretained(names) }
 }
 
 /// The UTF-8 of the `stringValue` of each key of one key type, by the key's bits, for key
@@ -49,6 +53,10 @@ final class KeyedState {
 ///
 /// The names depend only on the key type; they live as long as the pool, which lives as long as
 /// its decoder, and decoders are reused from one decode to the next (``ResourceDecoder/recycle(_:)``).
+///
+/// `@safe`: the buffers are private, allocated and freed here only, and a slot is read only after
+/// the check that it was filled.
+@safe
 final class KeyNames {
     // SAFETY: when allocated, `starts` and `counts` hold 256 entries; `starts[i]` is nil or
     // the start of a buffer of `counts[i]` bytes (allocated here, freed in `deinit`) holding the
@@ -59,10 +67,11 @@ final class KeyNames {
     init() {}
 
     deinit {
-        guard let starts else { return }
-        for index in 0..<256 { starts[index]?.deallocate() }
-        starts.deallocate()
-        counts?.deallocate()
+        // SAFETY: each filled slot and both tables were allocated by `name(_:)` and are freed once, here.
+        guard let starts = unsafe starts else { return }
+        for index in 0..<256 { unsafe starts[index]?.deallocate() }
+        unsafe starts.deallocate()
+        unsafe counts?.deallocate()
     }
 
     /// The UTF-8 of `key.stringValue`, or nil when `key`'s type is not a small plain value.
@@ -70,35 +79,39 @@ final class KeyNames {
     func name<K: CodingKey>(_ key: K) -> UnsafeRawBufferPointer? {
         guard MemoryLayout<K>.size <= 1, let bits = KeyRef.bits(of: key) else { return nil }
         let slot = Int(truncatingIfNeeded: bits) & 0xFF
-        if let starts, let counts, let start = starts[slot] {
-            return UnsafeRawBufferPointer(start: start, count: counts[slot])
+        // SAFETY: `slot` is below 256, the tables' size; a filled slot holds `counts[slot]` bytes.
+        if let starts = unsafe starts, let counts = unsafe counts, let start = unsafe starts[slot] {
+            return unsafe UnsafeRawBufferPointer(start: start, count: counts[slot])
         }
-        return remember(key, slot: slot)
+        return unsafe remember(key, slot: slot)
     }
 
     @inline(never)
     private func remember<K: CodingKey>(_ key: K, slot: Int) -> UnsafeRawBufferPointer {
         let starts: UnsafeMutablePointer<UnsafeMutableRawPointer?>
         let counts: UnsafeMutablePointer<Int>
-        if let existing = self.starts, let existingCounts = self.counts {
-            starts = existing
-            counts = existingCounts
+        if let existing = unsafe self.starts, let existingCounts = unsafe self.counts {
+            unsafe starts = existing
+            unsafe counts = existingCounts
         } else {
-            starts = .allocate(capacity: 256)
-            starts.initialize(repeating: nil, count: 256)
-            counts = .allocate(capacity: 256)
-            counts.initialize(repeating: 0, count: 256)
-            self.starts = starts
-            self.counts = counts
+            // SAFETY: both tables get 256 entries, all initialized to "empty" before use.
+            unsafe starts = .allocate(capacity: 256)
+            unsafe starts.initialize(repeating: nil, count: 256)
+            unsafe counts = .allocate(capacity: 256)
+            unsafe counts.initialize(repeating: 0, count: 256)
+            unsafe self.starts = starts
+            unsafe self.counts = counts
         }
         let utf8 = Array(key.stringValue.utf8)
+        // SAFETY: `buffer` holds `utf8.count` bytes (at least one), filled from `utf8` and owned by this table
+        // until `deinit`.
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, utf8.count), alignment: 1)
-        utf8.withUnsafeBytes { bytes in
-            if let base = bytes.baseAddress { buffer.copyMemory(from: base, byteCount: bytes.count) }
+        unsafe utf8.withUnsafeBytes { bytes in
+            if let base = bytes.baseAddress { unsafe buffer.copyMemory(from: base, byteCount: bytes.count) }
         }
-        starts[slot] = buffer
-        counts[slot] = utf8.count
-        return UnsafeRawBufferPointer(start: buffer, count: utf8.count)
+        unsafe starts[slot] = buffer
+        unsafe counts[slot] = utf8.count
+        return unsafe UnsafeRawBufferPointer(start: buffer, count: utf8.count)
     }
 }
 
@@ -137,15 +150,17 @@ extension ResourceDecoder {
         let depth = pathCount
         if pool.reusable {
             var index = 0
-            let count = pool.boxes.count
+            let count = unsafe pool.boxes.count
             while index < count {
-                if isKnownUniquelyReferenced(&pool.boxes[index]) {
-                    let state = pool.states[index]
-                    state.record = record
-                    state.object = object
-                    state.segment = segment
-                    state.depth = depth
-                    return unsafeBitCast(pool.boxes[index], to: KeyedDecodingContainer<Key>.self)
+                if unsafe isKnownUniquelyReferenced(&pool.boxes[index]) {
+                    let state = unsafe pool.states[index]
+                    unsafe state.record = record
+                    unsafe state.object = object
+                    unsafe state.segment = segment
+                    unsafe state.depth = depth
+                    // SAFETY: the pool for `Key` stores only boxes of `KeyedDecodingContainer<Key>` (a single class
+                    // reference), cast back to that type.
+                    return unsafe unsafeBitCast(pool.boxes[index], to: KeyedDecodingContainer<Key>.self)
                 }
                 index &+= 1
             }
@@ -159,20 +174,24 @@ extension ResourceDecoder {
         depth: Int
     ) -> KeyedDecodingContainer<Key> {
         let state = KeyedState(names: pool.names)
-        state.record = record
-        state.object = object
-        state.segment = segment
-        state.depth = depth
+        unsafe state.record = record
+        unsafe state.object = object
+        unsafe state.segment = segment
+        unsafe state.depth = depth
         let container: KeyedDecodingContainer<Key>
         switch pool.kind {
         case .resource:
-            container = KeyedDecodingContainer(ResourceContainer<Key>(unmanaged: .passUnretained(self), state: state))
+            container = unsafe KeyedDecodingContainer(
+                ResourceContainer<Key>(unmanaged: .passUnretained(self), state: state))
         case .object:
-            container = KeyedDecodingContainer(ObjectContainer<Key>(unmanaged: .passUnretained(self), state: state))
+            container = unsafe KeyedDecodingContainer(
+                ObjectContainer<Key>(unmanaged: .passUnretained(self), state: state))
         }
         // The state must outlive the container even when its box is not pooled.
-        pool.states.append(state)
-        if pool.reusable { pool.boxes.append(unsafeBitCast(container, to: AnyObject.self)) }
+        unsafe pool.states.append(state)
+        // SAFETY: `KeyedDecodingContainer` is one class reference; the pool is specific to `Key` and casts it
+        // back to the same type.
+        if pool.reusable { unsafe pool.boxes.append(unsafeBitCast(container, to: AnyObject.self)) }
         return container
     }
 
@@ -184,16 +203,16 @@ extension ResourceDecoder {
         let slot =
             (Int(truncatingIfNeeded: UInt(bitPattern: id) &>> 4) &+ Int(kind.rawValue))
             & (Self.poolCacheSize &- 1)
-        if let cached = poolCache[slot], cached.type == id, cached.kind == kind { return cached }
-        for pool in pools where pool.type == id && pool.kind == kind {
-            poolCache[slot] = pool
+        if let cached = unsafe poolCache[slot], cached.type == id, cached.kind == kind { return cached }
+        for pool in unsafe pools where pool.type == id && pool.kind == kind {
+            unsafe poolCache[slot] = pool
             return pool
         }
         let pool = ContainerPool(
             type: id, kind: kind,
             reusable: MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size)
-        pools.append(pool)
-        poolCache[slot] = pool
+        unsafe pools.append(pool)
+        unsafe poolCache[slot] = pool
         return pool
     }
 

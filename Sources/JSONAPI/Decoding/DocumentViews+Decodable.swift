@@ -7,11 +7,11 @@ extension ResourceDecoder {
     func valueRange(of node: Node) -> ByteRange? {
         switch node {
         case .value(let range): return range
-        case .resource(let record): return resources[Int(record)].object
+        case .resource(let record): return unsafe resources[Int(record)].object
         case .relationship(let index): return relationshipObject(index)
-        case .linkage(let index): return linkages[Int(index)].object
-        case .primary: return topLevel.dataRange.isPresent ? topLevel.dataRange : nil
-        case .document: return topLevel.object.isPresent ? topLevel.object : nil
+        case .linkage(let index): return unsafe linkages[Int(index)].object
+        case .primary: return unsafe topLevel.dataRange.isPresent ? topLevel.dataRange : nil
+        case .document: return unsafe topLevel.object.isPresent ? topLevel.object : nil
         case .text(let range, _): return ByteRange(start: range.start &- 1, end: range.end &+ 1)
         case .included, .typeName: return nil
         }
@@ -20,7 +20,7 @@ extension ResourceDecoder {
     func viewRange<T>(for type: T.Type, object: Bool, node: Node? = nil, key: KeyRef = .none) throws
         -> ByteRange
     {
-        let node = node ?? self.node
+        let node = unsafe node ?? self.node
         guard let range = valueRange(of: node), !object || firstByte(range) == UInt8(ascii: "{") else {
             throw typeMismatch(
                 T.self, at: offset(of: node), expected: object ? "an object" : "a JSON value", found: describe(node),
@@ -41,11 +41,11 @@ extension JSONValue: Decodable, DirectDecodable, RelationshipObjectDecodable, Li
     /// Keeps a view of the value (any JSON type) in the parsed document.
     public init(from decoder: any Decoder) throws {
         guard let decoder = decoder as? ResourceDecoder else { throw onlyJSONAPIDecoder(JSONValue.self, decoder) }
-        self.init(storage: decoder.storage, range: try decoder.viewRange(for: JSONValue.self, object: false))
+        unsafe self.init(storage: decoder.storage, range: try decoder.viewRange(for: JSONValue.self, object: false))
     }
 
     static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> JSONValue {
-        JSONValue(
+        unsafe JSONValue(
             storage: decoder.storage,
             range: try decoder.viewRange(for: JSONValue.self, object: false, node: node, key: key))
     }
@@ -55,11 +55,11 @@ extension JSONObject: Decodable, DirectDecodable, RelationshipObjectDecodable, L
     /// Keeps a view of the object in the parsed document.
     public init(from decoder: any Decoder) throws {
         guard let decoder = decoder as? ResourceDecoder else { throw onlyJSONAPIDecoder(JSONObject.self, decoder) }
-        self.init(storage: decoder.storage, range: try decoder.viewRange(for: JSONObject.self, object: true))
+        unsafe self.init(storage: decoder.storage, range: try decoder.viewRange(for: JSONObject.self, object: true))
     }
 
     static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> JSONObject {
-        JSONObject(
+        unsafe JSONObject(
             storage: decoder.storage,
             range: try decoder.viewRange(for: JSONObject.self, object: true, node: node, key: key))
     }
@@ -69,12 +69,12 @@ extension Links: Decodable, DirectDecodable {
     /// Keeps a view of the links object in the parsed document.
     public init(from decoder: any Decoder) throws {
         guard let decoder = decoder as? ResourceDecoder else { throw onlyJSONAPIDecoder(Links.self, decoder) }
-        self = try Self.decodeDirect(from: decoder, decoder.node, key: nil)
+        self = unsafe try Self.decodeDirect(from: decoder, decoder.node, key: nil)
     }
 
     static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> Links {
         let range = try decoder.viewRange(for: Links.self, object: true, node: node, key: key)
-        guard let links = Links(storage: decoder.storage, range: range) else {
+        guard let links = unsafe Links(storage: decoder.storage, range: range) else {
             throw decoder.typeMismatch(Links.self, expected: "a links object", found: range, path: decoder.path(key))
         }
         return links
@@ -91,7 +91,7 @@ extension Link: Decodable {
     public init(from decoder: any Decoder) throws {
         if let decoder = decoder as? ResourceDecoder {
             let range = try decoder.viewRange(for: Link.self, object: false)
-            guard let link = Link(JSONValue(storage: decoder.storage, range: range)) else {
+            guard let link = unsafe Link(JSONValue(storage: decoder.storage, range: range)) else {
                 throw decoder.typeMismatch(
                     Link.self, expected: "a link (a string or a link object)", found: range, path: decoder.path)
             }
@@ -122,7 +122,7 @@ extension ErrorObject: Decodable {
     /// Keeps a view of the error object in the parsed document.
     public init(from decoder: any Decoder) throws {
         guard let decoder = decoder as? ResourceDecoder else { throw onlyJSONAPIDecoder(ErrorObject.self, decoder) }
-        self.init(
+        unsafe self.init(
             JSONValue(storage: decoder.storage, range: try decoder.viewRange(for: ErrorObject.self, object: true)))
     }
 }
@@ -133,7 +133,7 @@ extension ImplementationInfo: Decodable {
         guard let decoder = decoder as? ResourceDecoder else {
             throw onlyJSONAPIDecoder(ImplementationInfo.self, decoder)
         }
-        self.init(
+        unsafe self.init(
             value: JSONValue(
                 storage: decoder.storage, range: try decoder.viewRange(for: ImplementationInfo.self, object: true)))
     }

@@ -81,7 +81,7 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
     /// else from an object with `type` (which must be `Model.resourceType`), `id` and `lid`.
     public init(from decoder: any Decoder) throws {
         if let decoder = decoder as? ResourceDecoder {
-            self = try Self.decodeDirect(from: decoder, decoder.node, key: nil)
+            self = unsafe try Self.decodeDirect(from: decoder, decoder.node, key: nil)
             return
         }
         self = try Self.decodePortable(from: decoder)
@@ -96,7 +96,9 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
         var identifier = Identifier(
             id: identity.id.isPresent ? decoder.string(identity.id, escaped: identity.idEscaped) : "",
             lid: identity.lid.isPresent ? decoder.string(identity.lid, escaped: identity.lidEscaped) : nil)
-        if identity.meta.isPresent { identifier.meta = JSONObject(storage: decoder.storage, range: identity.meta) }
+        if identity.meta.isPresent {
+            identifier.meta = unsafe JSONObject(storage: decoder.storage, range: identity.meta)
+        }
         return identifier
     }
 
@@ -110,7 +112,7 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
         case .linkage(let index):
             linkage = index
         case .relationship(let index):
-            let relationship = decoder.relationships[Int(index)]
+            let relationship = unsafe decoder.relationships[Int(index)]
             guard relationship.data == .one && relationship.linkageCount > 0 else { return nil }
             linkage = relationship.firstLinkage
         default:
@@ -122,7 +124,7 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
     /// The identifier of linkage `index` when it has an id, no lid or meta, and `type`.
     @inline(__always)
     static func plain(_ decoder: ResourceDecoder, _ index: UInt32, type: UInt32) -> Identifier? {
-        let link = decoder.linkages[Int(index)]
+        let link = unsafe decoder.linkages[Int(index)]
         guard link.id.isPresent && link.flags.isDisjoint(with: [.hasLid, .hasMeta]) && link.type == type else {
             return nil
         }

@@ -41,13 +41,13 @@ struct KeyMatcher {
     func matches(_ raw: UnsafeRawBufferPointer, _ wanted: UnsafeRawBufferPointer, path: () -> [any CodingKey]) -> Bool {
         switch mode {
         case .exact:
-            return Self.equal(raw, wanted)
+            return unsafe Self.equal(raw, wanted)
         case .separated(let separator):
-            return Self.separatedMatches(raw, wanted, separator: separator)
+            return unsafe Self.separatedMatches(raw, wanted, separator: separator)
         case .custom(let convert):
-            let name = String(decoding: raw, as: UTF8.self)
+            let name = unsafe String(decoding: raw, as: UTF8.self)
             let converted = convert(path() + [AnyCodingKey(stringValue: name)]).stringValue
-            return converted.utf8.elementsEqual(wanted)
+            return unsafe converted.utf8.elementsEqual(wanted)
         }
     }
 
@@ -64,7 +64,7 @@ struct KeyMatcher {
     static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         guard a.count == b.count else { return false }
         guard let p = a.baseAddress, let q = b.baseAddress else { return a.count == 0 }
-        return memcmpBytes(p, q, a.count)
+        return unsafe memcmpBytes(p, q, a.count)
     }
 
     /// Snake/kebab matching without building the converted name (ASCII letters and digits);
@@ -72,44 +72,44 @@ struct KeyMatcher {
     static func separatedMatches(_ j: UnsafeRawBufferPointer, _ s: UnsafeRawBufferPointer, separator: UInt8) -> Bool {
         let n = j.count
         var lead = 0
-        while lead < n && j[lead] == separator { lead &+= 1 }
-        if lead == n { return equal(j, s) }
+        while unsafe lead < n && j[lead] == separator { lead &+= 1 }
+        if lead == n { return unsafe equal(j, s) }
         var last = n &- 1
-        while last > lead && j[last] == separator { last &-= 1 }
+        while unsafe last > lead && j[last] == separator { last &-= 1 }
         var inner = false
         var simple = true
         for k in lead...last {
-            let c = j[k]
+            let c = unsafe j[k]
             if c == separator {
                 inner = true
             } else if !isASCIIAlphanumeric(c) {
                 simple = false
             }
         }
-        if !inner { return equal(j, s) }
+        if !inner { return unsafe equal(j, s) }
         if !simple {
-            let converted = convert(
+            let converted = unsafe convert(
                 String(decoding: j, as: UTF8.self), separator: Character(UnicodeScalar(separator)))
-            return converted.utf8.elementsEqual(s)
+            return unsafe converted.utf8.elementsEqual(s)
         }
         let trail = n &- 1 &- last
         guard s.count >= lead &+ trail else { return false }
-        for k in 0..<lead where s[k] != separator { return false }
-        for k in 0..<trail where s[s.count &- 1 &- k] != separator { return false }
+        for k in 0..<lead where unsafe s[k] != separator { return false }
+        for k in 0..<trail where unsafe s[s.count &- 1 &- k] != separator { return false }
         var p = lead
         let pEnd = s.count &- trail
         var component = 0
         var k = lead
         while k <= last {
-            if j[k] == separator {
+            if unsafe j[k] == separator {
                 k &+= 1
                 continue
             }
             var first = true
-            while k <= last && j[k] != separator {
-                let c = j[k]
+            while unsafe k <= last && j[k] != separator {
+                let c = unsafe j[k]
                 let expected = component > 0 && first ? upper(c) : lower(c)
-                guard p < pEnd, s[p] == expected else { return false }
+                guard p < pEnd, unsafe s[p] == expected else { return false }
                 p &+= 1
                 k &+= 1
                 first = false

@@ -71,7 +71,7 @@ extension Lazy: Decodable, DirectDecodable {
                         "Lazy<\(Model.self)> can only be decoded by JSONAPIDecoder or a Document's typed views"
                 ))
         }
-        self = try Self.decodeDirect(from: decoder, decoder.node, key: nil)
+        self = unsafe try Self.decodeDirect(from: decoder, decoder.node, key: nil)
     }
 
     static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> Lazy {
@@ -82,12 +82,12 @@ extension Lazy: Decodable, DirectDecodable {
             throw decoder.adding(key, to: error)
         }
         let info = decoder.typeInfo(Model.self)
-        let type = decoder.resources[Int(record)].type
+        let type = unsafe decoder.resources[Int(record)].type
         if info.resourceType != .max && type != info.resourceType {
-            throw decoder.failure(
+            throw unsafe decoder.failure(
                 .typeMismatch(Model.self), at: Int(decoder.resources[Int(record)].object.start), code: .typeMismatch,
                 path: decoder.path(key),
-                "expected a `\(info.model?.resourceType ?? "?")` resource (\(Model.self)), found a `\(decoder.types.name(type))` resource (\(decoder.identity(record: record)))"
+                unsafe "expected a `\(info.model?.resourceType ?? "?")` resource (\(Model.self)), found a `\(decoder.types.name(type))` resource (\(decoder.identity(record: record)))"
             )
         }
         if let union = decoder.union(info), !union.handles(type) {
@@ -100,10 +100,10 @@ extension Lazy: Decodable, DirectDecodable {
         var linkage = UInt32.max
         switch node {
         case .linkage(let index): linkage = index
-        case .relationship(let index): linkage = decoder.relationships[Int(index)].firstLinkage
-        case .primary where decoder.topLevel.primaryIsLinkage: linkage = decoder.topLevel.primaryStart
+        case .relationship(let index): linkage = unsafe decoder.relationships[Int(index)].firstLinkage
+        case .primary where unsafe decoder.topLevel.primaryIsLinkage: linkage = unsafe decoder.topLevel.primaryStart
         default: break
         }
-        return Lazy(session: decoder.session, record: record, linkage: linkage)
+        return unsafe Lazy(session: decoder.session, record: record, linkage: linkage)
     }
 }

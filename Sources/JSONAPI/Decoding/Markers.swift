@@ -21,7 +21,8 @@
 /// a valid `T`. `unsafeBitCast` checks that the sizes match.
 @inline(__always)
 func sameType<T, U>(_ value: U, as type: T.Type) -> T {
-    unsafeBitCast(value, to: T.self)
+    // SAFETY: callers have checked `U.self == T.self`, so this is the identity.
+    unsafe unsafeBitCast(value, to: T.self)
 }
 
 /// `Array` of any `Decodable`.

@@ -53,6 +53,10 @@ struct MemberSegment {
 }
 
 /// The shared entry buffer. Owned by one ``ResourceDecoder``; never shared across threads.
+///
+/// `@safe`: the entry buffer is allocated, grown and freed here only, and ``reserve(_:)`` keeps
+/// every index used below its capacity.
+@safe
 final class MemberTable {
     // SAFETY: `entries` points at `capacity` initialized-on-write entries; every index used is
     // below `top`, which never exceeds `capacity` (checked in `reserve`). `MemberEntry` is
@@ -64,51 +68,56 @@ final class MemberTable {
     @exclusivity(unchecked) private var nextStamp: UInt32 = 1
 
     init() {
-        capacity = 256
-        entries = .allocate(capacity: capacity)
+        unsafe capacity = 256
+        // SAFETY: `capacity` entries, freed in `deinit` or when replaced.
+        unsafe entries = .allocate(capacity: capacity)
     }
 
+    // SAFETY: the table owns `entries`; `MemberEntry` is trivial, so no deinitialization is needed.
     deinit {
-        entries.deallocate()
+        unsafe entries.deallocate()
     }
 
     /// Forgets every entry (segments made before are no longer valid), keeping the buffer
     /// unless it grew past 4,096 entries (a decoder kept for reuse holds small buffers only).
     func reset() {
-        top = 0
-        nextStamp &+= 1
-        if capacity > 4096 {
-            entries.deallocate()
-            capacity = 256
-            entries = .allocate(capacity: capacity)
+        unsafe top = 0
+        unsafe nextStamp &+= 1
+        // SAFETY: no segment survives `reset`, so the big buffer can be swapped for a small one.
+        if unsafe capacity > 4096 {
+            unsafe entries.deallocate()
+            unsafe capacity = 256
+            unsafe entries = .allocate(capacity: capacity)
         }
     }
 
     @inline(__always)
     private func reserve(_ extra: Int) {
-        if top &+ extra > capacity { grow(top &+ extra) }
+        if unsafe top &+ extra > capacity { unsafe grow(top &+ extra) }
     }
 
     @inline(never)
     private func grow(_ needed: Int) {
-        var newCapacity = capacity &* 2
+        var newCapacity = unsafe capacity &* 2
         while newCapacity < needed { newCapacity &*= 2 }
+        // SAFETY: the first `top` entries are initialized and `newCapacity > top`; the old buffer is freed
+        // once copied.
         let fresh = UnsafeMutablePointer<MemberEntry>.allocate(capacity: newCapacity)
-        fresh.update(from: entries, count: top)
-        entries.deallocate()
-        entries = fresh
-        capacity = newCapacity
+        unsafe fresh.update(from: entries, count: top)
+        unsafe entries.deallocate()
+        unsafe entries = fresh
+        unsafe capacity = newCapacity
     }
 
     /// Whether `segment` still holds the members it was made with.
     @inline(__always)
     func isValid(_ segment: MemberSegment) -> Bool {
-        segment.base >= 0 && segment.base < top && entries[segment.base].keyStart == segment.stamp
+        unsafe segment.base >= 0 && segment.base < top && entries[segment.base].keyStart == segment.stamp
     }
 
     /// The lookup hint of a segment (a member position).
     @inline(__always)
-    func hint(_ segment: MemberSegment) -> Int { Int(entries[segment.base].valueStart) }
+    func hint(_ segment: MemberSegment) -> Int { unsafe Int(entries[segment.base].valueStart) }
 
     /// The filter bit of a member name (see the type's documentation).
     @inline(__always)
@@ -119,83 +128,83 @@ final class MemberTable {
     /// Whether `segment` may have a member whose raw name is `name` (false: it has none).
     @inline(__always)
     func mayContain(_ segment: MemberSegment, name: UnsafeRawBufferPointer) -> Bool {
-        let header = entries[segment.base]
+        let header = unsafe entries[segment.base]
         let filter = UInt64(header.valueEnd) | UInt64(header.flags) &<< 32
-        let first = name.isEmpty ? 0 : name[0]
+        let first = unsafe name.isEmpty ? 0 : name[0]
         return filter & Self.filterBit(firstByte: first, count: name.count) != 0
     }
 
     @inline(__always)
     func setHint(_ segment: MemberSegment, _ position: Int) {
-        entries[segment.base].valueStart = UInt32(truncatingIfNeeded: position)
+        unsafe entries[segment.base].valueStart = UInt32(truncatingIfNeeded: position)
     }
 
     /// The entry of member `position` of `segment`.
     @inline(__always)
     func member(_ segment: MemberSegment, _ position: Int) -> MemberEntry {
-        entries[segment.base &+ 1 &+ position]
+        unsafe entries[segment.base &+ 1 &+ position]
     }
 
     /// Scans the object at `range` (which the parser validated) and pushes its members.
     ///
     /// Returns an empty segment when `range` is absent or not an object.
     func scan(_ b: UnsafeRawBufferPointer, object range: ByteRange) -> MemberSegment {
-        guard range.isPresent, Int(range.start) < b.count, b[Int(range.start)] == UInt8(ascii: "{") else {
+        guard range.isPresent, Int(range.start) < b.count, unsafe b[Int(range.start)] == UInt8(ascii: "{") else {
             return .empty
         }
-        let base = top
+        let base = unsafe top
         reserve(17)
-        let stamp = nextStamp
-        nextStamp &+= 1
-        entries[base] = MemberEntry(keyStart: stamp, keyEnd: 0, valueStart: 0, valueEnd: 0, flags: 0)
-        top = base &+ 1
+        let stamp = unsafe nextStamp
+        unsafe nextStamp &+= 1
+        unsafe entries[base] = MemberEntry(keyStart: stamp, keyEnd: 0, valueStart: 0, valueEnd: 0, flags: 0)
+        unsafe top = base &+ 1
         let end = min(Int(range.end), b.count)
         var filter: UInt64 = 0
-        var i = ValueReader.skipWhitespace(b, Int(range.start) &+ 1)
-        while i < end, b[i] == UInt8(ascii: "\"") {
+        var i = unsafe ValueReader.skipWhitespace(b, Int(range.start) &+ 1)
+        while i < end, unsafe b[i] == UInt8(ascii: "\"") {
             // Strings are skipped with the whole buffer as the limit, so that the 16-byte steps
             // also run for the short keys and values near the object's end; a string of the
             // validated input always closes inside its object, and `min` keeps a bad range in it.
-            let (rawKeyEnd, keyEscaped) = ValueReader.stringEnd(b, i, limit: b.count)
+            let (rawKeyEnd, keyEscaped) = unsafe ValueReader.stringEnd(b, i, limit: b.count)
             let keyEnd = min(rawKeyEnd, end)
             let keyStart = i &+ 1
             if keyEscaped {
                 filter = ~0
             } else {
                 let keyCount = max(0, keyEnd &- 1 &- keyStart)
-                filter |= Self.filterBit(firstByte: keyCount > 0 ? b[keyStart] : 0, count: keyCount)
+                unsafe filter |= Self.filterBit(firstByte: keyCount > 0 ? b[keyStart] : 0, count: keyCount)
             }
             i = keyEnd
-            if i < end, b[i] != UInt8(ascii: ":") { i = ValueReader.skipWhitespace(b, i) }
-            guard i < end, b[i] == UInt8(ascii: ":") else { break }
+            if i < end, unsafe b[i] != UInt8(ascii: ":") { i = unsafe ValueReader.skipWhitespace(b, i) }
+            guard i < end, unsafe b[i] == UInt8(ascii: ":") else { break }
             i &+= 1
-            if i < end, b[i] <= 0x20 { i = ValueReader.skipWhitespace(b, i) }
+            if i < end, unsafe b[i] <= 0x20 { i = unsafe ValueReader.skipWhitespace(b, i) }
             guard i < end else { break }
             let valueStart = i
             var flags: UInt32 = keyEscaped ? MemberEntry.keyEscaped : 0
-            if b[i] == UInt8(ascii: "\"") {
-                let (valueEnd, valueEscaped) = ValueReader.stringEnd(b, i, limit: b.count)
+            if unsafe b[i] == UInt8(ascii: "\"") {
+                let (valueEnd, valueEscaped) = unsafe ValueReader.stringEnd(b, i, limit: b.count)
                 if valueEscaped { flags |= MemberEntry.valueEscaped }
                 i = min(valueEnd, end)
             } else {
-                i = ValueReader.valueEnd(b, i)
+                i = unsafe ValueReader.valueEnd(b, i)
             }
             reserve(1)
-            entries[top] = MemberEntry(
+            unsafe entries[top] = MemberEntry(
                 keyStart: UInt32(truncatingIfNeeded: keyStart),
                 keyEnd: UInt32(truncatingIfNeeded: max(keyStart, keyEnd &- 1)),
                 valueStart: UInt32(truncatingIfNeeded: valueStart), valueEnd: UInt32(truncatingIfNeeded: i),
                 flags: flags)
-            top &+= 1
-            if i < end, b[i] != UInt8(ascii: ",") { i = ValueReader.skipWhitespace(b, i) }
-            guard i < end, b[i] == UInt8(ascii: ",") else { break }
+            unsafe top &+= 1
+            if i < end, unsafe b[i] != UInt8(ascii: ",") { i = unsafe ValueReader.skipWhitespace(b, i) }
+            guard i < end, unsafe b[i] == UInt8(ascii: ",") else { break }
             i &+= 1
-            if i < end, b[i] <= 0x20 { i = ValueReader.skipWhitespace(b, i) }
+            if i < end, unsafe b[i] <= 0x20 { i = unsafe ValueReader.skipWhitespace(b, i) }
         }
-        let count = top &- base &- 1
-        entries[base].keyEnd = UInt32(truncatingIfNeeded: count)
-        entries[base].valueEnd = UInt32(truncatingIfNeeded: filter)
-        entries[base].flags = UInt32(truncatingIfNeeded: filter &>> 32)
+        let count = unsafe top &- base &- 1
+        unsafe entries[base].keyEnd = UInt32(truncatingIfNeeded: count)
+        unsafe entries[base].valueEnd = UInt32(truncatingIfNeeded: filter)
+        unsafe entries[base].flags = UInt32(truncatingIfNeeded: filter &>> 32)
         return MemberSegment(base: base, count: count, stamp: stamp)
     }
 }

@@ -44,18 +44,18 @@ public struct Related<Value: Decodable, Meta: Decodable, Links: Decodable>: Deco
     }
 
     public init(from decoder: any Decoder) throws {
-        if let decoder = decoder as? ResourceDecoder, case .relationship(let index) = decoder.node {
-            let relationshipMeta = decoder.storage.arena.meta(ofRelationship: Int(index))
-            let relationshipLinks = decoder.storage.arena.links(ofRelationship: Int(index))
+        if let decoder = decoder as? ResourceDecoder, case .relationship(let index) = unsafe decoder.node {
+            let relationshipMeta = unsafe decoder.storage.arena.meta(ofRelationship: Int(index))
+            let relationshipLinks = unsafe decoder.storage.arena.links(ofRelationship: Int(index))
             value = try decoder.unbox(Value.self, .relationship(index), key: nil)
             meta =
                 relationshipMeta.isPresent
-                ? try withKeyRef(CodingKeys.meta) { key in
+                ? try decoder.withKeyRef(CodingKeys.meta) { key in
                     try decoder.unbox(Meta.self, .value(relationshipMeta), key: key)
                 } : nil
             links =
                 relationshipLinks.isPresent
-                ? try withKeyRef(CodingKeys.links) { key in
+                ? try decoder.withKeyRef(CodingKeys.links) { key in
                     try decoder.unbox(Links.self, .value(relationshipLinks), key: key)
                 } : nil
             return

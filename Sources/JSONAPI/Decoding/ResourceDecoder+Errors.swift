@@ -26,8 +26,8 @@ extension ResourceDecoder {
 
     /// A located `JSONAPIError` for the value at `offset`.
     func located(_ code: JSONAPIError.Code, _ message: String, at offset: Int) -> JSONAPIError {
-        let clamped = min(max(0, offset), bytes.count)
-        let location = SourceLocator.locate(offsets: [clamped], in: bytes).first
+        let clamped = unsafe min(max(0, offset), bytes.count)
+        let location = unsafe SourceLocator.locate(offsets: [clamped], in: bytes).first
         return JSONAPIError(
             code, message, offset: clamped, line: location?.line ?? 0, column: location?.column ?? 0,
             pointer: location?.pointer ?? "")
@@ -72,7 +72,7 @@ extension ResourceDecoder {
         case .resource(let record):
             message =
                 "resource \(identity(record: record)) has no attribute or relationship `\(key.stringValue)`"
-                + (matcher.isExact ? "" : " (after the key decoding strategy)")
+                + (unsafe matcher.isExact ? "" : " (after the key decoding strategy)")
         case .document:
             message = "the document has no top-level member `\(key.stringValue)`"
         default:
@@ -89,16 +89,16 @@ extension ResourceDecoder {
         }
         message +=
             " is not in the document (neither primary data nor `included`); declare the property optional, set ignoresMissingResources for arrays, or use Identifier<…>"
-        return failure(
+        return unsafe failure(
             .valueNotFound(Any.self), at: Int(linkages[Int(linkage)].object.start), code: .missingResource, path: path,
             message)
     }
 
     /// The resource and relationship that hold `linkage`, for messages.
     func owner(ofLinkage linkage: UInt32) -> (UInt32, UInt32)? {
-        for (index, relationship) in relationships.enumerated()
+        for (index, relationship) in unsafe relationships.enumerated()
         where linkage >= relationship.firstLinkage && linkage < relationship.firstLinkage &+ relationship.linkageCount {
-            for (position, resource) in resources.enumerated()
+            for (position, resource) in unsafe resources.enumerated()
             where index >= Int(resource.firstRelationship)
                 && index < Int(resource.firstRelationship) &+ Int(resource.relationshipCount)
             {
@@ -109,24 +109,25 @@ extension ResourceDecoder {
     }
 
     func wrongType(record: UInt32) -> DecodingError {
-        let found = types.name(resources[Int(record)].type)
-        let wanted = expectedModel.map { "a `\($0.resourceType)` resource (\($0))" } ?? "another resource type"
-        return failure(
+        let found = unsafe types.name(resources[Int(record)].type)
+        let wanted = unsafe expectedModel.map { "a `\($0.resourceType)` resource (\($0))" } ?? "another resource type"
+        return unsafe failure(
             .typeMismatch(expectedModel ?? Any.self), at: Int(resources[Int(record)].object.start),
             code: .typeMismatch, path: path,
             "expected \(wanted), found a `\(found)` resource (\(identity(record: record)))")
     }
 
     func cycle(at record: UInt32) -> DecodingError {
-        failure(
+        unsafe failure(
             .dataCorrupted, at: Int(resources[Int(record)].object.start), code: .decodingFailed, path: path,
             "cycle in the resource graph: \(chainDescription(appending: record)); decode one of these relationships as Lazy<…> or Identifier<…> to break it"
         )
     }
 
     func chainDescription(appending record: UInt32) -> String {
-        ((0..<chain.count).map { identity(record: chain[$0].record) } + [identity(record: record)]).joined(
-            separator: " → ")
+        unsafe ((0..<chain.count).map { unsafe identity(record: chain[$0].record) } + [identity(record: record)])
+            .joined(
+                separator: " → ")
     }
 
     /// A resource of a type that the union `unionType` (named `union`) does not handle.
@@ -136,14 +137,15 @@ extension ResourceDecoder {
     ) -> DecodingError {
         failure(
             .typeMismatch(unionType), at: offset, code: .typeMismatch, path: path,
-            "resource type `\(types.name(typeIndex))` (\(identity)) is not a member of \(union) (\(members.joined(separator: ", "))); set ignoresUnhandledResourceTypes to skip it"
+            unsafe "resource type `\(types.name(typeIndex))` (\(identity)) is not a member of \(union) (\(members.joined(separator: ", "))); set ignoresUnhandledResourceTypes to skip it"
         )
     }
 
     /// The same error with `key` appended to its coding path (for errors made before the key
     /// was pushed, in the direct paths that push no frame).
     func adding(_ key: KeyRef, to error: any Error) -> any Error {
-        guard let key = key.key, let decodingError = error as? DecodingError, let context = decodingError.context
+        guard let key = key.key(in: self), let decodingError = error as? DecodingError,
+            let context = decodingError.context
         else {
             return error
         }
@@ -162,7 +164,7 @@ extension ResourceDecoder {
 
     /// Gives an error that escaped a nested `init(from:)` a location, unless it has one.
     func locate(_ error: any Error, node: Node) -> any Error {
-        if foreignErrorLocated { return error }
+        if unsafe foreignErrorLocated { return error }
         if let decodingError = error as? DecodingError {
             guard let context = decodingError.context else { return error }
             if context.underlyingError is JSONAPIError { return error }
@@ -171,7 +173,7 @@ extension ResourceDecoder {
             if case .typeMismatch = decodingError { code = .typeMismatch } else { code = .decodingFailed }
             let place = located(code, context.debugDescription, at: offset)
             let underlying: any Error = context.underlyingError ?? place
-            if context.underlyingError != nil { foreignErrorLocated = true }
+            if context.underlyingError != nil { unsafe foreignErrorLocated = true }
             let newContext = DecodingError.Context(
                 codingPath: context.codingPath, debugDescription: context.debugDescription + placeDescription(place),
                 underlyingError: underlying)
@@ -183,7 +185,7 @@ extension ResourceDecoder {
             }
         }
         let place = located(.decodingFailed, "\(error)", at: offset(of: node))
-        foreignErrorLocated = true
+        unsafe foreignErrorLocated = true
         return DecodingError.dataCorrupted(
             DecodingError.Context(
                 codingPath: path, debugDescription: "\(error)" + placeDescription(place), underlyingError: error))
@@ -194,37 +196,37 @@ extension ResourceDecoder {
         let depth = pathCount
         guard errorPath.count > depth else { return offset(of: node) }
         let key = errorPath[depth]
-        let savedTop = table.top
-        defer { table.top = savedTop }
+        let savedTop = unsafe table.top
+        defer { unsafe table.top = savedTop }
         switch node {
         case .value(let range):
             if firstByte(range) == UInt8(ascii: "{") {
-                let segment = table.scan(bytes, object: range)
-                if let member = withKeyBytes(key, { findMember(segment, object: range, $0) }) {
+                let segment = unsafe table.scan(bytes, object: range)
+                if let member = unsafe withKeyBytes(key, { unsafe findMember(segment, object: range, $0) }) {
                     return Int(member.value.start)
                 }
             } else if firstByte(range) == UInt8(ascii: "["), let index = key.intValue {
                 var cursor = ArrayCursor(range)
                 var position = 0
-                while let element = cursor.next(bytes) {
+                while let element = unsafe cursor.next(bytes) {
                     if position == index { return Int(element.start) }
                     position += 1
                 }
             }
         case .resource, .relationship, .linkage, .primary:
             guard let record = try? singleResource(of: node, for: Any.self) else { break }
-            let segment = table.scan(bytes, object: resources[Int(record)].attributes)
-            let slot = withKeyBytes(key) { lookup($0, record: record, segment: segment) }
+            let segment = unsafe table.scan(bytes, object: resources[Int(record)].attributes)
+            let slot = unsafe withKeyBytes(key) { unsafe lookup($0, record: record, segment: segment) }
             switch slot {
             case .member(let member): return Int(member.value.start)
             case .relationship(let index): return relationshipOffset(index)
             case .id, .lid:
                 if case .text(let range, _)? = self.node(for: slot, record: record) { return Int(range.start) &- 1 }
-            case .meta: return Int(storage.arena.meta(ofResource: Int(record)).start)
-            case .links: return Int(resources[Int(record)].links.start)
+            case .meta: return unsafe Int(storage.arena.meta(ofResource: Int(record)).start)
+            case .links: return unsafe Int(resources[Int(record)].links.start)
             default: break
             }
-            return Int(resources[Int(record)].object.start)
+            return unsafe Int(resources[Int(record)].object.start)
         default:
             break
         }
@@ -234,18 +236,19 @@ extension ResourceDecoder {
     /// The byte offset of the value a node stands for.
     func offset(of node: Node) -> Int {
         switch node {
-        case .resource(let record): return Int(resources[Int(record)].object.start)
+        case .resource(let record): return unsafe Int(resources[Int(record)].object.start)
         case .value(let range): return Int(range.start)
         case .relationship(let index): return relationshipOffset(index)
-        case .linkage(let index): return Int(linkages[Int(index)].object.start)
+        case .linkage(let index): return unsafe Int(linkages[Int(index)].object.start)
         case .primary:
-            return topLevel.dataRange.isPresent ? Int(topLevel.dataRange.start) : max(0, Int(topLevel.object.start))
+            return unsafe topLevel.dataRange.isPresent
+                ? Int(topLevel.dataRange.start) : max(0, Int(topLevel.object.start))
         case .included:
-            return topLevel.includedCount > 0
+            return unsafe topLevel.includedCount > 0
                 ? Int(resources[Int(topLevel.includedStart)].object.start) : max(0, Int(topLevel.object.start))
         case .text(let range, _): return max(0, Int(range.start) &- 1)
         case .typeName(_, let offset): return Int(offset)
-        case .document: return topLevel.object.isPresent ? Int(topLevel.object.start) : 0
+        case .document: return unsafe topLevel.object.isPresent ? Int(topLevel.object.start) : 0
         }
     }
 
@@ -273,16 +276,17 @@ extension ResourceDecoder {
         case .primary: return "the primary data"
         case .included: return "the `included` array"
         case .text(let range, let escaped): return "the string \"\(string(range, escaped: escaped))\""
-        case .typeName(let index, _): return "the type name \"\(types.name(index))\""
+        case .typeName(let index, _): return unsafe "the type name \"\(types.name(index))\""
         case .document: return "the document"
         }
     }
 
     /// The value's JSON text, shortened to about 40 bytes.
     func snippet(_ range: ByteRange) -> String {
-        let raw = bytes.slice(range)
-        if raw.count <= 40 { return String(decoding: raw, as: UTF8.self) }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<40]), as: UTF8.self) + "…"
+        let raw = unsafe bytes.slice(range)
+        if raw.count <= 40 { return unsafe String(decoding: raw, as: UTF8.self) }
+        // SAFETY: `raw` has more than 40 bytes here.
+        return unsafe String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<40]), as: UTF8.self) + "…"
     }
 
     /// "a string", "an integer (Int8)", … for messages.

@@ -22,18 +22,18 @@ extension ResourceDecoder {
         var segment = segment
         if !table.isValid(segment) {
             guard object.isPresent else { return nil }
-            segment = table.scan(bytes, object: object)
+            segment = unsafe table.scan(bytes, object: object)
         }
         let count = segment.count
         guard count > 0 else { return nil }
         // Raw names are the names only under the exact strategy (the filter is over raw bytes).
-        if exactKeys && !table.mayContain(segment, name: wanted) { return nil }
+        if unsafe exactKeys && !table.mayContain(segment, name: wanted) { return nil }
         var position = table.hint(segment)
         if position >= count { position = 0 }
         var remaining = count
         while remaining > 0 {
             let entry = table.member(segment, position)
-            if nameMatches(entry.key, escaped: entry.flags & MemberEntry.keyEscaped != 0, wanted) {
+            if unsafe nameMatches(entry.key, escaped: entry.flags & MemberEntry.keyEscaped != 0, wanted) {
                 table.setHint(segment, position &+ 1)
                 return entry
             }
@@ -48,18 +48,18 @@ extension ResourceDecoder {
     @inline(__always)
     func nameMatches(_ name: ByteRange, escaped: Bool, _ wanted: UnsafeRawBufferPointer) -> Bool {
         if !escaped {
-            let raw = bytes.slice(name)
-            if exactKeys { return KeyMatcher.equal(raw, wanted) }
-            return matcher.matches(raw, wanted, path: { self.path })
+            let raw = unsafe bytes.slice(name)
+            if unsafe exactKeys { return unsafe KeyMatcher.equal(raw, wanted) }
+            return unsafe matcher.matches(raw, wanted, path: { self.path })
         }
-        return nameMatchesEscaped(name, wanted)
+        return unsafe nameMatchesEscaped(name, wanted)
     }
 
     @inline(never)
     func nameMatchesEscaped(_ name: ByteRange, _ wanted: UnsafeRawBufferPointer) -> Bool {
         var decoded: [UInt8] = []
-        JSONStringDecoding.unescape(bytes.slice(name), into: &decoded)
-        return decoded.withUnsafeBytes { matcher.matches($0, wanted, path: { self.path }) }
+        unsafe JSONStringDecoding.unescape(bytes.slice(name), into: &decoded)
+        return unsafe decoded.withUnsafeBytes { unsafe matcher.matches($0, wanted, path: { self.path }) }
     }
 
     /// The scalar that a lookup in resource `record` found, or nil when `slot` names nothing
@@ -91,13 +91,13 @@ extension ResourceDecoder {
     /// The relationship of `record` named `wanted`.
     @inline(__always)
     func findRelationship(of record: UInt32, _ wanted: UnsafeRawBufferPointer) -> UInt32? {
-        let resource = resources[Int(record)]
+        let resource = unsafe resources[Int(record)]
         let first = Int(resource.firstRelationship)
         let end = first &+ Int(resource.relationshipCount)
         var index = first
         while index < end {
-            let relationship = relationships[index]
-            if nameMatches(relationship.name, escaped: relationship.flags.contains(.nameHasEscapes), wanted) {
+            let relationship = unsafe relationships[index]
+            if unsafe nameMatches(relationship.name, escaped: relationship.flags.contains(.nameHasEscapes), wanted) {
                 return UInt32(index)
             }
             index &+= 1
@@ -110,43 +110,45 @@ extension ResourceDecoder {
     /// `relationships.` (never a valid member name) looks in that section only.
     @inline(__always)
     func lookup(_ wanted: UnsafeRawBufferPointer, record: UInt32, segment: MemberSegment) -> ResourceSlot {
-        let resource = resources[Int(record)]
+        let resource = unsafe resources[Int(record)]
         switch wanted.count {
-        case 2 where wanted[0] == UInt8(ascii: "i") && wanted[1] == UInt8(ascii: "d"):
+        case 2 where unsafe wanted[0] == UInt8(ascii: "i") && wanted[1] == UInt8(ascii: "d"):
             return resource.id.isPresent ? .id : .none
-        case 4 where wanted.equals("type"):
+        case 4 where unsafe wanted.equals("type"):
             return .type
-        case 3 where wanted.equals("lid"):
+        case 3 where unsafe wanted.equals("lid"):
             return resource.flags.contains(.hasLid) ? .lid : .none
         default:
             break
         }
-        if let member = findMember(segment, object: resource.attributes, wanted) { return .member(member) }
-        if resource.relationshipCount > 0, let relationship = findRelationship(of: record, wanted) {
+        if let member = unsafe findMember(segment, object: resource.attributes, wanted) { return .member(member) }
+        if resource.relationshipCount > 0, let relationship = unsafe findRelationship(of: record, wanted) {
             return .relationship(relationship)
         }
-        return lookupReserved(wanted, record: record, segment: segment)
+        return unsafe lookupReserved(wanted, record: record, segment: segment)
     }
 
     @inline(never)
     func lookupReserved(_ wanted: UnsafeRawBufferPointer, record: UInt32, segment: MemberSegment) -> ResourceSlot {
-        let resource = resources[Int(record)]
-        if wanted.equals("meta") { return resource.flags.contains(.hasMeta) ? .meta : .none }
-        if wanted.equals("links") { return resource.links.isPresent ? .links : .none }
+        let resource = unsafe resources[Int(record)]
+        if unsafe wanted.equals("meta") { return resource.flags.contains(.hasMeta) ? .meta : .none }
+        if unsafe wanted.equals("links") { return resource.links.isPresent ? .links : .none }
         let attributes: StaticString = "attributes."
         let relationshipsPrefix: StaticString = "relationships."
-        if wanted.hasPrefix(attributes) {
-            let name = UnsafeRawBufferPointer(rebasing: wanted[attributes.utf8CodeUnitCount...])
-            if let member = findMember(segment, object: resource.attributes, name) { return .member(member) }
-        } else if wanted.hasPrefix(relationshipsPrefix) {
-            let name = UnsafeRawBufferPointer(rebasing: wanted[relationshipsPrefix.utf8CodeUnitCount...])
-            if let relationship = findRelationship(of: record, name) { return .relationship(relationship) }
-        } else if wanted.hasSuffix(".meta") || wanted.hasSuffix(".links") {
-            let isMeta = wanted.hasSuffix(".meta")
-            let name = UnsafeRawBufferPointer(rebasing: wanted[..<(wanted.count - (isMeta ? 5 : 6))])
-            guard let index = findRelationship(of: record, name) else { return .none }
+        // SAFETY: each slice starts or ends inside `wanted`: the prefix or suffix it drops was just found
+        // there.
+        if unsafe wanted.hasPrefix(attributes) {
+            let name = unsafe UnsafeRawBufferPointer(rebasing: wanted[attributes.utf8CodeUnitCount...])
+            if let member = unsafe findMember(segment, object: resource.attributes, name) { return .member(member) }
+        } else if unsafe wanted.hasPrefix(relationshipsPrefix) {
+            let name = unsafe UnsafeRawBufferPointer(rebasing: wanted[relationshipsPrefix.utf8CodeUnitCount...])
+            if let relationship = unsafe findRelationship(of: record, name) { return .relationship(relationship) }
+        } else if unsafe wanted.hasSuffix(".meta") || wanted.hasSuffix(".links") {
+            let isMeta = unsafe wanted.hasSuffix(".meta")
+            let name = unsafe UnsafeRawBufferPointer(rebasing: wanted[..<(wanted.count - (isMeta ? 5 : 6))])
+            guard let index = unsafe findRelationship(of: record, name) else { return .none }
             let part =
-                isMeta
+                unsafe isMeta
                 ? storage.arena.meta(ofRelationship: Int(index)) : storage.arena.links(ofRelationship: Int(index))
             return part.isPresent ? .part(part) : .none
         }
@@ -154,15 +156,16 @@ extension ResourceDecoder {
     }
 
     func node(for slot: ResourceSlot, record: UInt32) -> Node? {
-        let resource = resources[Int(record)]
+        let resource = unsafe resources[Int(record)]
         switch slot {
         case .member(let member): return .value(member.value)
         case .id: return .text(resource.id, escaped: resource.flags.contains(.idHasEscapes))
         case .lid:
-            return .text(storage.arena.lid(ofResource: Int(record)), escaped: resource.flags.contains(.lidHasEscapes))
+            return unsafe .text(
+                storage.arena.lid(ofResource: Int(record)), escaped: resource.flags.contains(.lidHasEscapes))
         case .type: return .typeName(resource.type, offset: resource.object.start)
         case .relationship(let index): return .relationship(index)
-        case .meta: return .value(storage.arena.meta(ofResource: Int(record)))
+        case .meta: return unsafe .value(storage.arena.meta(ofResource: Int(record)))
         case .part(let range): return .value(range)
         case .links: return .value(resource.links)
         case .none: return nil
@@ -174,19 +177,19 @@ extension ResourceDecoder {
     func withKeyBytes<K: CodingKey, R>(
         _ key: K, names: Unmanaged<KeyNames>, _ body: (UnsafeRawBufferPointer) -> R
     ) -> R {
-        if let name = names._withUnsafeGuaranteedRef({ $0.name(key) }) { return body(name) }
-        return withKeyBytes(key, body)
+        if let name = unsafe names._withUnsafeGuaranteedRef({ unsafe $0.name(key) }) { return unsafe body(name) }
+        return unsafe withKeyBytes(key, body)
     }
 
     /// Calls `body` with the UTF-8 of `key.stringValue`, without copying for native strings.
     @inline(__always)
     func withKeyBytes<R>(_ key: some CodingKey, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         let name = key.stringValue
-        if let result = name.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) {
+        if let result = unsafe name.utf8.withContiguousStorageIfAvailable({ unsafe body(UnsafeRawBufferPointer($0)) }) {
             return result
         }
         var copy = name
-        return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        return copy.withUTF8 { unsafe body(UnsafeRawBufferPointer($0)) }
     }
 }
 
@@ -210,14 +213,14 @@ extension UnsafeRawBufferPointer {
     func hasPrefix(_ literal: StaticString) -> Bool {
         let n = literal.utf8CodeUnitCount
         guard count >= n, let base = baseAddress else { return false }
-        return memcmpBytes(base, UnsafeRawPointer(literal.utf8Start), n)
+        return unsafe memcmpBytes(base, UnsafeRawPointer(literal.utf8Start), n)
     }
 
     @inline(__always)
     func hasSuffix(_ literal: StaticString) -> Bool {
         let n = literal.utf8CodeUnitCount
         guard count > n, let base = baseAddress else { return false }
-        return memcmpBytes(base + (count - n), UnsafeRawPointer(literal.utf8Start), n)
+        return unsafe memcmpBytes(base + (count - n), UnsafeRawPointer(literal.utf8Start), n)
     }
 }
 
@@ -230,31 +233,37 @@ extension UnsafeRawBufferPointer {
 // container is used as `Decodable` intends: inside the `init(from:)` it was given to.
 
 /// A keyed container over a resource object.
+///
+/// `@safe`: its unretained decoder lives for the whole decode, and a container is used, as
+/// `Decodable` intends, only inside the `init(from:)` it was given to (see the note above
+/// ``ResourceContainer``).
+@safe
 struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let unmanaged: Unmanaged<ResourceDecoder>
-    var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
+    var decoder: ResourceDecoder { unsafe unmanaged.takeUnretainedValue() }
     // SAFETY: owned by the decoder's container pool, which lives as long as the decoder.
     unowned(unsafe) let state: KeyedState
-    var record: UInt32 { state.record }
-    var segment: MemberSegment { state.segment }
-    var depth: Int { state.depth }
+    var record: UInt32 { unsafe state.record }
+    var segment: MemberSegment { unsafe state.segment }
+    var depth: Int { unsafe state.depth }
 
     var codingPath: [any CodingKey] { Array(decoder.path.prefix(depth)) }
 
     var allKeys: [Key] {
-        let resource = decoder.resources[Int(record)]
+        let resource = unsafe decoder.resources[Int(record)]
         var names: [String] = ["type"]
         if resource.id.isPresent { names.append("id") }
         if resource.flags.contains(.hasLid) { names.append("lid") }
-        let members = decoder.table.scan(decoder.bytes, object: resource.attributes)
+        let members = unsafe decoder.table.scan(decoder.bytes, object: resource.attributes)
         for position in 0..<members.count {
             let member = decoder.table.member(members, position)
             let raw = decoder.string(member.key, escaped: member.flags & MemberEntry.keyEscaped != 0)
-            names.append(decoder.matcher.convertedName(raw, path: { codingPath }))
+            unsafe names.append(decoder.matcher.convertedName(raw, path: { codingPath }))
         }
         let first = Int(resource.firstRelationship)
         for index in first..<(first + Int(resource.relationshipCount)) {
-            names.append(decoder.matcher.convertedName(decoder.relationshipName(UInt32(index)), path: { codingPath }))
+            unsafe names.append(
+                decoder.matcher.convertedName(decoder.relationshipName(UInt32(index)), path: { codingPath }))
         }
         if resource.flags.contains(.hasMeta) { names.append("meta") }
         if resource.links.isPresent { names.append("links") }
@@ -263,8 +272,10 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     @inline(__always)
     func slot(_ key: Key) -> ResourceSlot {
-        unmanaged._withUnsafeGuaranteedRef { decoder in
-            decoder.withKeyBytes(key, names: state.names) { decoder.lookup($0, record: record, segment: segment) }
+        unsafe unmanaged._withUnsafeGuaranteedRef { decoder in
+            unsafe decoder.withKeyBytes(key, names: state.names) {
+                unsafe decoder.lookup($0, record: record, segment: segment)
+            }
         }
     }
 
@@ -274,12 +285,12 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
             switch slot(key) {
             case .member(let member):
                 return decoder.firstByte(member.value) == UInt8(ascii: "n")
             case .relationship(let index):
-                let data = decoder.relationships[Int(index)].data
+                let data = unsafe decoder.relationships[Int(index)].data
                 return data == .null || data == .absent
             case .meta, .links, .id, .type, .lid, .part:
                 return false
@@ -291,11 +302,13 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     @inline(__always)
     func scalar<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
-            let slot = decoder.withKeyBytes(key, names: state.names) {
-                decoder.lookup($0, record: record, segment: segment)
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
+            let slot = unsafe decoder.withKeyBytes(key, names: state.names) {
+                unsafe decoder.lookup($0, record: record, segment: segment)
             }
-            guard let value = try withKeyRef(key, { try decoder.scalar(T.self, in: slot, record: record, key: $0) })
+            guard
+                let value = try decoder.withKeyRef(
+                    key, { try decoder.scalar(T.self, in: slot, record: record, key: $0) })
             else {
                 throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)
             }
@@ -305,11 +318,13 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     @inline(__always)
     func scalarIfPresent<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
-            let slot = decoder.withKeyBytes(key, names: state.names) {
-                decoder.lookup($0, record: record, segment: segment)
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
+            let slot = unsafe decoder.withKeyBytes(key, names: state.names) {
+                unsafe decoder.lookup($0, record: record, segment: segment)
             }
-            return try withKeyRef(key) { try decoder.scalarIfPresent(T.self, in: slot, record: record, key: $0) }
+            return try decoder.withKeyRef(key) {
+                try decoder.scalarIfPresent(T.self, in: slot, record: record, key: $0)
+            }
         }
     }
 
@@ -344,18 +359,18 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try scalarIfPresent(type, key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard let node = decoder.node(for: slot(key), record: record) else {
                 return try decoder.absentValue(T.self, key: key, in: .resource(record), depth: depth)
             }
-            return try withKeyRef(key) { key in try decoder.unbox(T.self, node, key: key) }
+            return try decoder.withKeyRef(key) { key in try decoder.unbox(T.self, node, key: key) }
         }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard let node = decoder.node(for: slot(key), record: record) else { return nil }
-            return try withKeyRef(key) { key in try decoder.decodeOptional(T.self, node, key: key) }
+            return try decoder.withKeyRef(key) { key in try decoder.decodeOptional(T.self, node, key: key) }
         }
     }
 
@@ -386,33 +401,42 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 }
 
 /// A keyed container over a JSON object (an attribute value, `meta`, a nested struct).
+///
+/// `@safe`: its unretained decoder lives for the whole decode, and a container is used, as
+/// `Decodable` intends, only inside the `init(from:)` it was given to (see the note above
+/// ``ResourceContainer``).
+@safe
 struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let unmanaged: Unmanaged<ResourceDecoder>
-    var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
+    var decoder: ResourceDecoder { unsafe unmanaged.takeUnretainedValue() }
     // SAFETY: owned by the decoder's container pool, which lives as long as the decoder.
     unowned(unsafe) let state: KeyedState
-    var object: ByteRange { state.object }
-    var segment: MemberSegment { state.segment }
-    var depth: Int { state.depth }
+    var object: ByteRange { unsafe state.object }
+    var segment: MemberSegment { unsafe state.segment }
+    var depth: Int { unsafe state.depth }
 
     var codingPath: [any CodingKey] { Array(decoder.path.prefix(depth)) }
 
     var allKeys: [Key] {
-        let members = decoder.table.scan(decoder.bytes, object: object)
+        let members = unsafe decoder.table.scan(decoder.bytes, object: object)
         var keys: [Key] = []
         keys.reserveCapacity(members.count)
         for position in 0..<members.count {
             let member = decoder.table.member(members, position)
             let raw = decoder.string(member.key, escaped: member.flags & MemberEntry.keyEscaped != 0)
-            if let key = Key(stringValue: decoder.matcher.convertedName(raw, path: { codingPath })) { keys.append(key) }
+            if let key = unsafe Key(stringValue: decoder.matcher.convertedName(raw, path: { codingPath })) {
+                keys.append(key)
+            }
         }
         return keys
     }
 
     @inline(__always)
     func member(_ key: Key) -> MemberEntry? {
-        unmanaged._withUnsafeGuaranteedRef { decoder in
-            decoder.withKeyBytes(key, names: state.names) { decoder.findMember(segment, object: object, $0) }
+        unsafe unmanaged._withUnsafeGuaranteedRef { decoder in
+            unsafe decoder.withKeyBytes(key, names: state.names) {
+                unsafe decoder.findMember(segment, object: object, $0)
+            }
         }
     }
 
@@ -425,14 +449,14 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     @inline(__always)
     func scalar<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard
-                let member = decoder.withKeyBytes(
-                    key, names: state.names, { decoder.findMember(segment, object: object, $0) })
+                let member = unsafe decoder.withKeyBytes(
+                    key, names: state.names, { unsafe decoder.findMember(segment, object: object, $0) })
             else {
                 throw decoder.keyNotFound(key, in: .value(object), path: codingPath)
             }
-            return try withKeyRef(key) { key in
+            return try decoder.withKeyRef(key) { key in
                 try T.read(
                     decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
             }
@@ -441,13 +465,13 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     @inline(__always)
     func scalarIfPresent<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard
-                let member = decoder.withKeyBytes(
-                    key, names: state.names, { decoder.findMember(segment, object: object, $0) }),
+                let member = unsafe decoder.withKeyBytes(
+                    key, names: state.names, { unsafe decoder.findMember(segment, object: object, $0) }),
                 decoder.firstByte(member.value) != UInt8(ascii: "n")
             else { return nil }
-            return try withKeyRef(key) { key in
+            return try decoder.withKeyRef(key) { key in
                 try T.read(
                     decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
             }
@@ -485,26 +509,28 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try scalarIfPresent(type, key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard
-                let member = decoder.withKeyBytes(
-                    key, names: state.names, { decoder.findMember(segment, object: object, $0) })
+                let member = unsafe decoder.withKeyBytes(
+                    key, names: state.names, { unsafe decoder.findMember(segment, object: object, $0) })
             else {
                 return try decoder.absentValue(T.self, key: key, in: .value(object), depth: depth)
             }
-            return try withKeyRef(key) { key in try decoder.unbox(T.self, .value(member.value), key: key) }
+            return try decoder.withKeyRef(key) { key in try decoder.unbox(T.self, .value(member.value), key: key) }
         }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard
-                let member = decoder.withKeyBytes(
-                    key, names: state.names, { decoder.findMember(segment, object: object, $0) })
+                let member = unsafe decoder.withKeyBytes(
+                    key, names: state.names, { unsafe decoder.findMember(segment, object: object, $0) })
             else {
                 return nil
             }
-            return try withKeyRef(key) { key in try decoder.decodeOptional(T.self, .value(member.value), key: key) }
+            return try decoder.withKeyRef(key) { key in
+                try decoder.decodeOptional(T.self, .value(member.value), key: key)
+            }
         }
     }
 
@@ -520,8 +546,8 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func superDecoder() throws -> any Decoder {
         guard
-            let member = decoder.withKeyBytes(
-                AnyCodingKey(stringValue: "super"), { decoder.findMember(segment, object: object, $0) })
+            let member = unsafe decoder.withKeyBytes(
+                AnyCodingKey(stringValue: "super"), { unsafe decoder.findMember(segment, object: object, $0) })
         else {
             throw decoder.keyNotFound(AnyCodingKey(stringValue: "super"), in: .value(object), path: codingPath)
         }
@@ -541,15 +567,20 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 /// A keyed container over the top-level object: `data` is the primary data, `included` the
 /// included resources, and every other key a top-level member (`meta`, `links`, `jsonapi`,
 /// `errors`, or an extension member such as `atomic:results`).
+///
+/// `@safe`: its unretained decoder lives for the whole decode, and a container is used, as
+/// `Decodable` intends, only inside the `init(from:)` it was given to (see the note above
+/// ``ResourceContainer``).
+@safe
 struct DocumentContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let unmanaged: Unmanaged<ResourceDecoder>
-    var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
+    var decoder: ResourceDecoder { unsafe unmanaged.takeUnretainedValue() }
     let depth: Int
 
     var codingPath: [any CodingKey] { Array(decoder.path.prefix(depth)) }
 
     var allKeys: [Key] {
-        let top = decoder.topLevel
+        let top = unsafe decoder.topLevel
         var names: [String] = []
         if top.data != .absent { names.append("data") }
         if top.hasIncluded { names.append("included") }
@@ -557,14 +588,14 @@ struct DocumentContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if top.links.isPresent { names.append("links") }
         if top.jsonapi.isPresent { names.append("jsonapi") }
         if top.errors.isPresent { names.append("errors") }
-        for member in decoder.storage.arena.foreignMembers {
+        for member in unsafe decoder.storage.arena.foreignMembers {
             names.append(decoder.string(member.name, escaped: member.nameHasEscapes))
         }
         return names.compactMap { Key(stringValue: $0) }
     }
 
     func node(_ key: Key) -> Node? {
-        let top = decoder.topLevel
+        let top = unsafe decoder.topLevel
         switch key.stringValue {
         case "data": return top.data == .absent ? nil : .primary
         case "included": return top.hasIncluded ? .included : nil
@@ -573,9 +604,9 @@ struct DocumentContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         case "jsonapi": return top.jsonapi.isPresent ? .value(top.jsonapi) : nil
         case "errors": return top.errors.isPresent ? .value(top.errors) : nil
         default:
-            return decoder.withKeyBytes(key) { wanted in
-                for member in decoder.storage.arena.foreignMembers
-                where decoder.nameMatches(member.name, escaped: member.nameHasEscapes, wanted) {
+            return unsafe decoder.withKeyBytes(key) { wanted in
+                for member in unsafe decoder.storage.arena.foreignMembers
+                where unsafe decoder.nameMatches(member.name, escaped: member.nameHasEscapes, wanted) {
                     return .value(member.value)
                 }
                 return nil
@@ -589,7 +620,7 @@ struct DocumentContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let node = node(key) else { throw decoder.keyNotFound(key, in: .document, path: codingPath) }
         switch node {
         case .value(let range): return decoder.firstByte(range) == UInt8(ascii: "n")
-        case .primary: return decoder.topLevel.data == .null
+        case .primary: return unsafe decoder.topLevel.data == .null
         default: return false
         }
     }
@@ -598,12 +629,12 @@ struct DocumentContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let node = node(key) else {
             return try decoder.absentValue(T.self, key: key, in: .document, depth: depth)
         }
-        return try withKeyRef(key) { key in try decoder.unbox(T.self, node, key: key) }
+        return try decoder.withKeyRef(key) { key in try decoder.unbox(T.self, node, key: key) }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let node = node(key) else { return nil }
-        return try withKeyRef(key) { key in try decoder.decodeOptional(T.self, node, key: key) }
+        return try decoder.withKeyRef(key) { key in try decoder.decodeOptional(T.self, node, key: key) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws

@@ -15,14 +15,14 @@ extension ResourceDecoder {
     /// The `{...}` range of relationship `index`.
     @inline(__always)
     func relationshipObject(_ index: UInt32) -> ByteRange {
-        relationships[Int(index)].object
+        unsafe relationships[Int(index)].object
     }
 
     /// The byte offset of relationship `index`'s object (for errors).
     func relationshipOffset(_ index: UInt32) -> Int {
         let object = relationshipObject(index)
         if object.isPresent { return Int(object.start) }
-        return max(0, Int(relationships[Int(index)].name.start) &- 1)
+        return unsafe max(0, Int(relationships[Int(index)].name.start) &- 1)
     }
 }
 
@@ -44,23 +44,23 @@ extension ResourceDecoder {
     func identity(of node: Node, key: KeyRef = .none) throws -> Identity? {
         switch node {
         case .linkage(let index):
-            let l = linkages[Int(index)]
-            return Identity(
+            let l = unsafe linkages[Int(index)]
+            return unsafe Identity(
                 type: l.type, id: l.id, idEscaped: l.flags.contains(.idHasEscapes),
                 lid: storage.arena.linkageLids.range(of: Int(index), flags: l.flags),
                 lidEscaped: l.flags.contains(.lidHasEscapes),
                 meta: storage.arena.linkageMeta.range(of: Int(index), flags: l.flags), offset: Int(l.object.start),
                 node: node)
         case .resource(let record):
-            let r = resources[Int(record)]
-            return Identity(
+            let r = unsafe resources[Int(record)]
+            return unsafe Identity(
                 type: r.type, id: r.id, idEscaped: r.flags.contains(.idHasEscapes),
                 lid: storage.arena.resourceLids.range(of: Int(record), flags: r.flags),
                 lidEscaped: r.flags.contains(.lidHasEscapes),
                 meta: .absent, offset: Int(r.object.start),
                 node: node)
         case .relationship(let index):
-            let relationship = relationships[Int(index)]
+            let relationship = unsafe relationships[Int(index)]
             guard relationship.data == .one, relationship.linkageCount > 0 else {
                 do {
                     _ = try singleResource(of: node, for: ResourceIdentifier.self)
@@ -71,7 +71,7 @@ extension ResourceDecoder {
             }
             return try identity(of: .linkage(relationship.firstLinkage))
         case .primary:
-            let top = topLevel
+            let top = unsafe topLevel
             guard top.data == .one, top.primaryCount > 0 else {
                 do {
                     _ = try singleResource(of: node, for: ResourceIdentifier.self)
@@ -96,7 +96,7 @@ extension ResourceDecoder {
     }
 
     func resourceIdentifier(_ identity: Identity) -> ResourceIdentifier {
-        ResourceIdentifier(
+        unsafe ResourceIdentifier(
             type: types.name(identity.type),
             id: identity.id.isPresent ? string(identity.id, escaped: identity.idEscaped) : nil,
             lid: identity.lid.isPresent ? string(identity.lid, escaped: identity.lidEscaped) : nil)
@@ -110,7 +110,7 @@ extension ResourceDecoder {
         guard info.resourceType != identity.type else { return }
         throw failure(
             .typeMismatch(Model.self), at: identity.offset, code: .typeMismatch, path: path(key),
-            "expected \(identifier ? "an identifier" : "a resource") of type `\(Model.resourceType)` (\(Model.self)), found `\(types.name(identity.type))` (\(describe(identity)))"
+            unsafe "expected \(identifier ? "an identifier" : "a resource") of type `\(Model.resourceType)` (\(Model.self)), found `\(types.name(identity.type))` (\(describe(identity)))"
         )
     }
 }

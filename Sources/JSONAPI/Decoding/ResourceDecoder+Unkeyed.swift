@@ -9,16 +9,21 @@
 /// `Array`, `Set` and other collections of attribute values usually bypass this container
 /// (the decoder walks arrays itself with the element type known), so this serves custom
 /// `init(from:)` implementations.
+///
+/// `@safe`: its unretained decoder lives for the whole decode, and a container is used, as
+/// `Decodable` intends, only inside the `init(from:)` it was given to (see the note above
+/// ``ResourceContainer``).
+@safe
 struct ArrayContainer: UnkeyedDecodingContainer {
     let unmanaged: Unmanaged<ResourceDecoder>
-    var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
+    var decoder: ResourceDecoder { unsafe unmanaged.takeUnretainedValue() }
     let array: ByteRange
     let depth: Int
     var cursor: ArrayCursor
     private(set) var currentIndex = 0
 
     init(decoder: ResourceDecoder, array: ByteRange, depth: Int) {
-        self.unmanaged = .passUnretained(decoder)
+        unsafe self.unmanaged = .passUnretained(decoder)
         self.array = array
         self.depth = depth
         self.cursor = ArrayCursor(array)
@@ -29,14 +34,14 @@ struct ArrayContainer: UnkeyedDecodingContainer {
     var count: Int? {
         var counter = ArrayCursor(array)
         var n = 0
-        while counter.next(decoder.bytes) != nil { n &+= 1 }
+        while unsafe counter.next(decoder.bytes) != nil { n &+= 1 }
         return n
     }
 
-    var isAtEnd: Bool { cursor.isAtEnd(decoder.bytes) }
+    var isAtEnd: Bool { unsafe cursor.isAtEnd(decoder.bytes) }
 
     private mutating func next<T>(_ type: T.Type) throws -> ByteRange {
-        guard let element = cursor.next(decoder.bytes) else {
+        guard let element = unsafe cursor.next(decoder.bytes) else {
             throw decoder.failure(
                 .valueNotFound(T.self), at: Int(array.end) &- 1, code: .decodingFailed,
                 path: codingPath + [IndexKey(currentIndex)], "the array has no more elements")
@@ -46,7 +51,7 @@ struct ArrayContainer: UnkeyedDecodingContainer {
 
     mutating func decodeNil() throws -> Bool {
         var peek = cursor
-        guard let element = peek.next(decoder.bytes) else { return false }
+        guard let element = unsafe peek.next(decoder.bytes) else { return false }
         if decoder.firstByte(element) == UInt8(ascii: "n") {
             cursor = peek
             currentIndex &+= 1
@@ -113,15 +118,20 @@ struct ArrayContainer: UnkeyedDecodingContainer {
 
 /// An unkeyed container over resources or resource identifiers: primary data, `included`, or
 /// a to-many relationship. Elements are resources (or identifiers, resolved on decode).
+///
+/// `@safe`: its unretained decoder lives for the whole decode, and a container is used, as
+/// `Decodable` intends, only inside the `init(from:)` it was given to (see the note above
+/// ``ResourceContainer``).
+@safe
 struct ListContainer: UnkeyedDecodingContainer {
     let unmanaged: Unmanaged<ResourceDecoder>
-    var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
+    var decoder: ResourceDecoder { unsafe unmanaged.takeUnretainedValue() }
     let list: ResourceDecoder.ElementList
     let depth: Int
     private(set) var currentIndex = 0
 
     init(decoder: ResourceDecoder, list: ResourceDecoder.ElementList, depth: Int) {
-        self.unmanaged = .passUnretained(decoder)
+        unsafe self.unmanaged = .passUnretained(decoder)
         self.list = list
         self.depth = depth
     }
@@ -132,7 +142,7 @@ struct ListContainer: UnkeyedDecodingContainer {
 
     private mutating func next<T>(_ type: T.Type) throws -> Node {
         guard currentIndex < list.count else {
-            throw decoder.failure(
+            throw unsafe decoder.failure(
                 .valueNotFound(T.self), at: decoder.offset(of: decoder.node), code: .decodingFailed,
                 path: codingPath + [IndexKey(currentIndex)], "the list has no more elements")
         }
@@ -173,12 +183,17 @@ struct ListContainer: UnkeyedDecodingContainer {
 /// A single-value container over the node the decoder is at. It reads `decoder.node` when
 /// used (the same node while its frame runs) so that it fits an existential's inline buffer
 /// and making one allocates nothing.
+///
+/// `@safe`: its unretained decoder lives for the whole decode, and a container is used, as
+/// `Decodable` intends, only inside the `init(from:)` it was given to (see the note above
+/// ``ResourceContainer``).
+@safe
 struct SingleValueContainer: SingleValueDecodingContainer {
     let unmanaged: Unmanaged<ResourceDecoder>
-    var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
+    var decoder: ResourceDecoder { unsafe unmanaged.takeUnretainedValue() }
     let depth: Int
 
-    var node: Node { decoder.node }
+    var node: Node { unsafe decoder.node }
 
     var codingPath: [any CodingKey] { Array(decoder.path.prefix(depth)) }
 
@@ -187,10 +202,10 @@ struct SingleValueContainer: SingleValueDecodingContainer {
         case .value(let range):
             return decoder.firstByte(range) == UInt8(ascii: "n")
         case .relationship(let index):
-            let data = decoder.relationships[Int(index)].data
+            let data = unsafe decoder.relationships[Int(index)].data
             return data == .null || data == .absent
         case .primary:
-            return decoder.topLevel.data == .null || decoder.topLevel.data == .absent
+            return unsafe decoder.topLevel.data == .null || decoder.topLevel.data == .absent
         default:
             return false
         }

@@ -68,15 +68,15 @@ final class DecodingSession: Sendable {
     /// Runs `body` with a decoder over the document's bytes: one a finished decode put back
     /// (see ``ResourceDecoder/recycle(_:)``), or a new one.
     func run<R>(_ body: (ResourceDecoder) throws -> R) rethrows -> R {
-        try storage.withBytes { bytes in
-            var decoder = ResourceDecoder.make(session: self, bytes: bytes)
+        unsafe try storage.withBytes { bytes in
+            var decoder = unsafe ResourceDecoder.make(session: self, bytes: bytes)
             defer { ResourceDecoder.recycle(&decoder) }
             return try body(decoder)
         }
     }
 
     /// A `DecodingSession` over an empty document, for decoders resting on the shelf.
-    static let idle = DecodingSession(
+    static let idle = unsafe DecodingSession(
         storage: DocumentStorage(
             bytes: .array([]), arena: ResourceArena(), diagnostics: [], options: ParsingOptions()),
         options: DecodingOptions())
@@ -105,6 +105,11 @@ struct PendingSkip {
 }
 
 /// The projection decoder. Not thread-safe: one instance per top-level decode.
+///
+/// `@safe`: `bytes` stays valid for the whole decode (``DecodingSession`` runs it inside the
+/// storage's `withBytes` scope), and the decoder reads it only at ranges the arena recorded, which
+/// lie inside it.
+@safe
 final class ResourceDecoder: Decoder {
     @exclusivity(unchecked) private(set) var session: DecodingSession
     @exclusivity(unchecked) private(set) var storage: DocumentStorage
@@ -130,8 +135,11 @@ final class ResourceDecoder: Decoder {
     /// The coding path of the node the decoder started at (a forked decoder's), then the keys of
     /// the frames entered since (see ``KeyRef``); ``path`` joins them when one is needed.
     @exclusivity(unchecked) var basePath: [any CodingKey] = []
-    @exclusivity(unchecked) var keys = TrivialStack<KeyRef>()
-    @exclusivity(unchecked) var chain = TrivialStack<ChainEntry>()
+    @exclusivity(unchecked) var keys = unsafe TrivialStack<KeyRef>()
+    /// Copies of the keys that ``KeyRef`` cannot carry by value, while the `withKeyRef` calls
+    /// that hold them run (innermost last).
+    @exclusivity(unchecked) var heldKeys: [any CodingKey] = []
+    @exclusivity(unchecked) var chain = unsafe TrivialStack<ChainEntry>()
     @exclusivity(unchecked) var depth = 0
     /// The type index the resource entered by the current frame must have (`UInt32.max`: any).
     @exclusivity(unchecked) var expectedType: UInt32 = .max
@@ -161,24 +169,25 @@ final class ResourceDecoder: Decoder {
     private var cachedUserInfo: [CodingUserInfoKey: Any]?
 
     init(session: DecodingSession, bytes: UnsafeRawBufferPointer, node: Node = .primary) {
-        self.session = session
-        self.storage = session.storage
-        self.options = session.options
-        self.bytes = bytes
+        unsafe self.session = session
+        unsafe self.storage = session.storage
+        unsafe self.options = session.options
+        unsafe self.bytes = bytes
         let arena = session.storage.arena
-        self.resources = arena.resources
-        self.relationships = arena.relationships
-        self.linkages = arena.linkages
-        self.topLevel = arena.topLevel
-        self.types = arena.types
-        self.matcher = KeyMatcher(session.options.keyDecodingStrategy)
-        self.exactKeys = matcher.isExact
-        self.node = node
+        unsafe self.resources = arena.resources
+        unsafe self.relationships = arena.relationships
+        unsafe self.linkages = arena.linkages
+        unsafe self.topLevel = arena.topLevel
+        unsafe self.types = arena.types
+        unsafe self.matcher = KeyMatcher(session.options.keyDecodingStrategy)
+        unsafe self.exactKeys = matcher.isExact
+        unsafe self.node = node
     }
 
+    // SAFETY: the decoder is the only owner of its stacks and frees each once.
     deinit {
-        keys.deallocate()
-        chain.deallocate()
+        unsafe keys.deallocate()
+        unsafe chain.deallocate()
     }
 
     // MARK: Reuse between sessions
@@ -199,9 +208,9 @@ final class ResourceDecoder: Decoder {
     /// A decoder for one decode over `bytes`: a shelved one, rebound, or a new one.
     static func make(session: DecodingSession, bytes: UnsafeRawBufferPointer) -> ResourceDecoder {
         guard let decoder = shelf.withLock({ $0.popLast()?.decoder }) else {
-            return ResourceDecoder(session: session, bytes: bytes)
+            return unsafe ResourceDecoder(session: session, bytes: bytes)
         }
-        decoder.bind(session: session, bytes: bytes)
+        unsafe decoder.bind(session: session, bytes: bytes)
         return decoder
     }
 
@@ -209,7 +218,8 @@ final class ResourceDecoder: Decoder {
     /// (a model that kept its `Decoder`, say), after dropping everything of its document.
     static func recycle(_ decoder: inout ResourceDecoder) {
         guard isKnownUniquelyReferenced(&decoder) else { return }
-        decoder.bind(session: DecodingSession.idle, bytes: UnsafeRawBufferPointer(start: nil, count: 0))
+        // SAFETY: an empty buffer: a shelved decoder reads no document.
+        unsafe decoder.bind(session: DecodingSession.idle, bytes: UnsafeRawBufferPointer(start: nil, count: 0))
         let shelved = Shelved(decoder: decoder)
         shelf.withLock { shelf in
             if shelf.count < shelfCapacity { shelf.append(shelved) }
@@ -220,36 +230,36 @@ final class ResourceDecoder: Decoder {
     /// all that survives is what depends only on Swift types (container pools, key names) and
     /// buffers that are emptied here.
     private func bind(session: DecodingSession, bytes: UnsafeRawBufferPointer) {
-        self.session = session
-        storage = session.storage
-        options = session.options
-        self.bytes = bytes
+        unsafe self.session = session
+        unsafe storage = session.storage
+        unsafe options = session.options
+        unsafe self.bytes = bytes
         let arena = session.storage.arena
-        resources = arena.resources
-        relationships = arena.relationships
-        linkages = arena.linkages
-        topLevel = arena.topLevel
-        types = arena.types
-        matcher = KeyMatcher(session.options.keyDecodingStrategy)
-        exactKeys = matcher.isExact
-        node = .primary
-        basePath = []
-        keys.truncate(to: 0)
-        chain.truncate(to: 0)
-        depth = 0
-        expectedType = .max
-        expectedModel = nil
-        skips.removeAll()
-        typeInfos.removeAll(keepingCapacity: true)
-        memo.removeAll()
-        unions.removeAll()
-        for index in typeCache.indices { typeCache[index] = -1 }
-        foreignErrorLocated = false
+        unsafe resources = arena.resources
+        unsafe relationships = arena.relationships
+        unsafe linkages = arena.linkages
+        unsafe topLevel = arena.topLevel
+        unsafe types = arena.types
+        unsafe matcher = KeyMatcher(session.options.keyDecodingStrategy)
+        unsafe exactKeys = matcher.isExact
+        unsafe node = .primary
+        unsafe basePath = []
+        unsafe keys.truncate(to: 0)
+        unsafe chain.truncate(to: 0)
+        unsafe depth = 0
+        unsafe expectedType = .max
+        unsafe expectedModel = nil
+        unsafe skips.removeAll()
+        unsafe typeInfos.removeAll(keepingCapacity: true)
+        unsafe memo.removeAll()
+        unsafe unions.removeAll()
+        for index in unsafe typeCache.indices { unsafe typeCache[index] = -1 }
+        unsafe foreignErrorLocated = false
         // A shelved decoder keeps small buffers only: one huge string must not pin its scratch.
-        scratch.removeAll(keepingCapacity: scratch.capacity <= 1 << 16)
-        linkedIDs.removeAll(keepingCapacity: linkedIDs.capacity <= 1 << 16)
-        unsharedLinkedIDs = 0
-        localResources = nil
+        unsafe scratch.removeAll(keepingCapacity: scratch.capacity <= 1 << 16)
+        unsafe linkedIDs.removeAll(keepingCapacity: linkedIDs.capacity <= 1 << 16)
+        unsafe unsharedLinkedIDs = 0
+        unsafe localResources = nil
         cachedUserInfo = nil
         table.reset()
     }
@@ -257,11 +267,12 @@ final class ResourceDecoder: Decoder {
     /// A decoder for the same document positioned at `node` with `path`, for `superDecoder`
     /// and nested containers, which must outlive the current frame.
     func fork(node: Node, path: [any CodingKey]) -> ResourceDecoder {
-        let decoder = ResourceDecoder(session: session, bytes: bytes, node: node)
-        decoder.basePath = path
-        decoder.chain.deallocate()
-        decoder.chain = chain.copy()
-        decoder.depth = depth
+        let decoder = unsafe ResourceDecoder(session: session, bytes: bytes, node: node)
+        unsafe decoder.basePath = path
+        // SAFETY: the new decoder's own stack is freed before it is replaced by a copy of this one's.
+        unsafe decoder.chain.deallocate()
+        unsafe decoder.chain = chain.copy()
+        unsafe decoder.depth = depth
         return decoder
     }
 
@@ -271,64 +282,66 @@ final class ResourceDecoder: Decoder {
 
     /// The current coding path, with every key copied out of the key stack.
     var path: [any CodingKey] {
-        var result = basePath
-        result.reserveCapacity(basePath.count &+ keys.count)
-        for index in 0..<keys.count {
-            if let key = keys[index].key { result.append(key) }
+        var result = unsafe basePath
+        unsafe result.reserveCapacity(basePath.count &+ keys.count)
+        for index in unsafe 0..<keys.count {
+            if let key = unsafe keys[index].key(in: self) { result.append(key) }
         }
         return result
     }
 
     /// `path.count`, without building the path.
     @inline(__always)
-    var pathCount: Int { basePath.count &+ keys.count }
+    var pathCount: Int { unsafe basePath.count &+ keys.count }
 
     var userInfo: [CodingUserInfoKey: Any] {
         if let cachedUserInfo { return cachedUserInfo }
         var info: [CodingUserInfoKey: Any] = [:]
-        for (key, value) in options.userInfo { info[key] = value }
+        for (key, value) in unsafe options.userInfo { info[key] = value }
         cachedUserInfo = info
         return info
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        switch node {
+        switch unsafe node {
         case .value(let range):
             guard firstByte(range) == UInt8(ascii: "{") else {
                 throw typeMismatch(Key.self, expected: "an object", found: range, path: path)
             }
-            let segment = table.scan(bytes, object: range)
+            let segment = unsafe table.scan(bytes, object: range)
             return keyedContainer(Key.self, .object, record: 0, object: range, segment: segment)
         case .document:
-            return KeyedDecodingContainer(DocumentContainer<Key>(unmanaged: .passUnretained(self), depth: pathCount))
+            return unsafe KeyedDecodingContainer(
+                DocumentContainer<Key>(unmanaged: .passUnretained(self), depth: pathCount))
         case .resource, .relationship, .linkage, .primary:
-            let record = try singleResource(of: node, for: Key.self)
+            let record = unsafe try singleResource(of: node, for: Key.self)
             try enter(record)
-            let segment = table.scan(bytes, object: resources[Int(record)].attributes)
+            let segment = unsafe table.scan(bytes, object: resources[Int(record)].attributes)
             return keyedContainer(Key.self, .resource, record: record, object: .absent, segment: segment)
         case .included:
-            throw typeMismatch(
+            throw unsafe typeMismatch(
                 Key.self, at: offset(of: node), expected: "an object", found: "the `included` array", path: path)
         case .text, .typeName:
-            throw typeMismatch(Key.self, at: offset(of: node), expected: "an object", found: "a string", path: path)
+            throw unsafe typeMismatch(
+                Key.self, at: offset(of: node), expected: "an object", found: "a string", path: path)
         }
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        switch node {
+        switch unsafe node {
         case .value(let range):
             guard firstByte(range) == UInt8(ascii: "[") else {
                 throw typeMismatch([Any].self, expected: "an array", found: range, path: path)
             }
             return ArrayContainer(decoder: self, array: range, depth: pathCount)
         default:
-            let list = try elements(of: node, for: [Any].self)
+            let list = unsafe try elements(of: node, for: [Any].self)
             return ListContainer(decoder: self, list: list, depth: pathCount)
         }
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleValueContainer(unmanaged: .passUnretained(self), depth: pathCount)
+        unsafe SingleValueContainer(unmanaged: .passUnretained(self), depth: pathCount)
     }
 
     // MARK: Frames
@@ -351,16 +364,16 @@ final class ResourceDecoder: Decoder {
     func push(_ node: Node, key: KeyRef, expected: UInt32, model: (any JSONAPIResource.Type)?) throws
         -> Frame
     {
-        let frame = Frame(
+        let frame = unsafe Frame(
             node: self.node, top: table.top, chain: chain.count, expected: expectedType, model: expectedModel,
             pushedKey: !key.isNone)
-        if depth >= options.maximumDepth { throw tooDeep(node, key: key) }
-        depth &+= 1
-        if !key.isNone { keys.push(key) }
-        self.node = node
-        expectedType = expected
-        expectedModel = model
-        foreignErrorLocated = false
+        if unsafe depth >= options.maximumDepth { throw tooDeep(node, key: key) }
+        unsafe depth &+= 1
+        if !key.isNone { unsafe keys.push(key) }
+        unsafe self.node = node
+        unsafe expectedType = expected
+        unsafe expectedModel = model
+        unsafe foreignErrorLocated = false
         return frame
     }
 
@@ -368,22 +381,22 @@ final class ResourceDecoder: Decoder {
     /// ``DecodingOptions/validate()``, whose decode allows no nesting at all).
     @inline(never)
     func tooDeep(_ node: Node, key: KeyRef) -> any Error {
-        if let invalid = session.invalidOptions { return invalid }
+        if let invalid = unsafe session.invalidOptions { return invalid }
         return failure(
             .dataCorrupted, at: offset(of: node), code: .decodingFailed, path: self.path(key),
-            "values are nested deeper than DecodingOptions.maximumDepth (\(options.maximumDepth))")
+            unsafe "values are nested deeper than DecodingOptions.maximumDepth (\(options.maximumDepth))")
     }
 
     /// Ends a frame begun by ``push(_:key:expected:model:)``.
     @inline(__always)
     func pop(_ frame: Frame) {
-        node = frame.node
-        table.top = frame.top
-        chain.truncate(to: frame.chain)
-        expectedType = frame.expected
-        expectedModel = frame.model
-        depth &-= 1
-        if frame.pushedKey { keys.pop() }
+        unsafe node = frame.node
+        unsafe table.top = frame.top
+        unsafe chain.truncate(to: frame.chain)
+        unsafe expectedType = frame.expected
+        unsafe expectedModel = frame.model
+        unsafe depth &-= 1
+        if frame.pushedKey { unsafe keys.pop() }
     }
 
     /// Decodes a nested value: ``push(_:key:expected:model:)``, `body`, ``pop(_:)``, locating
@@ -405,22 +418,22 @@ final class ResourceDecoder: Decoder {
     /// frame expects, and the chain of resources being decoded for cycles and depth.
     @inline(__always)
     func enter(_ record: UInt32) throws {
-        if let last = chain.last, last.frame == depth, last.record == record { return }
-        if expectedType != .max && resources[Int(record)].type != expectedType {
+        if let last = unsafe chain.last, unsafe last.frame == depth, last.record == record { return }
+        if unsafe expectedType != .max && resources[Int(record)].type != expectedType {
             throw wrongType(record: record)
         }
-        if !chain.isEmpty {
-            for index in 0..<chain.count where chain[index].record == record {
+        if unsafe !chain.isEmpty {
+            for index in unsafe 0..<chain.count where unsafe chain[index].record == record {
                 throw cycle(at: record)
             }
-            if chain.count >= options.maximumRelationshipDepth {
-                throw failure(
+            if unsafe chain.count >= options.maximumRelationshipDepth {
+                throw unsafe failure(
                     .dataCorrupted, at: Int(resources[Int(record)].object.start), code: .decodingFailed, path: path,
-                    "relationships are nested deeper than DecodingOptions.maximumRelationshipDepth (\(options.maximumRelationshipDepth)): \(chainDescription(appending: record)); use Lazy<Model> or Identifier<Model> to stop eager decoding"
+                    unsafe "relationships are nested deeper than DecodingOptions.maximumRelationshipDepth (\(options.maximumRelationshipDepth)): \(chainDescription(appending: record)); use Lazy<Model> or Identifier<Model> to stop eager decoding"
                 )
             }
         }
-        chain.push(ChainEntry(record: record, frame: depth))
+        unsafe chain.push(ChainEntry(record: record, frame: depth))
     }
 
     // MARK: Unboxing
@@ -494,13 +507,13 @@ final class ResourceDecoder: Decoder {
     /// gives them).
     @inline(__always)
     func construct<T: Decodable>(_ type: T.Type, _ info: TypeInfo) throws -> T {
-        if let readable = info.readable, node.isReadable {
+        if let readable = info.readable, unsafe node.isReadable {
             // SAFETY: the memory has room for a `T` and holds no value; `readable` is `T` (the
             // type information of `T` holds it), so `read` initializes a `T` there as its last
             // step (or throws having initialized nothing), which `move` takes out at once.
-            let memory = resultSlot.memory(size: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment)
-            try readable.read(from: self, into: memory)
-            return memory.assumingMemoryBound(to: T.self).move()
+            let memory = unsafe resultSlot.memory(size: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment)
+            unsafe try readable.read(from: self, into: memory)
+            return unsafe memory.assumingMemoryBound(to: T.self).move()
         }
         return try T(from: self)
     }
@@ -512,7 +525,7 @@ final class ResourceDecoder: Decoder {
         case .linkage(let index):
             return target(of: index)
         case .relationship(let index):
-            let relationship = relationships[Int(index)]
+            let relationship = unsafe relationships[Int(index)]
             guard relationship.data == .one, relationship.linkageCount > 0 else { return nil }
             return target(of: relationship.firstLinkage)
         default:
@@ -527,7 +540,7 @@ final class ResourceDecoder: Decoder {
         _ type: T.Type, _ node: Node, record: UInt32, key: KeyRef, info: TypeInfo
     ) throws -> T {
         let memoKey = MemoKey(type: info.id, record: record)
-        if let cached = memo[memoKey], let value = cached as? T { return value }
+        if let cached = unsafe memo[memoKey], let value = cached as? T { return value }
         let frame = try push(node, key: key, expected: info.resourceType, model: info.model)
         defer { pop(frame) }
         let value: T
@@ -536,7 +549,7 @@ final class ResourceDecoder: Decoder {
         } catch {
             throw locate(error, node: node)
         }
-        memo[memoKey] = value
+        unsafe memo[memoKey] = value
         return value
     }
 
@@ -562,7 +575,7 @@ final class ResourceDecoder: Decoder {
             if firstByte(range) == UInt8(ascii: "n") { return nil }
         case .relationship(let index):
             if typeInfo(W.self).readsRelationshipObject { break }
-            let relationship = relationships[Int(index)]
+            let relationship = unsafe relationships[Int(index)]
             switch relationship.data {
             case .absent, .null: return nil
             case .one:
@@ -573,13 +586,13 @@ final class ResourceDecoder: Decoder {
         case .linkage(let index):
             if try !linkageUsable(index, for: W.self, key: key) { return nil }
         case .primary:
-            switch topLevel.data {
+            switch unsafe topLevel.data {
             case .absent, .null: return nil
             case .one:
-                guard topLevel.primaryCount > 0 else { return nil }
-                if topLevel.primaryIsLinkage {
-                    if try !linkageUsable(topLevel.primaryStart, for: W.self, key: key) { return nil }
-                } else if try !resourceUsable(topLevel.primaryStart, for: W.self, key: key) {
+                guard unsafe topLevel.primaryCount > 0 else { return nil }
+                if unsafe topLevel.primaryIsLinkage {
+                    if unsafe try !linkageUsable(topLevel.primaryStart, for: W.self, key: key) { return nil }
+                } else if unsafe try !resourceUsable(topLevel.primaryStart, for: W.self, key: key) {
                     return nil
                 }
             case .many: break
@@ -596,9 +609,9 @@ final class ResourceDecoder: Decoder {
     /// names a missing resource (and `W` needs it) or, if allowed, a type a union does not handle.
     func linkageUsable<W>(_ index: UInt32, for type: W.Type, key: KeyRef) throws -> Bool {
         let info = typeInfo(W.self)
-        if let union = union(info), !union.handles(linkages[Int(index)].type) {
+        if let union = union(info), unsafe !union.handles(linkages[Int(index)].type) {
             // A type the union does not know: skip it if allowed, else let decoding report it.
-            guard options.ignoresUnhandledResourceTypes else { return true }
+            guard unsafe options.ignoresUnhandledResourceTypes else { return true }
             skip(linkage: index, record: .max, .unhandledType(union: union.name), key: key)
             return false
         }
@@ -610,18 +623,19 @@ final class ResourceDecoder: Decoder {
     }
 
     func resourceUsable<W>(_ record: UInt32, for type: W.Type, key: KeyRef) throws -> Bool {
-        guard options.ignoresUnhandledResourceTypes, let union = union(typeInfo(W.self)) else { return true }
-        if union.handles(resources[Int(record)].type) { return true }
+        guard unsafe options.ignoresUnhandledResourceTypes, let union = union(typeInfo(W.self)) else { return true }
+        if unsafe union.handles(resources[Int(record)].type) { return true }
         skip(linkage: .max, record: record, .unhandledType(union: union.name), key: key)
         return false
     }
 
     func skip(linkage: UInt32, record: UInt32, _ reason: SkippedResource.Reason, key: KeyRef) {
         var fullPath = path
-        if let key = key.key { fullPath.append(key) }
+        if let key = key.key(in: self) { fullPath.append(key) }
         let offset =
-            linkage != .max ? Int(linkages[Int(linkage)].object.start) : Int(resources[Int(record)].object.start)
-        skips.append(PendingSkip(linkage: linkage, record: record, reason: reason, path: fullPath, offset: offset))
+            unsafe linkage != .max ? Int(linkages[Int(linkage)].object.start) : Int(resources[Int(record)].object.start)
+        unsafe skips.append(
+            PendingSkip(linkage: linkage, record: record, reason: reason, path: fullPath, offset: offset))
     }
 
     // MARK: Resolution
@@ -635,7 +649,7 @@ final class ResourceDecoder: Decoder {
             guard let record = target(of: index) else { throw missingResource(index) }
             return record
         case .relationship(let index):
-            let relationship = relationships[Int(index)]
+            let relationship = unsafe relationships[Int(index)]
             switch relationship.data {
             case .one where relationship.linkageCount > 0:
                 let link = relationship.firstLinkage
@@ -657,7 +671,7 @@ final class ResourceDecoder: Decoder {
                     found: "a to-many relationship (an array)", path: path)
             }
         case .primary:
-            let top = topLevel
+            let top = unsafe topLevel
             switch top.data {
             case .one where top.primaryCount > 0:
                 if top.primaryIsLinkage {
@@ -686,27 +700,27 @@ final class ResourceDecoder: Decoder {
     /// The resource linkage `index` names, or nil when the document does not contain it.
     /// Identifiers with only a 1.1 `lid` are matched against resources with the same type and `lid`.
     func target(of index: UInt32) -> UInt32? {
-        let link = linkages[Int(index)]
+        let link = unsafe linkages[Int(index)]
         if link.target != .max { return link.target }
         guard link.id.isAbsent, link.flags.contains(.hasLid), link.type != .max else { return nil }
-        let localID = storage.arena.lid(ofLinkage: Int(index))
+        let localID = unsafe storage.arena.lid(ofLinkage: Int(index))
         let key = LocalKey(type: link.type, lid: string(localID, escaped: link.flags.contains(.lidHasEscapes)))
         return localIndex()[key]
     }
 
     /// (type, `lid`) → resource, built the first time a linkage has only a `lid`.
     func localIndex() -> [LocalKey: UInt32] {
-        if let localResources { return localResources }
+        if let localResources = unsafe localResources { return localResources }
         var index: [LocalKey: UInt32] = [:]
-        let lids = storage.arena.resourceLids
+        let lids = unsafe storage.arena.resourceLids
         for entry in lids.entries {
-            let record = resources[Int(entry.record)]
+            let record = unsafe resources[Int(entry.record)]
             guard record.type != .max else { continue }
             let key = LocalKey(
                 type: record.type, lid: string(entry.range, escaped: record.flags.contains(.lidHasEscapes)))
             if index[key] == nil { index[key] = entry.record }
         }
-        localResources = index
+        unsafe localResources = index
         return index
     }
 
@@ -739,7 +753,7 @@ final class ResourceDecoder: Decoder {
     func elements(of node: Node, for type: @autoclosure () -> Any.Type) throws -> ElementList {
         switch node {
         case .relationship(let index):
-            let relationship = relationships[Int(index)]
+            let relationship = unsafe relationships[Int(index)]
             switch relationship.data {
             case .many:
                 return .linkages(first: relationship.firstLinkage, count: relationship.linkageCount)
@@ -755,7 +769,7 @@ final class ResourceDecoder: Decoder {
                     path: path)
             }
         case .primary:
-            let top = topLevel
+            let top = unsafe topLevel
             switch top.data {
             case .many:
                 return top.primaryIsLinkage
@@ -771,7 +785,7 @@ final class ResourceDecoder: Decoder {
                     found: top.data == .null ? "null" : "a single resource", path: path)
             }
         case .included:
-            return .resources(first: topLevel.includedStart, count: topLevel.includedCount)
+            return unsafe .resources(first: topLevel.includedStart, count: topLevel.includedCount)
         default:
             throw typeMismatch(type(), at: offset(of: node), expected: "an array", found: describe(node), path: path)
         }
@@ -829,15 +843,15 @@ final class ResourceDecoder: Decoder {
         case .linkages(let first, let count):
             for position in 0..<Int(count) {
                 let index = first &+ UInt32(position)
-                let link = linkages[Int(index)]
+                let link = unsafe linkages[Int(index)]
                 if let union = union(info), !union.handles(link.type) {
                     // Skipped if allowed; otherwise decoding it reports the unhandled type.
-                    if options.ignoresUnhandledResourceTypes {
+                    if unsafe options.ignoresUnhandledResourceTypes {
                         skip(linkage: index, record: .max, .unhandledType(union: union.name), key: .index(position))
                         continue
                     }
                 } else if info.needsTarget && target(of: index) == nil {
-                    if options.ignoresMissingResources {
+                    if unsafe options.ignoresMissingResources {
                         skip(linkage: index, record: .max, .missing, key: .index(position))
                         continue
                     }
@@ -854,8 +868,8 @@ final class ResourceDecoder: Decoder {
         case .resources(let first, let count):
             for position in 0..<Int(count) {
                 let record = first &+ UInt32(position)
-                if options.ignoresUnhandledResourceTypes, let union = union(info),
-                    !union.handles(resources[Int(record)].type)
+                if unsafe options.ignoresUnhandledResourceTypes, let union = union(info),
+                    unsafe !union.handles(resources[Int(record)].type)
                 {
                     skip(linkage: .max, record: record, .unhandledType(union: union.name), key: .index(position))
                     continue
@@ -875,11 +889,11 @@ final class ResourceDecoder: Decoder {
         }
         var counter = ArrayCursor(range)
         var count = 0
-        while counter.next(bytes) != nil { count &+= 1 }
+        while unsafe counter.next(bytes) != nil { count &+= 1 }
         reserve(&result, count)
         var position = 0
         var cursor = ArrayCursor(range)
-        while let element = cursor.next(bytes) {
+        while let element = unsafe cursor.next(bytes) {
             if E.self == String.self {
                 append(&result, sameType(try readString(element, escaped: nil, key: .index(position)), as: E.self))
             } else {
@@ -894,7 +908,7 @@ final class ResourceDecoder: Decoder {
             throw typeMismatch(
                 [String: V].self, at: offset(of: node), expected: "an object", found: describe(node), path: path)
         }
-        let segment = table.scan(bytes, object: range)
+        let segment = unsafe table.scan(bytes, object: range)
         var result: [String: V] = [:]
         result.reserveCapacity(segment.count)
         for position in 0..<segment.count {
@@ -959,14 +973,14 @@ final class ResourceDecoder: Decoder {
         let slot =
             Int(truncatingIfNeeded: UInt(bitPattern: id) &>> 4)
             & (Self.typeCacheSize &- 1)
-        let cached = typeCache[slot]
-        if cached >= 0 && typeInfos[cached].id == id { return typeInfos[cached] }
+        let cached = unsafe typeCache[slot]
+        if unsafe cached >= 0 && typeInfos[cached].id == id { return unsafe typeInfos[cached] }
         var index = 0
-        let count = typeInfos.count
+        let count = unsafe typeInfos.count
         while index < count {
-            if typeInfos[index].id == id {
-                typeCache[slot] = index
-                return typeInfos[index]
+            if unsafe typeInfos[index].id == id {
+                unsafe typeCache[slot] = index
+                return unsafe typeInfos[index]
             }
             index &+= 1
         }
@@ -978,7 +992,7 @@ final class ResourceDecoder: Decoder {
     /// The union information of a type, if it is a ``ResourceUnion`` (or a ``Lazy`` of one).
     @inline(__always)
     func union(_ info: TypeInfo) -> TypeInfo.Union? {
-        info.unionIndex >= 0 ? unions[info.unionIndex] : nil
+        unsafe info.unionIndex >= 0 ? unions[info.unionIndex] : nil
     }
 
     @inline(never)
@@ -986,22 +1000,22 @@ final class ResourceDecoder: Decoder {
         let traits = TypeTraits.of(T.self)
         var resourceType = UInt32.max
         if let model = traits.model {
-            resourceType = types.index(of: model.resourceType) ?? (.max - 1)
+            resourceType = unsafe types.index(of: model.resourceType) ?? (.max - 1)
         }
         var unionIndex = -1
         if let union = traits.union {
-            unionIndex = unions.count
-            unions.append(
+            unionIndex = unsafe unions.count
+            unsafe unions.append(
                 TypeInfo.Union(
-                    name: union.name, members: union.memberNames.map { types.index(of: $0) ?? .max },
+                    name: union.name, members: union.memberNames.map { unsafe types.index(of: $0) ?? .max },
                     memberNames: union.memberNames))
         }
-        let info = TypeInfo(
+        let info = unsafe TypeInfo(
             id: ObjectIdentifier(T.self), kind: traits.kind, model: traits.model, lossless: traits.lossless,
             resourceType: resourceType, needsTarget: traits.needsTarget,
             readsRelationshipObject: traits.readsRelationshipObject, unionIndex: unionIndex,
             linkageArray: traits.linkageArray, readable: options.usesResourceReaders ? traits.readable : nil)
-        if typeInfos.count < 256 { typeInfos.append(info) }
+        if unsafe typeInfos.count < 256 { unsafe typeInfos.append(info) }
         return info
     }
 
@@ -1010,11 +1024,11 @@ final class ResourceDecoder: Decoder {
     @inline(__always)
     func firstByte(_ range: ByteRange) -> UInt8 {
         let start = Int(range.start)
-        return range.isPresent && start < bytes.count ? bytes[start] : 0
+        return unsafe range.isPresent && start < bytes.count ? bytes[start] : 0
     }
 
     func string(_ range: ByteRange, escaped: Bool) -> String {
-        JSONStringDecoding.decode(validUTF8: bytes.slice(range), hasEscapes: escaped)
+        unsafe JSONStringDecoding.decode(validUTF8: bytes.slice(range), hasEscapes: escaped)
     }
 
     /// The `id` of a linkage as a `String`, one `String` per linked resource.
@@ -1041,63 +1055,63 @@ final class ResourceDecoder: Decoder {
     /// target's own id is equal too.
     @inline(never)
     private func sharedLinkedID(_ range: ByteRange, escaped: Bool, target: Int) -> String {
-        if linkedIDs.isEmpty {
+        if unsafe linkedIDs.isEmpty {
             // A decode that reads a few resources of a large document (one by its id, say)
             // should not pay for a table of all of them.
-            guard unsharedLinkedIDs >= Self.unsharedLinkedIDLimit else {
-                unsharedLinkedIDs &+= 1
+            guard unsafe unsharedLinkedIDs >= Self.unsharedLinkedIDLimit else {
+                unsafe unsharedLinkedIDs &+= 1
                 return string(range, escaped: escaped)
             }
-            linkedIDs.append(contentsOf: repeatElement("", count: resources.count))
+            unsafe linkedIDs.append(contentsOf: repeatElement("", count: resources.count))
         }
-        guard target < linkedIDs.count else { return string(range, escaped: escaped) }
-        let known = linkedIDs[target]
+        guard unsafe target < linkedIDs.count else { return string(range, escaped: escaped) }
+        let known = unsafe linkedIDs[target]
         if !known.isEmpty { return known }
         let made = string(range, escaped: escaped)
-        linkedIDs[target] = made
+        unsafe linkedIDs[target] = made
         return made
     }
 
     func relationshipName(_ index: UInt32) -> String {
-        let relationship = relationships[Int(index)]
+        let relationship = unsafe relationships[Int(index)]
         return string(relationship.name, escaped: relationship.flags.contains(.nameHasEscapes))
     }
 
     /// `type/id` of a resource, for messages.
     func identity(record: UInt32) -> String {
-        let r = resources[Int(record)]
+        let r = unsafe resources[Int(record)]
         let id =
-            r.id.isPresent
+            unsafe r.id.isPresent
             ? string(r.id, escaped: r.flags.contains(.idHasEscapes))
             : (r.flags.contains(.hasLid)
                 ? "lid:" + string(storage.arena.lid(ofResource: Int(record)), escaped: r.flags.contains(.lidHasEscapes))
                 : "?")
-        return "\(types.name(r.type))/\(id)"
+        return unsafe "\(types.name(r.type))/\(id)"
     }
 
     /// `type/id` of a linkage, for messages.
     func identity(linkage: UInt32) -> String {
-        let l = linkages[Int(linkage)]
+        let l = unsafe linkages[Int(linkage)]
         let id =
-            l.id.isPresent
+            unsafe l.id.isPresent
             ? string(l.id, escaped: l.flags.contains(.idHasEscapes))
             : (l.flags.contains(.hasLid)
                 ? "lid:" + string(storage.arena.lid(ofLinkage: Int(linkage)), escaped: l.flags.contains(.lidHasEscapes))
                 : "?")
-        return "\(types.name(l.type))/\(id)"
+        return unsafe "\(types.name(l.type))/\(id)"
     }
 
     func resourceIdentifier(record: UInt32) -> ResourceIdentifier {
-        let r = resources[Int(record)]
-        return ResourceIdentifier(
+        let r = unsafe resources[Int(record)]
+        return unsafe ResourceIdentifier(
             type: types.name(r.type), id: r.id.isPresent ? string(r.id, escaped: r.flags.contains(.idHasEscapes)) : nil,
             lid: r.flags.contains(.hasLid)
                 ? string(storage.arena.lid(ofResource: Int(record)), escaped: r.flags.contains(.lidHasEscapes)) : nil)
     }
 
     func resourceIdentifier(linkage: UInt32) -> ResourceIdentifier {
-        let l = linkages[Int(linkage)]
-        return ResourceIdentifier(
+        let l = unsafe linkages[Int(linkage)]
+        return unsafe ResourceIdentifier(
             type: types.name(l.type), id: l.id.isPresent ? string(l.id, escaped: l.flags.contains(.idHasEscapes)) : nil,
             lid: l.flags.contains(.hasLid)
                 ? string(storage.arena.lid(ofLinkage: Int(linkage)), escaped: l.flags.contains(.lidHasEscapes)) : nil)
@@ -1105,11 +1119,12 @@ final class ResourceDecoder: Decoder {
 
     /// Turns the pending skips into public values, locating them all in one pass.
     func skippedResources() -> [SkippedResource] {
-        guard !skips.isEmpty else { return [] }
-        let locations = SourceLocator.locate(offsets: skips.map { min(max(0, $0.offset), bytes.count) }, in: bytes)
+        guard unsafe !skips.isEmpty else { return [] }
+        let locations = unsafe SourceLocator.locate(
+            offsets: skips.map { unsafe min(max(0, $0.offset), bytes.count) }, in: unsafe bytes)
         var result: [SkippedResource] = []
-        result.reserveCapacity(skips.count)
-        for (position, skip) in skips.enumerated() {
+        unsafe result.reserveCapacity(skips.count)
+        for (position, skip) in unsafe skips.enumerated() {
             let identifier =
                 skip.linkage != .max
                 ? resourceIdentifier(linkage: skip.linkage) : resourceIdentifier(record: skip.record)
@@ -1139,21 +1154,21 @@ struct ArrayCursor {
     mutating func next(_ b: UnsafeRawBufferPointer) -> ByteRange? {
         let limit = min(end, b.count)
         var i = position
-        if i < limit, b[i] <= 0x20 { i = ValueReader.skipWhitespace(b, i) }
+        if i < limit, unsafe b[i] <= 0x20 { i = unsafe ValueReader.skipWhitespace(b, i) }
         if started {
-            guard i < limit, b[i] == UInt8(ascii: ",") else {
+            guard i < limit, unsafe b[i] == UInt8(ascii: ",") else {
                 position = limit
                 return nil
             }
             i &+= 1
-            if i < limit, b[i] <= 0x20 { i = ValueReader.skipWhitespace(b, i) }
+            if i < limit, unsafe b[i] <= 0x20 { i = unsafe ValueReader.skipWhitespace(b, i) }
         }
-        guard i < limit, b[i] != UInt8(ascii: "]") else {
+        guard i < limit, unsafe b[i] != UInt8(ascii: "]") else {
             position = limit
             return nil
         }
         started = true
-        let valueEnd = ValueReader.valueEnd(b, i)
+        let valueEnd = unsafe ValueReader.valueEnd(b, i)
         position = valueEnd
         return ByteRange(i, valueEnd)
     }
@@ -1161,6 +1176,6 @@ struct ArrayCursor {
     /// Whether another element follows, without consuming it.
     func isAtEnd(_ b: UnsafeRawBufferPointer) -> Bool {
         var copy = self
-        return copy.next(b) == nil
+        return unsafe copy.next(b) == nil
     }
 }

@@ -9,7 +9,7 @@ extension ResourceIdentifier: Decodable, LinkageDecodable, DirectDecodable {
     /// ``JSONAPIDecoder``, else from an object with `type`, `id` and `lid`.
     public init(from decoder: any Decoder) throws {
         if let decoder = decoder as? ResourceDecoder {
-            self = try Self.decodeDirect(from: decoder, decoder.node, key: nil)
+            self = unsafe try Self.decodeDirect(from: decoder, decoder.node, key: nil)
             return
         }
         self = try Self.decodePortable(from: decoder)

@@ -44,6 +44,10 @@ public protocol ResourceReadable: Decodable {
 ///
 /// A reader is lent to one `init(from: ResourceReader)` call (it cannot be copied, so it cannot
 /// outlive that call).
+///
+/// `@safe`: its unretained decoder outlives it (the reader is noncopyable and lent to one call
+/// inside the decode), and it reads the document only at ranges the arena recorded.
+@safe
 public struct ResourceReader: ~Copyable {
     // SAFETY: the decoder outlives every reader it makes: a reader is borrowed by one
     // `init(from:)` call, which the decoder's own frame encloses, and being noncopyable it
@@ -57,7 +61,7 @@ public struct ResourceReader: ~Copyable {
     let depth: Int
 
     @inline(__always) var isResource: Bool { !object.isPresent }
-    var decoder: ResourceDecoder { unmanaged.takeUnretainedValue() }
+    var decoder: ResourceDecoder { unsafe unmanaged.takeUnretainedValue() }
     @inline(__always) var node: Node { isResource ? .resource(record) : .value(object) }
 
     /// The coding path of the value being read.
@@ -71,22 +75,22 @@ public struct ResourceReader: ~Copyable {
 
     @inline(__always)
     func slot(_ name: StaticString) -> ResourceSlot {
-        unmanaged._withUnsafeGuaranteedRef { decoder in slot(name, decoder) }
+        unsafe unmanaged._withUnsafeGuaranteedRef { decoder in slot(name, decoder) }
     }
 
     @inline(__always)
     func slot(_ name: StaticString, _ decoder: ResourceDecoder) -> ResourceSlot {
         name.withUTF8Buffer { utf8 in
             let wanted = UnsafeRawBufferPointer(utf8)
-            if isResource { return decoder.lookup(wanted, record: record, segment: segment) }
-            if let member = decoder.findMember(segment, object: object, wanted) { return .member(member) }
+            if isResource { return unsafe decoder.lookup(wanted, record: record, segment: segment) }
+            if let member = unsafe decoder.findMember(segment, object: object, wanted) { return .member(member) }
             return .none
         }
     }
 
     @inline(__always)
     func scalar<T: ScalarDecodable>(_ type: T.Type, _ name: StaticString) throws -> T {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard let value = try decoder.scalar(T.self, in: slot(name, decoder), record: record, key: .name(name))
             else { throw keyNotFound(name) }
             return value
@@ -95,7 +99,7 @@ public struct ResourceReader: ~Copyable {
 
     @inline(__always)
     func scalarIfPresent<T: ScalarDecodable>(_ type: T.Type, _ name: StaticString) throws -> T? {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
             try decoder.scalarIfPresent(T.self, in: slot(name, decoder), record: record, key: .name(name))
         }
     }
@@ -141,7 +145,7 @@ public struct ResourceReader: ~Copyable {
     /// The member `name` as any `Decodable` type: exactly what
     /// `KeyedDecodingContainer.decode(_:forKey:)` gives for a key named `name`.
     public func decode<T: Decodable>(_ name: StaticString, as type: T.Type = T.self) throws -> T {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard let node = decoder.node(for: slot(name, decoder), record: record) else {
                 return try decoder.absentValue(T.self, key: StaticCodingKey(name), in: node, depth: depth)
             }
@@ -152,7 +156,7 @@ public struct ResourceReader: ~Copyable {
     /// The member `name`, or nil: exactly what `KeyedDecodingContainer.decodeIfPresent(_:forKey:)`
     /// gives for a key named `name`.
     public func decodeIfPresent<T: Decodable>(_ name: StaticString, as type: T.Type = T.self) throws -> T? {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard let node = decoder.node(for: slot(name, decoder), record: record) else { return nil }
             return try decoder.decodeOptional(T.self, node, key: .name(name))
         }
@@ -164,7 +168,7 @@ public struct ResourceReader: ~Copyable {
     public func decode<M: JSONAPIResource>(
         _ name: StaticString, as type: Identifier<M>.Type = Identifier<M>.self
     ) throws -> Identifier<M> {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard let node = decoder.node(for: slot(name, decoder), record: record) else {
                 return try decoder.absentValue(Identifier<M>.self, key: StaticCodingKey(name), in: node, depth: depth)
             }
@@ -178,7 +182,7 @@ public struct ResourceReader: ~Copyable {
     public func decodeIfPresent<M: JSONAPIResource>(
         _ name: StaticString, as type: Identifier<M>.Type = Identifier<M>.self
     ) throws -> Identifier<M>? {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard let node = decoder.node(for: slot(name, decoder), record: record) else { return nil }
             // An identifier needs no related resource and is no union, so nothing the general
             // way checks first applies to a plain linkage.
@@ -220,7 +224,7 @@ public struct ResourceReader: ~Copyable {
         _ name: StaticString, into result: inout [E], optional: Bool, reserve: (inout [E], Int) -> Void,
         append: (inout [E], E) -> Void
     ) throws -> Bool {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
+        unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
             guard let node = decoder.node(for: slot(name, decoder), record: record) else {
                 if optional { return false }
                 result = try decoder.absentValue([E].self, key: StaticCodingKey(name), in: self.node, depth: depth)
@@ -228,7 +232,7 @@ public struct ResourceReader: ~Copyable {
             }
             let direct: Bool
             switch node {
-            case .relationship(let index): direct = decoder.relationships[Int(index)].data == .many
+            case .relationship(let index): direct = unsafe decoder.relationships[Int(index)].data == .many
             case .value(let range): direct = decoder.firstByte(range) == UInt8(ascii: "[")
             default: direct = false
             }
@@ -272,7 +276,7 @@ extension ResourceReadable {
     /// (a retain and a release each).
     static func read(from decoder: ResourceDecoder, into result: UnsafeMutableRawPointer) throws {
         let reader = try decoder.reader(for: Self.self)
-        result.initializeMemory(as: Self.self, to: try Self(from: reader))
+        unsafe result.initializeMemory(as: Self.self, to: try Self(from: reader))
     }
 }
 
@@ -292,18 +296,18 @@ extension ResourceDecoder {
     /// A reader over the current node (which ``Node/isReadable``), set up as
     /// ``container(keyedBy:)`` sets up a container.
     func reader<T>(for type: T.Type) throws -> ResourceReader {
-        if case .value(let range) = node {
+        if case .value(let range) = unsafe node {
             guard firstByte(range) == UInt8(ascii: "{") else {
                 throw typeMismatch(T.self, expected: "an object", found: range, path: path)
             }
-            let segment = table.scan(bytes, object: range)
-            return ResourceReader(
+            let segment = unsafe table.scan(bytes, object: range)
+            return unsafe ResourceReader(
                 unmanaged: .passUnretained(self), record: 0, object: range, segment: segment, depth: pathCount)
         }
-        let record = try singleResource(of: node, for: T.self)
+        let record = unsafe try singleResource(of: node, for: T.self)
         try enter(record)
-        let segment = table.scan(bytes, object: resources[Int(record)].attributes)
-        return ResourceReader(
+        let segment = unsafe table.scan(bytes, object: resources[Int(record)].attributes)
+        return unsafe ResourceReader(
             unmanaged: .passUnretained(self), record: record, object: .absent, segment: segment, depth: pathCount)
     }
 }
@@ -315,6 +319,10 @@ extension ResourceDecoder {
 /// allocation of a generic type instantiates metadata on every call. So the value is moved into
 /// this buffer and straight out again. It holds a value only between those two moves, with
 /// nothing running in between, so one buffer serves every nested decode.
+///
+/// `@safe`: the buffer is private, grown only while it holds no value, and sized and aligned for
+/// each type moved through it.
+@safe
 final class ResultSlot {
     // SAFETY: `pointer` is `capacity` bytes aligned to `alignment`, allocated here and freed in
     // `deinit` or when replaced by a bigger one, which happens only while it holds no value.
@@ -324,28 +332,32 @@ final class ResultSlot {
     @exclusivity(unchecked) private var alignment: Int
 
     init() {
-        capacity = 256
-        alignment = 16
-        pointer = .allocate(byteCount: capacity, alignment: alignment)
+        unsafe capacity = 256
+        unsafe alignment = 16
+        // SAFETY: the slot owns the block and frees it in `deinit` or `grow`.
+        unsafe pointer = .allocate(byteCount: capacity, alignment: alignment)
     }
 
+    // SAFETY: the slot owns the block and holds no value when it goes.
     deinit {
-        pointer.deallocate()
+        unsafe pointer.deallocate()
     }
 
     /// The buffer, with room for `size` bytes at `alignment`.
     @inline(__always)
     func memory(size: Int, alignment wanted: Int) -> UnsafeMutableRawPointer {
-        if capacity >= size && alignment >= wanted { return pointer }
-        return grow(size: size, alignment: wanted)
+        if unsafe capacity >= size && alignment >= wanted { return unsafe pointer }
+        return unsafe grow(size: size, alignment: wanted)
     }
 
     @inline(never)
     private func grow(size: Int, alignment wanted: Int) -> UnsafeMutableRawPointer {
-        pointer.deallocate()
-        capacity = max(size, capacity &* 2)
-        alignment = max(wanted, alignment)
-        pointer = .allocate(byteCount: capacity, alignment: alignment)
-        return pointer
+        // SAFETY: called only while the slot holds no value, so the old block can go; the new one is big
+        // enough and aligned.
+        unsafe pointer.deallocate()
+        unsafe capacity = max(size, capacity &* 2)
+        unsafe alignment = max(wanted, alignment)
+        unsafe pointer = .allocate(byteCount: capacity, alignment: alignment)
+        return unsafe pointer
     }
 }

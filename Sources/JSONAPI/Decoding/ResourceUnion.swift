@@ -91,8 +91,9 @@ extension ResourceUnion {
 
 extension ResourceDecoder {
     func decodeUnion<U: ResourceUnion>(_ type: U.Type) throws -> U {
-        guard let identity = try identity(of: node) else {
-            throw typeMismatch(U.self, at: offset(of: node), expected: "a resource", found: describe(node), path: path)
+        guard let identity = unsafe try identity(of: node) else {
+            throw unsafe typeMismatch(
+                U.self, at: offset(of: node), expected: "a resource", found: describe(node), path: path)
         }
         let info = typeInfo(U.self)
         let union = union(info)

@@ -4,6 +4,10 @@
 ///
 /// Owned by one ``ResourceDecoder``, which frees it in `deinit`; never copied (a forked
 /// decoder gets its own with ``copy()``).
+///
+/// `@unsafe`: a copy of the struct shares its storage, and ``deallocate()`` frees it for every
+/// copy; the owner must free it exactly once and use no copy afterwards.
+@unsafe
 struct TrivialStack<Element> {
     // SAFETY: `base` points at `capacity` elements, the first `count` initialized; `Element`
     // is trivial (checked in `init`), so elements need no deinitialization and memory moves
@@ -14,58 +18,63 @@ struct TrivialStack<Element> {
 
     init(capacity: Int = 16) {
         precondition(_isPOD(Element.self), "TrivialStack holds trivial values only")
-        self.capacity = max(1, capacity)
-        base = .allocate(capacity: self.capacity)
+        unsafe self.capacity = max(1, capacity)
+        // SAFETY: `capacity` elements, freed by `deallocate()`.
+        unsafe base = .allocate(capacity: self.capacity)
     }
 
     /// Frees the storage; the stack must not be used afterwards.
-    func deallocate() { base.deallocate() }
+    // SAFETY: the owner calls this once (see the type's documentation).
+    func deallocate() { unsafe base.deallocate() }
 
     /// A stack with the same elements in storage of its own.
     func copy() -> TrivialStack {
-        var result = TrivialStack(capacity: capacity)
-        result.base.update(from: base, count: count)
-        result.count = count
-        return result
+        var result = unsafe TrivialStack(capacity: capacity)
+        unsafe result.base.update(from: base, count: count)
+        unsafe result.count = count
+        return unsafe result
     }
 
-    var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { unsafe count == 0 }
 
     @inline(__always)
-    var last: Element? { count > 0 ? base[count &- 1] : nil }
+    var last: Element? { unsafe count > 0 ? base[count &- 1] : nil }
 
     @inline(__always)
     subscript(index: Int) -> Element {
-        precondition(index >= 0 && index < count)
-        return base[index]
+        unsafe precondition(index >= 0 && index < count)
+        return unsafe base[index]
     }
 
     @inline(__always)
     mutating func push(_ element: Element) {
-        if count == capacity { grow() }
-        (base + count).initialize(to: element)
-        count &+= 1
+        if unsafe count == capacity { unsafe grow() }
+        // SAFETY: `grow` made `count < capacity`.
+        unsafe (base + count).initialize(to: element)
+        unsafe count &+= 1
     }
 
     @inline(__always)
     mutating func pop() {
-        precondition(count > 0)
-        count &-= 1
+        unsafe precondition(count > 0)
+        unsafe count &-= 1
     }
 
     /// Drops elements down to `newCount` (no-op when there are fewer).
     @inline(__always)
     mutating func truncate(to newCount: Int) {
-        if newCount >= 0 && newCount < count { count = newCount }
+        if unsafe newCount >= 0 && newCount < count { unsafe count = newCount }
     }
 
     @inline(never)
     private mutating func grow() {
-        let newCapacity = capacity &* 2
+        let newCapacity = unsafe capacity &* 2
+        // SAFETY: the first `count` elements are initialized and `newCapacity > count`; elements are trivial,
+        // so the old block is freed without deinitialization.
         let fresh = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-        fresh.update(from: base, count: count)
-        base.deallocate()
-        base = fresh
-        capacity = newCapacity
+        unsafe fresh.update(from: base, count: count)
+        unsafe base.deallocate()
+        unsafe base = fresh
+        unsafe capacity = newCapacity
     }
 }

@@ -146,7 +146,7 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
     /// ``DecodingOptions/ignoresUnhandledResourceTypes`` is set.
     @inline(__always)
     fileprivate func skippingUnion(_ decoder: ResourceDecoder) -> ResourceDecoder.TypeInfo.Union? {
-        decoder.options.ignoresUnhandledResourceTypes ? decoder.union(decoder.typeInfo(Model.self)) : nil
+        unsafe decoder.options.ignoresUnhandledResourceTypes ? decoder.union(decoder.typeInfo(Model.self)) : nil
     }
 
     /// Whether the resource at `node` (element `position`) is one `union` does not handle, which
@@ -155,7 +155,8 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
     fileprivate func leavesOut(
         _ node: Node, at position: Int, union: ResourceDecoder.TypeInfo.Union?, _ decoder: ResourceDecoder
     ) -> Bool {
-        guard let union, case .resource(let record) = node, !union.handles(decoder.resources[Int(record)].type) else {
+        guard let union, case .resource(let record) = node, unsafe !union.handles(decoder.resources[Int(record)].type)
+        else {
             return false
         }
         decoder.skip(linkage: .max, record: record, .unhandledType(union: union.name), key: .index(position))
@@ -213,7 +214,7 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
                     }
                     return nil
                 }
-                return (result, decoder.skips)
+                return unsafe (result, decoder.skips)
             }
             pending += skips
             return try result.get()
@@ -229,7 +230,7 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
             guard !pending.isEmpty else { return [] }
             let pending = pending
             return collection.session.run { decoder in
-                decoder.skips = pending
+                unsafe decoder.skips = pending
                 return decoder.skippedResources()
             }
         }

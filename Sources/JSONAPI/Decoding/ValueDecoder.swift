@@ -33,7 +33,7 @@ extension ScalarDecodable {
         case .text(let range, let escaped):
             return try read(decoder, text: range, escaped: escaped, key: key)
         case .typeName(let index, _):
-            if let name = decoder.types.name(index) as? Self { return name }
+            if let name = unsafe decoder.types.name(index) as? Self { return name }
             fallthrough
         default:
             throw decoder.typeMismatch(
@@ -164,7 +164,7 @@ extension ResourceDecoder {
     /// The coding path with `key` appended.
     @inline(__always)
     func path(_ key: KeyRef) -> [any CodingKey] {
-        guard let key = key.key else { return path }
+        guard let key = key.key(in: self) else { return path }
         return path + [key]
     }
 
@@ -173,12 +173,13 @@ extension ResourceDecoder {
     func readString(_ range: ByteRange, escaped: Bool?, key: KeyRef) throws -> String {
         let start = Int(range.start)
         let end = Int(range.end)
-        guard end &- start >= 2, end <= bytes.count, bytes[start] == UInt8(ascii: "\"") else {
+        guard end &- start >= 2, unsafe end <= bytes.count, unsafe bytes[start] == UInt8(ascii: "\"") else {
             throw typeMismatch(String.self, expected: "a string", found: range, path: path(key))
         }
-        let contents = UnsafeRawBufferPointer(rebasing: bytes[(start &+ 1)..<(end &- 1)])
-        let hasEscapes = escaped ?? ValueReader.stringEnd(bytes, start, limit: end).hasEscapes
-        return JSONStringDecoding.decode(validUTF8: contents, hasEscapes: hasEscapes)
+        // SAFETY: `start..<end` is a string token inside `bytes` with its two quotes, checked above.
+        let contents = unsafe UnsafeRawBufferPointer(rebasing: bytes[(start &+ 1)..<(end &- 1)])
+        let hasEscapes = unsafe escaped ?? ValueReader.stringEnd(bytes, start, limit: end).hasEscapes
+        return unsafe JSONStringDecoding.decode(validUTF8: contents, hasEscapes: hasEscapes)
     }
 
     /// A string from any node that can hold one.
@@ -194,8 +195,8 @@ extension ResourceDecoder {
 
     @inline(__always)
     func readInteger<T: FixedWidthInteger>(_ type: T.Type, _ range: ByteRange, key: KeyRef) throws -> T {
-        let text = bytes.slice(range)
-        guard let first = text.first, isNumberStart(first) else {
+        let text = unsafe bytes.slice(range)
+        guard let first = unsafe text.first, isNumberStart(first) else {
             throw typeMismatch(T.self, expected: expectation(T.self), found: range, path: path(key))
         }
         // Plain digits (the common case) accumulate directly; 18 digits cannot overflow Int64.
@@ -204,7 +205,7 @@ extension ResourceDecoder {
             var index = first == UInt8(ascii: "-") ? 1 : 0
             var plain = index < text.count
             while index < text.count {
-                let digit = text[index] &- 0x30
+                let digit = unsafe text[index] &- 0x30
                 if digit >= 10 {
                     plain = false
                     break
@@ -223,16 +224,16 @@ extension ResourceDecoder {
 
     @inline(never)
     func readIntegerSlow<T: FixedWidthInteger>(_ type: T.Type, _ range: ByteRange, key: KeyRef) throws -> T {
-        let text = bytes.slice(range)
-        if let value = JSONNumberParsing.int64(text) {
+        let text = unsafe bytes.slice(range)
+        if let value = unsafe JSONNumberParsing.int64(text) {
             if let exact = T(exactly: value) { return exact }
             throw outOfRange(T.self, range, key: key)
         }
-        if let value = JSONNumberParsing.uint64(text) {
+        if let value = unsafe JSONNumberParsing.uint64(text) {
             if let exact = T(exactly: value) { return exact }
             throw outOfRange(T.self, range, key: key)
         }
-        if let value = JSONNumberParsing.double(text), value.rounded(.towardZero) == value {
+        if let value = unsafe JSONNumberParsing.double(text), value.rounded(.towardZero) == value {
             if let exact = T(exactly: value) { return exact }
             throw outOfRange(T.self, range, key: key)
         }
@@ -249,11 +250,11 @@ extension ResourceDecoder {
 
     @inline(__always)
     func readDouble(_ range: ByteRange, key: KeyRef) throws -> Double {
-        let text = bytes.slice(range)
-        guard let first = text.first, isNumberStart(first) else {
+        let text = unsafe bytes.slice(range)
+        guard let first = unsafe text.first, isNumberStart(first) else {
             throw typeMismatch(Double.self, expected: "a number", found: range, path: path(key))
         }
-        guard let value = JSONNumberParsing.double(text) else {
+        guard let value = unsafe JSONNumberParsing.double(text) else {
             throw failure(
                 .dataCorrupted, at: Int(range.start), code: .typeMismatch, path: path(key),
                 "the number \(snippet(range)) is out of range for Double")
@@ -277,11 +278,11 @@ extension ResourceDecoder {
     }
 
     func decodeDate(_ node: Node, key: KeyRef) throws -> Date {
-        switch options.dateDecodingStrategy {
+        switch unsafe options.dateDecodingStrategy {
         case .iso8601:
             let text = try stringContents(node, for: Date.self, key: key)
             var utf8 = text
-            let parsed = utf8.withUTF8 { ISO8601Parser.parse(UnsafeRawBufferPointer($0)) }
+            let parsed = utf8.withUTF8 { unsafe ISO8601Parser.parse(UnsafeRawBufferPointer($0)) }
             guard let seconds = parsed else {
                 throw failure(
                     .dataCorrupted, at: offset(of: node), code: .typeMismatch, path: path(key),
@@ -308,7 +309,7 @@ extension ResourceDecoder {
     }
 
     func decodeData(_ node: Node, key: KeyRef) throws -> Data {
-        switch options.dataDecodingStrategy {
+        switch unsafe options.dataDecodingStrategy {
         case .base64:
             let text = try stringContents(node, for: Data.self, key: key)
             guard let data = Data(base64Encoded: text) else {
@@ -349,7 +350,7 @@ extension ResourceDecoder {
     func decodeDecimal(_ node: Node, key: KeyRef) throws -> Decimal {
         let text: String
         if case .value(let range) = node, isNumberStart(firstByte(range)) {
-            text = String(decoding: bytes.slice(range), as: UTF8.self)
+            text = unsafe String(decoding: bytes.slice(range), as: UTF8.self)
         } else {
             text = try stringContents(node, for: Decimal.self, key: key)
         }
@@ -373,30 +374,31 @@ enum ISO8601Parser {
         func digits(_ at: Int, _ count: Int) -> Int? {
             var value = 0
             for index in at..<(at + count) {
-                let digit = Int(s[index]) &- 0x30
+                let digit = unsafe Int(s[index]) &- 0x30
                 guard digit >= 0 && digit < 10 else { return nil }
                 value = value &* 10 &+ digit
             }
             return value
         }
-        guard let year = digits(0, 4), s[4] == UInt8(ascii: "-"), let month = digits(5, 2), s[7] == UInt8(ascii: "-"),
+        guard let year = digits(0, 4), unsafe s[4] == UInt8(ascii: "-"), let month = digits(5, 2),
+            unsafe s[7] == UInt8(ascii: "-"),
             let day = digits(8, 2),
-            s[10] == UInt8(ascii: "T") || s[10] == UInt8(ascii: "t") || s[10] == UInt8(ascii: " "),
-            let hour = digits(11, 2), s[13] == UInt8(ascii: ":"), let minute = digits(14, 2),
-            s[16] == UInt8(ascii: ":"), let second = digits(17, 2)
+            unsafe s[10] == UInt8(ascii: "T") || s[10] == UInt8(ascii: "t") || s[10] == UInt8(ascii: " "),
+            let hour = digits(11, 2), unsafe s[13] == UInt8(ascii: ":"), let minute = digits(14, 2),
+            unsafe s[16] == UInt8(ascii: ":"), let second = digits(17, 2)
         else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour < 24, minute < 60, second <= 60
         else { return nil }
         var index = 19
         var fraction = 0
         var fractionScale = 1
-        if index < s.count, s[index] == UInt8(ascii: ".") {
+        if index < s.count, unsafe s[index] == UInt8(ascii: ".") {
             index += 1
             let start = index
-            while index < s.count, (s[index] &- 0x30) < 10 {
+            while index < s.count, unsafe (s[index] &- 0x30) < 10 {
                 // Digits past nanoseconds cannot change a `Date`; read and ignore them.
                 if index - start < 9 {
-                    fraction = fraction * 10 + Int(s[index] &- 0x30)
+                    fraction = unsafe fraction * 10 + Int(s[index] &- 0x30)
                     fractionScale *= 10
                 }
                 index += 1
@@ -405,15 +407,15 @@ enum ISO8601Parser {
         }
         guard index < s.count else { return nil }
         var offset = 0
-        switch s[index] {
+        switch unsafe s[index] {
         case UInt8(ascii: "Z"), UInt8(ascii: "z"):
             index += 1
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
-            let sign = s[index] == UInt8(ascii: "-") ? -1 : 1
+            let sign = unsafe s[index] == UInt8(ascii: "-") ? -1 : 1
             index += 1
             guard index + 2 <= s.count, let hours = digits(index, 2) else { return nil }
             index += 2
-            if index < s.count, s[index] == UInt8(ascii: ":") { index += 1 }
+            if index < s.count, unsafe s[index] == UInt8(ascii: ":") { index += 1 }
             guard index + 2 <= s.count, let minutes = digits(index, 2), hours < 24, minutes < 60 else { return nil }
             index += 2
             offset = sign * (hours * 3600 + minutes * 60)

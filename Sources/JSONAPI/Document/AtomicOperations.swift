@@ -213,10 +213,12 @@ extension Document {
     func extensionMember(_ name: String) -> JSONValue? {
         let arena = storage.arena
         var wanted = Array(name.utf8)
-        return wanted.withUnsafeMutableBytes { wanted in
-            storage.withBytes { bytes in
+        return unsafe wanted.withUnsafeMutableBytes { wanted in
+            unsafe storage.withBytes { bytes in
                 for member in arena.foreignMembers
-                where ValueReader.keyEquals(bytes, member.name, member.nameHasEscapes, UnsafeRawBufferPointer(wanted)) {
+                where unsafe ValueReader.keyEquals(
+                    bytes, member.name, member.nameHasEscapes, UnsafeRawBufferPointer(wanted))
+                {
                     return JSONValue(storage: storage, range: member.value)
                 }
                 return nil
@@ -427,8 +429,8 @@ private struct AtomicReader {
     /// Whether `name` is an @-member or an extension member (allowed anywhere, meaning left
     /// to its definer).
     static func isExtensionOrAtMember(_ name: String) -> Bool {
-        Array(name.utf8).withUnsafeBytes { bytes in
-            switch MemberNameRules.classify(bytes) {
+        unsafe Array(name.utf8).withUnsafeBytes { bytes in
+            switch unsafe MemberNameRules.classify(bytes) {
             case .atMember, .extensionMember: true
             case .plain, .invalid: false
             }
@@ -449,7 +451,7 @@ private struct AtomicReader {
     private mutating func parseData(_ value: JSONValue, kind: ParsingOptions.Kind, pointer: String) -> Document? {
         let prefix = Array(#"{"data":"#.utf8)
         var bytes = prefix
-        value.withRawBytes { bytes.append(contentsOf: $0) }
+        unsafe value.withRawBytes { unsafe bytes.append(contentsOf: $0) }
         bytes.append(UInt8(ascii: "}"))
         var options = document.options
         options.kind = kind
@@ -487,8 +489,8 @@ private struct AtomicReader {
                     severity: .error, code: .specViolation, message: problem.message, offset: problem.offset,
                     pointer: problem.pointer))
         }
-        let locations = document.withUnsafeInputBytes { bytes in
-            SourceLocator.locate(offsets: diagnostics.map(\.offset), in: bytes)
+        let locations = unsafe document.withUnsafeInputBytes { bytes in
+            unsafe SourceLocator.locate(offsets: diagnostics.map(\.offset), in: unsafe bytes)
         }
         for index in diagnostics.indices {
             diagnostics[index].line = locations[index].line

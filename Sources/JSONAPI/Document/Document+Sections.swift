@@ -73,9 +73,9 @@ extension Document {
         let arena = storage.arena
         guard let typeIndex = arena.types.index(of: type) else { return nil }
         var idBytes = Array(id.utf8)
-        return idBytes.withUnsafeMutableBytes { idBuffer in
-            storage.withBytes { input in
-                arena.index.find(
+        return unsafe idBytes.withUnsafeMutableBytes { idBuffer in
+            unsafe storage.withBytes { input in
+                unsafe arena.index.find(
                     type: typeIndex, id: UnsafeRawBufferPointer(idBuffer), resources: arena.resources, input: input)
             }
         }.map { ResourceObject(storage: storage, recordIndex: Int($0)) }
@@ -138,9 +138,9 @@ extension Document {
     public var jsonValue: JSONValue {
         let object = storage.arena.topLevel.object
         if object.isPresent { return JSONValue(storage: storage, range: object) }
-        return storage.withBytes { b in
-            let start = ValueReader.skipWhitespace(b, 0)
-            return JSONValue(storage: storage, range: ByteRange(start, ValueReader.valueEnd(b, start)))
+        return unsafe storage.withBytes { b in
+            let start = unsafe ValueReader.skipWhitespace(b, 0)
+            return unsafe JSONValue(storage: storage, range: ByteRange(start, ValueReader.valueEnd(b, start)))
         }
     }
 
@@ -149,11 +149,11 @@ extension Document {
         let arena = storage.arena
         var resolved = 0
         for link in arena.linkages where link.target != .max { resolved += 1 }
-        return Statistics(
+        return unsafe Statistics(
             resourceCount: arena.resources.count, primaryCount: Int(arena.topLevel.primaryCount),
             includedCount: Int(arena.topLevel.includedCount), relationshipCount: arena.relationships.count,
             linkageCount: arena.linkages.count, resolvedLinkageCount: resolved, errorCount: arena.errors.count,
-            inputByteCount: storage.withBytes(\.count), arenaByteCount: arena.footprint)
+            inputByteCount: storage.withBytes(unsafe \.count), arenaByteCount: arena.footprint)
     }
 
     /// Record counts of a parsed document.

@@ -31,8 +31,8 @@ public struct Document: Sendable {
     /// - Throws: ``JSONAPIError`` with every problem found, each with offset, line, column and pointer.
     /// - Complexity: O(n) in the input length.
     public init(parsing bytes: [UInt8], options: ParsingOptions = ParsingOptions()) throws(JSONAPIError) {
-        let storageBytes = DocumentStorage.Bytes.array(bytes)
-        self = try Document.build(storageBytes, options: options)
+        let storageBytes = unsafe DocumentStorage.Bytes.array(bytes)
+        self = unsafe try Document.build(storageBytes, options: options)
     }
 
     /// Parses a complete document from any collection of bytes, such as Foundation's `Data`
@@ -54,7 +54,7 @@ public struct Document: Sendable {
     public init(parsing buffer: UnsafeRawBufferPointer, options: ParsingOptions = ParsingOptions())
         throws(JSONAPIError)
     {
-        try self.init(parsing: [UInt8](buffer), options: options)
+        unsafe try self.init(parsing: [UInt8](buffer), options: options)
     }
 
     /// Parses bytes in place, without copying them, and passes the document to `body`.
@@ -69,7 +69,7 @@ public struct Document: Sendable {
         _ buffer: UnsafeRawBufferPointer, options: ParsingOptions = ParsingOptions(),
         _ body: (Document) throws -> R
     ) throws -> R {
-        let document = try build(.borrowed(buffer), options: options)
+        let document = unsafe try build(.borrowed(buffer), options: options)
         return try body(document)
     }
 
@@ -78,36 +78,36 @@ public struct Document: Sendable {
     public static func withParsing<R>(
         _ span: RawSpan, options: ParsingOptions = ParsingOptions(), _ body: (Document) throws -> R
     ) throws -> R {
-        try span.withUnsafeBytes { buffer in try withParsing(buffer, options: options, body) }
+        unsafe try span.withUnsafeBytes { buffer in unsafe try withParsing(buffer, options: options, body) }
     }
 
     /// Builds a document from complete bytes with the chosen backend.
     static func build(_ bytes: DocumentStorage.Bytes, options: ParsingOptions) throws(JSONAPIError) -> Document {
         try options.validate()
         var driver = ParseDriver(options: options)
-        let output: DocumentBuilder.Output = try bytes.withBytes { (buffer) throws(JSONAPIError) in
+        let output: DocumentBuilder.Output = unsafe try bytes.withBytes { (buffer) throws(JSONAPIError) in
             guard buffer.count <= options.maximumDocumentBytes else {
-                throw ParseDriver.located(
+                throw unsafe ParseDriver.located(
                     JSONAPIError.at(
                         options.maximumDocumentBytes, .documentTooLarge,
                         "the document is longer than \(options.maximumDocumentBytes) bytes (ParsingOptions.maximumDocumentBytes)"
-                    ), in: buffer)
+                    ), in: unsafe buffer)
             }
             driver.builder.reserveCapacity(forDocumentBytes: buffer.count)
             do throws(JSONAPIError) {
-                try driver.feed(all: buffer, from: 0, isFinal: true)
+                unsafe try driver.feed(all: buffer, from: 0, isFinal: true)
             } catch {
-                throw ParseDriver.located(error, in: buffer)
+                throw unsafe ParseDriver.located(error, in: buffer)
             }
             return driver.builder.finish()
         }
-        return try Document(bytes: bytes, output: output, options: options)
+        return unsafe try Document(bytes: bytes, output: output, options: options)
     }
 
     /// Locates diagnostics, then throws (strict, with errors) or wraps the arena.
     init(bytes: DocumentStorage.Bytes, output: DocumentBuilder.Output, options: ParsingOptions) throws(JSONAPIError) {
-        let diagnostics = bytes.withBytes { buffer in
-            ParseDriver.locate(output.pending, uncounted: output.uncounted, in: buffer)
+        let diagnostics = unsafe bytes.withBytes { buffer in
+            unsafe ParseDriver.locate(output.pending, uncounted: output.uncounted, in: buffer)
         }
         if !options.isLenient && output.errorCount > 0, let first = diagnostics.first(where: { $0.severity == .error })
         {
@@ -115,7 +115,7 @@ public struct Document: Sendable {
                 first.code, first.message, offset: first.offset, line: first.line, column: first.column,
                 pointer: first.pointer, diagnostics: diagnostics)
         }
-        self.init(
+        unsafe self.init(
             storage: DocumentStorage(
                 bytes: bytes, arena: output.arena, diagnostics: diagnostics, options: options,
                 recyclesArena: output.recyclesArena))
@@ -129,7 +129,7 @@ public struct Document: Sendable {
 
     /// Calls `body` with the document's input bytes.
     public func withUnsafeInputBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try storage.withBytes(body)
+        unsafe try storage.withBytes(body)
     }
 
     /// Bytes the parsed structure occupies beyond the input itself (records, index, type table).
@@ -150,9 +150,18 @@ public struct Document: Sendable {
 }
 
 /// The shared, immutable state behind a ``Document`` and all its views.
+///
+/// `@safe`: its only unsafe storage is ``Bytes``, whose `.borrowed` memory stays valid for the
+/// scope `Document.withParsing` documents (the `withUnsafeBytes` contract its caller accepts by
+/// lending raw memory); the other cases own their bytes.
+@safe
 @usableFromInline
 final class DocumentStorage: @unchecked Sendable {
     /// The input: an array the document keeps alive, or memory borrowed for a `withParsing` scope.
+    ///
+    /// `@unsafe`: `.borrowed` memory is valid only inside the `withParsing` call that lent it;
+    /// whoever holds this value must not read it after that call returns.
+    @unsafe
     enum Bytes {
         case array([UInt8])
         case borrowed(UnsafeRawBufferPointer)
@@ -161,22 +170,23 @@ final class DocumentStorage: @unchecked Sendable {
 
         @inline(__always)
         func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-            switch self {
+            switch unsafe self {
             case .array(let array):
                 // `withUnsafeBytes` is rethrows-only; carry a typed error through it by hand.
                 var result: Result<R, E>?
-                array.withUnsafeBytes { buffer in
-                    do throws(E) { result = .success(try body(buffer)) } catch { result = .failure(error) }
+                unsafe array.withUnsafeBytes { buffer in
+                    do throws(E) { result = unsafe .success(try body(buffer)) } catch { result = .failure(error) }
                 }
                 switch result {
                 case .success(let value)?: return value
                 case .failure(let error)?: throw error
-                case nil: return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+                // SAFETY: an empty buffer reads nothing.
+                case nil: return unsafe try body(UnsafeRawBufferPointer(start: nil, count: 0))
                 }
             case .borrowed(let buffer):
-                return try body(buffer)
+                return unsafe try body(buffer)
             case .buffer(let input):
-                return try body(input.bytes)
+                return unsafe try body(input.bytes)
             }
         }
     }
@@ -195,7 +205,7 @@ final class DocumentStorage: @unchecked Sendable {
         bytes: Bytes, arena: ResourceArena, diagnostics: [Diagnostic], options: ParsingOptions,
         recyclesArena: Bool = false
     ) {
-        self.bytes = bytes
+        unsafe self.bytes = bytes
         self.arena = arena
         self.diagnostics = diagnostics
         self.options = options
@@ -208,10 +218,10 @@ final class DocumentStorage: @unchecked Sendable {
 
     @inline(__always)
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        switch bytes {
-        case .array(let array): return try array.withUnsafeBytes(body)
-        case .borrowed(let buffer): return try body(buffer)
-        case .buffer(let input): return try body(input.bytes)
+        switch unsafe bytes {
+        case .array(let array): return unsafe try array.withUnsafeBytes(body)
+        case .borrowed(let buffer): return unsafe try body(buffer)
+        case .buffer(let input): return unsafe try body(input.bytes)
         }
     }
 }

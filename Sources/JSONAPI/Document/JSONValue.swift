@@ -37,9 +37,9 @@ public struct JSONValue: Sendable, CustomStringConvertible {
 
     /// The value's JSON type.
     public var kind: Kind {
-        storage.withBytes { b in
+        unsafe storage.withBytes { b in
             guard Int(range.start) < b.count else { return .null }
-            switch b[Int(range.start)] {
+            switch unsafe b[Int(range.start)] {
             case UInt8(ascii: "{"): return .object
             case UInt8(ascii: "["): return .array
             case UInt8(ascii: "\""): return .string
@@ -55,19 +55,20 @@ public struct JSONValue: Sendable, CustomStringConvertible {
 
     /// The unescaped string, or nil when the value is not a string.
     public var stringValue: String? {
-        storage.withBytes { b in
-            let raw = b.slice(range)
-            guard raw.count >= 2, raw[0] == UInt8(ascii: "\"") else { return nil }
-            let contents = UnsafeRawBufferPointer(rebasing: raw[1..<(raw.count - 1)])
-            return JSONStringDecoding.decode(validUTF8: contents)
+        unsafe storage.withBytes { b in
+            let raw = unsafe b.slice(range)
+            guard raw.count >= 2, unsafe raw[0] == UInt8(ascii: "\"") else { return nil }
+            // SAFETY: `raw` is a string token of at least two bytes (checked above), quotes included.
+            let contents = unsafe UnsafeRawBufferPointer(rebasing: raw[1..<(raw.count - 1)])
+            return unsafe JSONStringDecoding.decode(validUTF8: contents)
         }
     }
 
     /// The boolean, or nil when the value is not `true` or `false`.
     public var boolValue: Bool? {
-        storage.withBytes { b in
+        unsafe storage.withBytes { b in
             guard Int(range.start) < b.count else { return nil }
-            switch b[Int(range.start)] {
+            switch unsafe b[Int(range.start)] {
             case UInt8(ascii: "t"): return true
             case UInt8(ascii: "f"): return false
             default: return nil
@@ -78,48 +79,48 @@ public struct JSONValue: Sendable, CustomStringConvertible {
     /// The number's exact text, or nil when the value is not a number.
     public var numberText: String? {
         guard kind == .number else { return nil }
-        return storage.withBytes { String(decoding: $0.slice(range), as: UTF8.self) }
+        return unsafe storage.withBytes { unsafe String(decoding: $0.slice(range), as: UTF8.self) }
     }
 
     /// The integer, when the value is an integer (no fraction or exponent) that fits `Int64`.
     public var int64Value: Int64? {
         guard kind == .number else { return nil }
-        return storage.withBytes { JSONNumberParsing.int64($0.slice(range)) }
+        return unsafe storage.withBytes { unsafe JSONNumberParsing.int64($0.slice(range)) }
     }
 
     /// The integer, when the value is a non-negative integer that fits `UInt64`.
     public var uint64Value: UInt64? {
         guard kind == .number else { return nil }
-        return storage.withBytes { JSONNumberParsing.uint64($0.slice(range)) }
+        return unsafe storage.withBytes { unsafe JSONNumberParsing.uint64($0.slice(range)) }
     }
 
     /// The nearest `Double` to any finite number, or nil when not a number or out of range.
     public var doubleValue: Double? {
         guard kind == .number else { return nil }
-        return storage.withBytes { JSONNumberParsing.double($0.slice(range)) }
+        return unsafe storage.withBytes { unsafe JSONNumberParsing.double($0.slice(range)) }
     }
 
     /// The number in its narrowest exact form, or nil when the value is not a number.
     public var number: Number? {
         guard kind == .number else { return nil }
-        return storage.withBytes { b in
-            let text = b.slice(range)
-            let isInteger = !text.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") })
+        return unsafe storage.withBytes { b in
+            let text = unsafe b.slice(range)
+            let isInteger = unsafe !text.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") })
             if isInteger {
-                if let value = JSONNumberParsing.int64(text) { return .int(value) }
-                if let value = JSONNumberParsing.uint64(text) { return .uint(value) }
-            } else if let value = JSONNumberParsing.double(text) {
+                if let value = unsafe JSONNumberParsing.int64(text) { return .int(value) }
+                if let value = unsafe JSONNumberParsing.uint64(text) { return .uint(value) }
+            } else if let value = unsafe JSONNumberParsing.double(text) {
                 return .double(value)
             }
-            return .decimal(String(decoding: text, as: UTF8.self))
+            return unsafe .decimal(String(decoding: text, as: UTF8.self))
         }
     }
 
     /// The member named `key` of an object (the first, if the name repeats), or nil.
     public subscript(key: String) -> JSONValue? {
         guard kind == .object else { return nil }
-        return storage.withBytes { b in
-            ValueReader.member(b, object: range, named: key).map { JSONValue(storage: storage, range: $0) }
+        return unsafe storage.withBytes { b in
+            unsafe ValueReader.member(b, object: range, named: key).map { JSONValue(storage: storage, range: $0) }
         }
     }
 
@@ -128,8 +129,8 @@ public struct JSONValue: Sendable, CustomStringConvertible {
         guard index >= 0 else { return nil }
         var found: ByteRange?
         var position = 0
-        storage.withBytes { b in
-            ValueReader.forEachElement(b, array: Int(range.start)) { element in
+        unsafe storage.withBytes { b in
+            unsafe ValueReader.forEachElement(b, array: Int(range.start)) { element in
                 if position == index {
                     found = element
                     return false
@@ -144,8 +145,8 @@ public struct JSONValue: Sendable, CustomStringConvertible {
     /// The elements of an array (empty for other kinds).
     public var elements: [JSONValue] {
         var result: [JSONValue] = []
-        storage.withBytes { b in
-            ValueReader.forEachElement(b, array: Int(range.start)) { element in
+        unsafe storage.withBytes { b in
+            unsafe ValueReader.forEachElement(b, array: Int(range.start)) { element in
                 result.append(JSONValue(storage: storage, range: element))
                 return true
             }
@@ -156,9 +157,9 @@ public struct JSONValue: Sendable, CustomStringConvertible {
     /// The members of an object in document order (empty for other kinds).
     public var members: [(key: String, value: JSONValue)] {
         var result: [(key: String, value: JSONValue)] = []
-        storage.withBytes { b in
-            ValueReader.forEachMember(b, object: Int(range.start)) { key, escaped, value in
-                result.append(
+        unsafe storage.withBytes { b in
+            unsafe ValueReader.forEachMember(b, object: Int(range.start)) { key, escaped, value in
+                unsafe result.append(
                     (
                         JSONStringDecoding.decode(validUTF8: b.slice(key), hasEscapes: escaped),
                         JSONValue(storage: storage, range: value)
@@ -175,14 +176,14 @@ public struct JSONValue: Sendable, CustomStringConvertible {
     /// Number of elements (array) or members (object); 0 for scalars.
     public var count: Int {
         var n = 0
-        storage.withBytes { b in
+        unsafe storage.withBytes { b in
             switch kind {
             case .array:
-                ValueReader.forEachElement(b, array: Int(range.start)) { _ in
+                unsafe ValueReader.forEachElement(b, array: Int(range.start)) { _ in
                     n += 1; return true
                 }
             case .object:
-                ValueReader.forEachMember(b, object: Int(range.start)) { _, _, _ in
+                unsafe ValueReader.forEachMember(b, object: Int(range.start)) { _, _, _ in
                     n += 1; return true
                 }
             default: break
@@ -192,11 +193,11 @@ public struct JSONValue: Sendable, CustomStringConvertible {
     }
 
     /// The value's exact JSON text, as it appeared in the input.
-    public var rawJSON: String { storage.withBytes { String(decoding: $0.slice(range), as: UTF8.self) } }
+    public var rawJSON: String { unsafe storage.withBytes { unsafe String(decoding: $0.slice(range), as: UTF8.self) } }
 
     /// Calls `body` with the value's exact JSON bytes.
     public func withRawBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try storage.withBytes { try body($0.slice(range)) }
+        unsafe try storage.withBytes { unsafe try body($0.slice(range)) }
     }
 
     /// The byte offset of the value in the input.

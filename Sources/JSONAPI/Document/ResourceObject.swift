@@ -74,11 +74,11 @@ public struct ResourceObject: Sendable, CustomStringConvertible {
         let r = record
         let first = Int(r.firstRelationship)
         var wanted = Array(name.utf8)
-        return wanted.withUnsafeMutableBytes { wanted in
-            storage.withBytes { b in
+        return unsafe wanted.withUnsafeMutableBytes { wanted in
+            unsafe storage.withBytes { b in
                 for i in first..<(first + Int(r.relationshipCount)) {
                     let rel = storage.arena.relationships[i]
-                    if ValueReader.keyEquals(
+                    if unsafe ValueReader.keyEquals(
                         b, rel.name, rel.flags.contains(.nameHasEscapes), UnsafeRawBufferPointer(wanted))
                     {
                         return Relationship(storage: storage, recordIndex: i)
@@ -251,7 +251,7 @@ public struct ResourceCollection: RandomAccessCollection, Sendable {
 extension DocumentStorage {
     /// The decoded string whose raw contents are at `range`.
     func string(_ range: ByteRange, escaped: Bool) -> String {
-        withBytes { JSONStringDecoding.decode(validUTF8: $0.slice(range), hasEscapes: escaped) }
+        unsafe withBytes { unsafe JSONStringDecoding.decode(validUTF8: $0.slice(range), hasEscapes: escaped) }
     }
 
     /// The decoded string at `range`, or nil when the member was absent.

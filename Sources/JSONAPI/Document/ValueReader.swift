@@ -10,7 +10,7 @@ enum ValueReader {
     static func skipWhitespace(_ b: UnsafeRawBufferPointer, _ i: Int) -> Int {
         var i = i
         while i < b.count {
-            switch b[i] {
+            switch unsafe b[i] {
             case 0x20, 0x0A, 0x0D, 0x09: i &+= 1
             default: return i
             }
@@ -38,8 +38,8 @@ enum ValueReader {
         while true {
             // SAFETY: each 16-byte load starts at `i` with `i + 16 <= limit <= b.count`.
             while i &+ 16 <= limit {
-                let chunk = base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-                let hits = unsafeBitCast((chunk .== quote) .| (chunk .== backslash), to: SIMD2<UInt64>.self)
+                let chunk = unsafe base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                let hits = unsafe unsafeBitCast((chunk .== quote) .| (chunk .== backslash), to: SIMD2<UInt64>.self)
                 if hits[0] != 0 {
                     i &+= hits[0].trailingZeroBitCount &>> 3
                     break
@@ -51,7 +51,7 @@ enum ValueReader {
                 i &+= 16
             }
             guard i < limit else { return (limit, escaped) }
-            let c = b[i]
+            let c = unsafe b[i]
             if c == UInt8(ascii: "\"") { return (i &+ 1, escaped) }
             if c == UInt8(ascii: "\\") {
                 escaped = true
@@ -65,16 +65,16 @@ enum ValueReader {
     /// The end (exclusive) of the value starting at `start` (which must not be whitespace).
     static func valueEnd(_ b: UnsafeRawBufferPointer, _ start: Int) -> Int {
         guard start < b.count else { return b.count }
-        switch b[start] {
+        switch unsafe b[start] {
         case UInt8(ascii: "\""):
-            return stringEnd(b, start).end
+            return unsafe stringEnd(b, start).end
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             var depth = 0
             var i = start
             while i < b.count {
-                switch b[i] {
+                switch unsafe b[i] {
                 case UInt8(ascii: "\""):
-                    i = stringEnd(b, i).end
+                    i = unsafe stringEnd(b, i).end
                     continue
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     depth &+= 1
@@ -90,7 +90,7 @@ enum ValueReader {
         default:
             var i = start
             while i < b.count {
-                switch b[i] {
+                switch unsafe b[i] {
                 case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09:
                     return i
                 default:
@@ -107,33 +107,33 @@ enum ValueReader {
         _ b: UnsafeRawBufferPointer, object start: Int,
         _ body: (_ key: ByteRange, _ keyEscaped: Bool, _ value: ByteRange) -> Bool
     ) {
-        guard start < b.count, b[start] == UInt8(ascii: "{") else { return }
-        var i = skipWhitespace(b, start &+ 1)
-        while i < b.count, b[i] == UInt8(ascii: "\"") {
-            let (keyEnd, escaped) = stringEnd(b, i)
+        guard start < b.count, unsafe b[start] == UInt8(ascii: "{") else { return }
+        var i = unsafe skipWhitespace(b, start &+ 1)
+        while i < b.count, unsafe b[i] == UInt8(ascii: "\"") {
+            let (keyEnd, escaped) = unsafe stringEnd(b, i)
             let key = ByteRange(i &+ 1, max(i &+ 1, keyEnd &- 1))
-            i = skipWhitespace(b, keyEnd)
-            guard i < b.count, b[i] == UInt8(ascii: ":") else { return }
-            i = skipWhitespace(b, i &+ 1)
-            let end = valueEnd(b, i)
+            i = unsafe skipWhitespace(b, keyEnd)
+            guard i < b.count, unsafe b[i] == UInt8(ascii: ":") else { return }
+            i = unsafe skipWhitespace(b, i &+ 1)
+            let end = unsafe valueEnd(b, i)
             guard body(key, escaped, ByteRange(i, end)) else { return }
-            i = skipWhitespace(b, end)
-            guard i < b.count, b[i] == UInt8(ascii: ",") else { return }
-            i = skipWhitespace(b, i &+ 1)
+            i = unsafe skipWhitespace(b, end)
+            guard i < b.count, unsafe b[i] == UInt8(ascii: ",") else { return }
+            i = unsafe skipWhitespace(b, i &+ 1)
         }
     }
 
     /// Calls `body` with each element's range of the array starting at `start`, until it returns false.
     static func forEachElement(_ b: UnsafeRawBufferPointer, array start: Int, _ body: (ByteRange) -> Bool) {
-        guard start < b.count, b[start] == UInt8(ascii: "[") else { return }
-        var i = skipWhitespace(b, start &+ 1)
-        guard i < b.count, b[i] != UInt8(ascii: "]") else { return }
+        guard start < b.count, unsafe b[start] == UInt8(ascii: "[") else { return }
+        var i = unsafe skipWhitespace(b, start &+ 1)
+        guard i < b.count, unsafe b[i] != UInt8(ascii: "]") else { return }
         while i < b.count {
-            let end = valueEnd(b, i)
+            let end = unsafe valueEnd(b, i)
             guard body(ByteRange(i, end)) else { return }
-            i = skipWhitespace(b, end)
-            guard i < b.count, b[i] == UInt8(ascii: ",") else { return }
-            i = skipWhitespace(b, i &+ 1)
+            i = unsafe skipWhitespace(b, end)
+            guard i < b.count, unsafe b[i] == UInt8(ascii: ",") else { return }
+            i = unsafe skipWhitespace(b, i &+ 1)
         }
     }
 
@@ -142,10 +142,10 @@ enum ValueReader {
         guard range.isPresent else { return nil }
         var found: ByteRange?
         var utf8 = Array(name.utf8)
-        utf8.withUnsafeMutableBytes { wanted in
+        unsafe utf8.withUnsafeMutableBytes { wanted in
             let wanted = UnsafeRawBufferPointer(wanted)
-            forEachMember(b, object: Int(range.start)) { key, escaped, value in
-                if keyEquals(b, key, escaped, wanted) {
+            unsafe forEachMember(b, object: Int(range.start)) { key, escaped, value in
+                if unsafe keyEquals(b, key, escaped, wanted) {
                     found = value
                     return false
                 }
@@ -162,14 +162,14 @@ enum ValueReader {
     )
         -> Bool
     {
-        let raw = b.slice(key)
+        let raw = unsafe b.slice(key)
         if !escaped {
             guard raw.count == wanted.count else { return false }
             guard let p = raw.baseAddress, let q = wanted.baseAddress else { return raw.count == 0 }
-            return memcmpBytes(p, q, raw.count)
+            return unsafe memcmpBytes(p, q, raw.count)
         }
         var decoded: [UInt8] = []
-        JSONStringDecoding.unescape(raw, into: &decoded)
-        return decoded.elementsEqual(wanted)
+        unsafe JSONStringDecoding.unescape(raw, into: &decoded)
+        return unsafe decoded.elementsEqual(wanted)
     }
 }

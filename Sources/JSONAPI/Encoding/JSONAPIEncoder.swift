@@ -214,7 +214,7 @@ struct DocumentEncoder {
         included: [any Encodable]
     ) throws -> [UInt8] {
         // The stream's spare value encoders refer back to it.
-        defer { stream?.spare.removeAll() }
+        defer { unsafe stream?.spare.removeAll() }
         writer.beginObject()
         writer.key("data")
         try writePrimary(value)
@@ -223,8 +223,8 @@ struct DocumentEncoder {
         try drainQueue(&head)
         // Models given in `included` come after those found through relationships, and bring
         // what they relate to (their own relationships are their paths' roots).
-        try included.withUnsafeBufferPointer { included in
-            try includeAll(included, head: &head)
+        unsafe try included.withUnsafeBufferPointer { included in
+            unsafe try includeAll(included, head: &head)
         }
         if includedOpen { writer.endArray() }
         if let meta {
@@ -249,7 +249,7 @@ struct DocumentEncoder {
         var lastType: ObjectIdentifier?
         var lastResourceType: String?
         for index in included.indices {
-            let element = included[index]
+            let element = unsafe included[index]
             // The model's type by a metatype cast: no copy of the value into a new box.
             let elementType = ObjectIdentifier(type(of: element))
             if elementType != lastType {
@@ -366,9 +366,9 @@ struct DocumentEncoder {
         guard let stream else { return .tree(try makeTreeRecord(model, resourceType: resourceType)) }
         stream.begin(resourceType: resourceType)
         try model.encode(to: stream)
-        if stream.needsTree { return .tree(try makeTreeRecord(model, resourceType: resourceType)) }
-        if let failure = stream.failure { throw failure }
-        if mode == .update && (stream.id ?? "").isEmpty {
+        if unsafe stream.needsTree { return .tree(try makeTreeRecord(model, resourceType: resourceType)) }
+        if let failure = unsafe stream.failure { throw failure }
+        if unsafe mode == .update && (stream.id ?? "").isEmpty {
             throw EncodingError.invalidValue(
                 model,
                 EncodingError.Context(codingPath: [], debugDescription: "an update needs the resource's id"))
@@ -403,7 +403,7 @@ struct DocumentEncoder {
         case .tree(let record): record.key
         case .streamed:
             // `stream` is set whenever a record is streamed.
-            ResourceKey(type: stream?.resourceType ?? "", id: stream?.id, lid: stream?.lid)
+            unsafe ResourceKey(type: stream?.resourceType ?? "", id: stream?.id, lid: stream?.lid)
         }
     }
 
@@ -424,8 +424,10 @@ struct DocumentEncoder {
         case .streamed:
             // The stream leaves out relationships outside the fieldset altogether.
             guard let stream else { return }
-            for index in stream.relationships.indices where !stream.relationships[index].references.isEmpty {
-                enqueue(stream.relationships[index].references, name: stream.relationships[index].name, path: path)
+            for index in unsafe stream.relationships.indices
+            where unsafe !stream.relationships[index].references.isEmpty {
+                unsafe enqueue(
+                    stream.relationships[index].references, name: stream.relationships[index].name, path: path)
             }
         }
     }
@@ -481,27 +483,27 @@ struct DocumentEncoder {
     /// Writes the resource the stream holds, copying the JSON text of its members.
     private mutating func writeStreamed(_ stream: ResourceStream) throws {
         writer.beginObject()
-        try writeIdentity(type: stream.resourceType, id: stream.id, lid: stream.lid)
-        stream.out.withBytes { bytes in
-            if !stream.attributes.isEmpty {
+        unsafe try writeIdentity(type: stream.resourceType, id: stream.id, lid: stream.lid)
+        unsafe stream.out.withBytes { bytes in
+            if unsafe !stream.attributes.isEmpty {
                 writer.key("attributes")
-                writer.rawObject(members: stream.attributes, of: bytes)
+                unsafe writer.rawObject(members: stream.attributes, of: bytes)
             }
-            if !stream.relationships.isEmpty {
+            if unsafe !stream.relationships.isEmpty {
                 writer.key("relationships")
                 writer.beginObject()
-                for relationship in stream.relationships {
+                for relationship in unsafe stream.relationships {
                     writer.key(relationship.name)
                     writer.beginObject()
-                    writer.rawMember("data", relationship.data, of: bytes)
-                    writer.rawMember("links", relationship.links, of: bytes)
-                    writer.rawMember("meta", relationship.meta, of: bytes)
+                    unsafe writer.rawMember("data", relationship.data, of: bytes)
+                    unsafe writer.rawMember("links", relationship.links, of: bytes)
+                    unsafe writer.rawMember("meta", relationship.meta, of: bytes)
                     writer.endObject()
                 }
                 writer.endObject()
             }
-            writer.rawMember("links", stream.links, of: bytes)
-            writer.rawMember("meta", stream.meta, of: bytes)
+            unsafe writer.rawMember("links", stream.links, of: bytes)
+            unsafe writer.rawMember("meta", stream.meta, of: bytes)
         }
         writer.endObject()
     }
@@ -629,9 +631,9 @@ protocol EncodableModelArray {
 extension Array: EncodableModelArray where Element: JSONAPIResource & Encodable {
     func writeRecords(into document: inout DocumentEncoder) throws {
         // Elements are borrowed from the buffer, not copied out (a copy retains every member).
-        try withUnsafeBufferPointer { elements in
+        unsafe try withUnsafeBufferPointer { elements in
             for index in elements.indices {
-                try document.writePrimaryRecord(try document.makeRecord(elements[index]))
+                unsafe try document.writePrimaryRecord(try document.makeRecord(elements[index]))
             }
         }
     }

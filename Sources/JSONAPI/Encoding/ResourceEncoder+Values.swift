@@ -151,9 +151,9 @@ final class EncodingContext {
     func kind(of type: Any.Type) -> TypeKind {
         let bits = UInt(bitPattern: ObjectIdentifier(type))
         let slot = Int(truncatingIfNeeded: (bits >> 4) & 15)
-        if recentKinds[slot].type == bits { return recentKinds[slot].kind }
+        if unsafe recentKinds[slot].type == bits { return unsafe recentKinds[slot].kind }
         let kind = lookUpKind(of: type)
-        recentKinds[slot] = (bits, kind)
+        unsafe recentKinds[slot] = (bits, kind)
         return kind
     }
 

@@ -223,7 +223,7 @@ extension EncodingContext {
     @inline(__always)
     private func hasDot(_ raw: String) -> Bool {
         // Coding keys are native strings: scan their bytes, not the UTF-8 view's iterator.
-        raw.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ".")) }
+        unsafe raw.utf8.withContiguousStorageIfAvailable { unsafe $0.contains(UInt8(ascii: ".")) }
             ?? raw.utf8.contains(UInt8(ascii: "."))
     }
 

@@ -28,24 +28,24 @@ struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         switch stream.context.section(of: key) {
         case .attribute(let name):
             guard stream.beginAttribute(name) else { return }
-            stream.out.appendNull()
+            unsafe stream.out.appendNull()
             stream.endAttribute()
         case .relationship(let name):
-            if let fieldset = stream.fieldset, !fieldset.contains(name) { return }
+            if let fieldset = unsafe stream.fieldset, !fieldset.contains(name) { return }
             let index = stream.relationshipIndex(name)
-            let start = stream.out.count
-            stream.out.appendNull()
-            stream.relationships[index].data = start..<stream.out.count
-            stream.relationships[index].references = []
-        case .meta: stream.meta = nil
-        case .links: stream.links = nil
+            let start = unsafe stream.out.count
+            unsafe stream.out.appendNull()
+            unsafe stream.relationships[index].data = start..<stream.out.count
+            unsafe stream.relationships[index].references = []
+        case .meta: unsafe stream.meta = nil
+        case .links: unsafe stream.links = nil
         case .relationshipMeta, .relationshipLinks, .id, .lid, .type: break
         }
     }
 
     mutating func encode(_ value: Bool, forKey key: Key) throws {
         guard beginPrimitive(key) else { return }
-        stream.out.appendBool(value)
+        unsafe stream.out.appendBool(value)
         stream.endAttribute()
     }
 
@@ -63,12 +63,12 @@ struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func encode(_ value: String, forKey key: Key) throws {
         switch stream.context.section(of: key) {
-        case .id: stream.id = value
-        case .lid: stream.lid = value
+        case .id: unsafe stream.id = value
+        case .lid: unsafe stream.lid = value
         case .type: break
         case .attribute(let name):
             guard stream.beginAttribute(name) else { return }
-            stream.out.appendString(value)
+            unsafe stream.out.appendString(value)
             stream.endAttribute()
         default: try encodeGeneric(value, key)
         }
@@ -87,14 +87,14 @@ struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     private func encodeInteger<I: BinaryInteger & Encodable>(_ value: I, _ key: Key) throws {
         switch stream.context.section(of: key) {
-        case .id: stream.id = String(value)
-        case .lid: stream.lid = String(value)
+        case .id: unsafe stream.id = String(value)
+        case .lid: unsafe stream.lid = String(value)
         case .attribute(let name):
             guard stream.beginAttribute(name) else { return }
             if let int = Int64(exactly: value) {
-                stream.out.appendInteger(int)
+                unsafe stream.out.appendInteger(int)
             } else if let uint = UInt64(exactly: value) {
-                stream.out.appendInteger(uint)
+                unsafe stream.out.appendInteger(uint)
             }
             stream.endAttribute()
         default: try encodeGeneric(value, key)
@@ -115,23 +115,23 @@ struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let context = stream.context
         switch context.section(of: key) {
         case .id:
-            stream.id = try context.identityString(value, key: key)
+            unsafe stream.id = try context.identityString(value, key: key)
         case .lid:
-            stream.lid = try context.identityString(value, key: key)
+            unsafe stream.lid = try context.identityString(value, key: key)
         case .type:
             break
         case .meta:
-            stream.meta = try fragment(value, key)
+            unsafe stream.meta = try fragment(value, key)
         case .links:
-            stream.links = try fragment(value, key)
+            unsafe stream.links = try fragment(value, key)
         case .relationshipMeta(let name):
-            if let fieldset = stream.fieldset, !fieldset.contains(name) { return }
+            if let fieldset = unsafe stream.fieldset, !fieldset.contains(name) { return }
             let range = try fragment(value, key)
-            stream.relationships[stream.relationshipIndex(name)].meta = range
+            unsafe stream.relationships[stream.relationshipIndex(name)].meta = range
         case .relationshipLinks(let name):
-            if let fieldset = stream.fieldset, !fieldset.contains(name) { return }
+            if let fieldset = unsafe stream.fieldset, !fieldset.contains(name) { return }
             let range = try fragment(value, key)
-            stream.relationships[stream.relationshipIndex(name)].links = range
+            unsafe stream.relationships[stream.relationshipIndex(name)].links = range
         case .relationship(let name):
             try stream.encodeRelationship(value, name: name)
         case .attribute(let name):
@@ -152,9 +152,9 @@ struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     /// Writes a whole value (`meta`, `links`) and returns where it lies.
     private func fragment<T: Encodable>(_ value: T, _ key: Key) throws -> Range<Int> {
-        let start = stream.out.count
+        let start = unsafe stream.out.count
         try stream.writeValue(value, parent: nil, key: key)
-        return start..<stream.out.count
+        return unsafe start..<stream.out.count
     }
 
     // Containers opened on the resource itself (never by synthesized conformances): written
@@ -163,20 +163,20 @@ struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
-        stream.needsTree = true
+        unsafe stream.needsTree = true
         let encoder = stream.takeEncoder(parent: nil, key: key)
         return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(encoder: encoder, handle: .invalid))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        stream.needsTree = true
+        unsafe stream.needsTree = true
         return StreamUnkeyedContainer(encoder: stream.takeEncoder(parent: nil, key: key), handle: .invalid)
     }
 
     mutating func superEncoder() -> any Encoder { stream }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        stream.needsTree = true
+        unsafe stream.needsTree = true
         return stream.takeEncoder(parent: nil, key: key)
     }
 }
@@ -192,14 +192,14 @@ func isStreamedLeaf(_ type: Any.Type) -> Bool {
 extension ResourceStream {
     /// Writes the linkage of relationship `name` (and keeps its models for `included`).
     func encodeRelationship<T: Encodable>(_ value: T, name: String) throws {
-        if let fieldset, !fieldset.contains(name) { return }
+        if let fieldset = unsafe fieldset, !fieldset.contains(name) { return }
         let index = relationshipIndex(name)
         if let writer = linkageWriter(for: T.self) {
             // Identifiers: written as they are read, no references kept.
-            let start = out.count
+            let start = unsafe out.count
             writer.appendLinkage(value, to: self)
-            relationships[index].data = start..<out.count
-            relationships[index].references = []
+            unsafe relationships[index].data = start..<out.count
+            unsafe relationships[index].references = []
             return
         }
         var linkage = LinkageBuilder(context: context)
@@ -209,37 +209,37 @@ extension ResourceStream {
         } else if let related = value as? any RelatedEncodable {
             try linkage.addValue(related.relatedValue)
             if let meta = related.relatedMeta {
-                let start = out.count
+                let start = unsafe out.count
                 try writeValue(meta, parent: nil, key: AnyKey(name))
-                relationships[index].meta = start..<out.count
+                unsafe relationships[index].meta = start..<out.count
             }
             if let links = related.relatedLinks {
-                let start = out.count
+                let start = unsafe out.count
                 try writeValue(links, parent: nil, key: AnyKey(name))
-                relationships[index].links = start..<out.count
+                unsafe relationships[index].links = start..<out.count
             }
         } else {
             try linkage.addValue(value)
         }
-        let start = out.count
+        let start = unsafe out.count
         appendLinkage(linkage)
-        relationships[index].data = start..<out.count
-        relationships[index].references = linkage.hasModels ? linkage.references : []
+        unsafe relationships[index].data = start..<out.count
+        unsafe relationships[index].references = linkage.hasModels ? linkage.references : []
     }
 
     /// Writes `null`, one resource identifier object, or an array of them.
     func appendLinkage(_ linkage: LinkageBuilder) {
         if linkage.isToMany {
-            out.appendByte(UInt8(ascii: "["))
+            unsafe out.appendByte(UInt8(ascii: "["))
             for index in linkage.references.indices {
-                if index != 0 { out.appendByte(UInt8(ascii: ",")) }
+                if index != 0 { unsafe out.appendByte(UInt8(ascii: ",")) }
                 appendIdentifier(linkage.references[index])
             }
-            out.appendByte(UInt8(ascii: "]"))
+            unsafe out.appendByte(UInt8(ascii: "]"))
         } else if let reference = linkage.references.first {
             appendIdentifier(reference)
         } else {
-            out.appendNull()
+            unsafe out.appendNull()
         }
     }
 
@@ -248,27 +248,27 @@ extension ResourceStream {
     }
 
     func appendIdentifier(type: String, id: String?, lid: String?, meta: JSONObject?) {
-        out.appendByte(UInt8(ascii: "{"))
-        out.appendKey("type")
-        out.appendString(type)
+        unsafe out.appendByte(UInt8(ascii: "{"))
+        unsafe out.appendKey("type")
+        unsafe out.appendString(type)
         if let id {
-            out.appendByte(UInt8(ascii: ","))
-            out.appendKey("id")
-            out.appendString(id)
+            unsafe out.appendByte(UInt8(ascii: ","))
+            unsafe out.appendKey("id")
+            unsafe out.appendString(id)
         }
         if let lid {
-            out.appendByte(UInt8(ascii: ","))
-            out.appendKey("lid")
-            out.appendString(lid)
+            unsafe out.appendByte(UInt8(ascii: ","))
+            unsafe out.appendKey("lid")
+            unsafe out.appendString(lid)
         }
         if let meta, !meta.isAbsent {
-            out.appendByte(UInt8(ascii: ","))
-            out.appendKey("meta")
+            unsafe out.appendByte(UInt8(ascii: ","))
+            unsafe out.appendKey("meta")
             var writer = JSONWriter(options: context.options.formatting)
             JSON(meta).write(to: &writer, sortingKeys: false)
-            out.append(writer.bytes)
+            unsafe out.append(writer.bytes)
         }
-        out.appendByte(UInt8(ascii: "}"))
+        unsafe out.appendByte(UInt8(ascii: "}"))
     }
 }
 
@@ -295,8 +295,8 @@ final class StreamValueEncoder: Encoder {
         var path: [any CodingKey] = []
         var node: StreamValueEncoder? = self
         while let current = node {
-            if let key = current.key { path.append(key) }
-            node = current.parent
+            if let key = unsafe current.key { path.append(key) }
+            node = unsafe current.parent
         }
         return path.reversed()
     }
@@ -305,22 +305,22 @@ final class StreamValueEncoder: Encoder {
 
     /// This value's container: opened now, or the one opened before (which must still be open).
     private func open(isObject: Bool) -> ContainerHandle {
-        if let container {
-            let open = stream.open
+        if let container = unsafe container {
+            let open = unsafe stream.open
             if container.index < open.count, open[container.index].serial == container.serial,
                 open[container.index].isObject == isObject
             {
                 return container
             }
-            stream.needsTree = true
+            unsafe stream.needsTree = true
             return .invalid
         }
-        guard stream.out.count == slotStart, stream.open.count == slotDepth else {
-            stream.needsTree = true
+        guard unsafe stream.out.count == slotStart, unsafe stream.open.count == slotDepth else {
+            unsafe stream.needsTree = true
             return .invalid
         }
         let handle = stream.push(isObject: isObject)
-        container = handle
+        unsafe container = handle
         return handle
     }
 
@@ -339,8 +339,9 @@ final class StreamValueEncoder: Encoder {
     /// Whether a single value may be written now: nothing written for this value yet.
     @inline(__always)
     func beginSingle() -> Bool {
-        guard container == nil, stream.out.count == slotStart, stream.open.count == slotDepth else {
-            stream.needsTree = true
+        guard unsafe container == nil, unsafe stream.out.count == slotStart, unsafe stream.open.count == slotDepth
+        else {
+            unsafe stream.needsTree = true
             return false
         }
         return true
@@ -349,8 +350,8 @@ final class StreamValueEncoder: Encoder {
     /// An encoder for a container opened inside one of this value's containers.
     func child(key: any CodingKey) -> StreamValueEncoder {
         let child = StreamValueEncoder(stream: stream)
-        child.parent = self
-        child.key = key
+        unsafe child.parent = self
+        unsafe child.key = key
         return child
     }
 }
@@ -366,21 +367,21 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let stream = encoder.stream
         guard stream.enter(handle) else { return false }
         if stream.context.usesDefaultKeys {
-            stream.out.appendKey(key.stringValue)
+            unsafe stream.out.appendKey(key.stringValue)
         } else {
-            stream.out.appendKey(stream.context.name(for: key, path: []))
+            unsafe stream.out.appendKey(stream.context.name(for: key, path: []))
         }
         return true
     }
 
     mutating func encodeNil(forKey key: Key) throws {
-        if begin(key) { encoder.stream.out.appendNull() }
+        if begin(key) { unsafe encoder.stream.out.appendNull() }
     }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
-        if begin(key) { encoder.stream.out.appendBool(value) }
+        if begin(key) { unsafe encoder.stream.out.appendBool(value) }
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
-        if begin(key) { encoder.stream.out.appendString(value) }
+        if begin(key) { unsafe encoder.stream.out.appendString(value) }
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         if begin(key) { try encoder.stream.appendDouble(value) }
@@ -389,34 +390,34 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if begin(key) { try encoder.stream.appendFloat(value) }
     }
     mutating func encode(_ value: Int, forKey key: Key) throws {
-        if begin(key) { encoder.stream.out.appendInteger(Int64(value)) }
+        if begin(key) { unsafe encoder.stream.out.appendInteger(Int64(value)) }
     }
     mutating func encode(_ value: Int8, forKey key: Key) throws {
-        if begin(key) { encoder.stream.out.appendInteger(Int64(value)) }
+        if begin(key) { unsafe encoder.stream.out.appendInteger(Int64(value)) }
     }
     mutating func encode(_ value: Int16, forKey key: Key) throws {
-        if begin(key) { encoder.stream.out.appendInteger(Int64(value)) }
+        if begin(key) { unsafe encoder.stream.out.appendInteger(Int64(value)) }
     }
     mutating func encode(_ value: Int32, forKey key: Key) throws {
-        if begin(key) { encoder.stream.out.appendInteger(Int64(value)) }
+        if begin(key) { unsafe encoder.stream.out.appendInteger(Int64(value)) }
     }
     mutating func encode(_ value: Int64, forKey key: Key) throws {
-        if begin(key) { encoder.stream.out.appendInteger(value) }
+        if begin(key) { unsafe encoder.stream.out.appendInteger(value) }
     }
     mutating func encode(_ value: UInt, forKey key: Key) throws {
-        if begin(key) { encoder.stream.out.appendInteger(UInt64(value)) }
+        if begin(key) { unsafe encoder.stream.out.appendInteger(UInt64(value)) }
     }
     mutating func encode(_ value: UInt8, forKey key: Key) throws {
-        if begin(key) { encoder.stream.out.appendInteger(UInt64(value)) }
+        if begin(key) { unsafe encoder.stream.out.appendInteger(UInt64(value)) }
     }
     mutating func encode(_ value: UInt16, forKey key: Key) throws {
-        if begin(key) { encoder.stream.out.appendInteger(UInt64(value)) }
+        if begin(key) { unsafe encoder.stream.out.appendInteger(UInt64(value)) }
     }
     mutating func encode(_ value: UInt32, forKey key: Key) throws {
-        if begin(key) { encoder.stream.out.appendInteger(UInt64(value)) }
+        if begin(key) { unsafe encoder.stream.out.appendInteger(UInt64(value)) }
     }
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
-        if begin(key) { encoder.stream.out.appendInteger(value) }
+        if begin(key) { unsafe encoder.stream.out.appendInteger(value) }
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if begin(key) { try encoder.stream.writeValue(value, parent: encoder, key: key) }
@@ -433,24 +434,24 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     {
         let child = encoder.child(key: key)
         let handle = begin(key) ? encoder.stream.push(isObject: true) : .invalid
-        child.container = handle
+        unsafe child.container = handle
         return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(encoder: child, handle: handle))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let child = encoder.child(key: key)
         let handle = begin(key) ? encoder.stream.push(isObject: false) : .invalid
-        child.container = handle
+        unsafe child.container = handle
         return StreamUnkeyedContainer(encoder: child, handle: handle)
     }
 
     mutating func superEncoder() -> any Encoder {
-        encoder.stream.needsTree = true
+        unsafe encoder.stream.needsTree = true
         return encoder.child(key: AnyKey("super"))
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        encoder.stream.needsTree = true
+        unsafe encoder.stream.needsTree = true
         return encoder.child(key: key)
     }
 }
@@ -474,13 +475,13 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     }
 
     mutating func encodeNil() throws {
-        if begin() { encoder.stream.out.appendNull() }
+        if begin() { unsafe encoder.stream.out.appendNull() }
     }
     mutating func encode(_ value: Bool) throws {
-        if begin() { encoder.stream.out.appendBool(value) }
+        if begin() { unsafe encoder.stream.out.appendBool(value) }
     }
     mutating func encode(_ value: String) throws {
-        if begin() { encoder.stream.out.appendString(value) }
+        if begin() { unsafe encoder.stream.out.appendString(value) }
     }
     mutating func encode(_ value: Double) throws {
         if begin() { try encoder.stream.appendDouble(value) }
@@ -489,34 +490,34 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
         if begin() { try encoder.stream.appendFloat(value) }
     }
     mutating func encode(_ value: Int) throws {
-        if begin() { encoder.stream.out.appendInteger(Int64(value)) }
+        if begin() { unsafe encoder.stream.out.appendInteger(Int64(value)) }
     }
     mutating func encode(_ value: Int8) throws {
-        if begin() { encoder.stream.out.appendInteger(Int64(value)) }
+        if begin() { unsafe encoder.stream.out.appendInteger(Int64(value)) }
     }
     mutating func encode(_ value: Int16) throws {
-        if begin() { encoder.stream.out.appendInteger(Int64(value)) }
+        if begin() { unsafe encoder.stream.out.appendInteger(Int64(value)) }
     }
     mutating func encode(_ value: Int32) throws {
-        if begin() { encoder.stream.out.appendInteger(Int64(value)) }
+        if begin() { unsafe encoder.stream.out.appendInteger(Int64(value)) }
     }
     mutating func encode(_ value: Int64) throws {
-        if begin() { encoder.stream.out.appendInteger(value) }
+        if begin() { unsafe encoder.stream.out.appendInteger(value) }
     }
     mutating func encode(_ value: UInt) throws {
-        if begin() { encoder.stream.out.appendInteger(UInt64(value)) }
+        if begin() { unsafe encoder.stream.out.appendInteger(UInt64(value)) }
     }
     mutating func encode(_ value: UInt8) throws {
-        if begin() { encoder.stream.out.appendInteger(UInt64(value)) }
+        if begin() { unsafe encoder.stream.out.appendInteger(UInt64(value)) }
     }
     mutating func encode(_ value: UInt16) throws {
-        if begin() { encoder.stream.out.appendInteger(UInt64(value)) }
+        if begin() { unsafe encoder.stream.out.appendInteger(UInt64(value)) }
     }
     mutating func encode(_ value: UInt32) throws {
-        if begin() { encoder.stream.out.appendInteger(UInt64(value)) }
+        if begin() { unsafe encoder.stream.out.appendInteger(UInt64(value)) }
     }
     mutating func encode(_ value: UInt64) throws {
-        if begin() { encoder.stream.out.appendInteger(value) }
+        if begin() { unsafe encoder.stream.out.appendInteger(value) }
     }
     mutating func encode<T: Encodable>(_ value: T) throws {
         let index = count
@@ -528,19 +529,19 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     {
         let child = encoder.child(key: AnyKey(index: count))
         let handle = begin() ? encoder.stream.push(isObject: true) : .invalid
-        child.container = handle
+        unsafe child.container = handle
         return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(encoder: child, handle: handle))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let child = encoder.child(key: AnyKey(index: count))
         let handle = begin() ? encoder.stream.push(isObject: false) : .invalid
-        child.container = handle
+        unsafe child.container = handle
         return StreamUnkeyedContainer(encoder: child, handle: handle)
     }
 
     mutating func superEncoder() -> any Encoder {
-        encoder.stream.needsTree = true
+        unsafe encoder.stream.needsTree = true
         return encoder.child(key: AnyKey(index: count))
     }
 }
@@ -552,13 +553,13 @@ struct StreamSingleContainer: SingleValueEncodingContainer {
     private var stream: ResourceStream { encoder.stream }
 
     mutating func encodeNil() throws {
-        if encoder.beginSingle() { stream.out.appendNull() }
+        if encoder.beginSingle() { unsafe stream.out.appendNull() }
     }
     mutating func encode(_ value: Bool) throws {
-        if encoder.beginSingle() { stream.out.appendBool(value) }
+        if encoder.beginSingle() { unsafe stream.out.appendBool(value) }
     }
     mutating func encode(_ value: String) throws {
-        if encoder.beginSingle() { stream.out.appendString(value) }
+        if encoder.beginSingle() { unsafe stream.out.appendString(value) }
     }
     mutating func encode(_ value: Double) throws {
         if encoder.beginSingle() { try stream.appendDouble(value) }
@@ -567,39 +568,39 @@ struct StreamSingleContainer: SingleValueEncodingContainer {
         if encoder.beginSingle() { try stream.appendFloat(value) }
     }
     mutating func encode(_ value: Int) throws {
-        if encoder.beginSingle() { stream.out.appendInteger(Int64(value)) }
+        if encoder.beginSingle() { unsafe stream.out.appendInteger(Int64(value)) }
     }
     mutating func encode(_ value: Int8) throws {
-        if encoder.beginSingle() { stream.out.appendInteger(Int64(value)) }
+        if encoder.beginSingle() { unsafe stream.out.appendInteger(Int64(value)) }
     }
     mutating func encode(_ value: Int16) throws {
-        if encoder.beginSingle() { stream.out.appendInteger(Int64(value)) }
+        if encoder.beginSingle() { unsafe stream.out.appendInteger(Int64(value)) }
     }
     mutating func encode(_ value: Int32) throws {
-        if encoder.beginSingle() { stream.out.appendInteger(Int64(value)) }
+        if encoder.beginSingle() { unsafe stream.out.appendInteger(Int64(value)) }
     }
     mutating func encode(_ value: Int64) throws {
-        if encoder.beginSingle() { stream.out.appendInteger(value) }
+        if encoder.beginSingle() { unsafe stream.out.appendInteger(value) }
     }
     mutating func encode(_ value: UInt) throws {
-        if encoder.beginSingle() { stream.out.appendInteger(UInt64(value)) }
+        if encoder.beginSingle() { unsafe stream.out.appendInteger(UInt64(value)) }
     }
     mutating func encode(_ value: UInt8) throws {
-        if encoder.beginSingle() { stream.out.appendInteger(UInt64(value)) }
+        if encoder.beginSingle() { unsafe stream.out.appendInteger(UInt64(value)) }
     }
     mutating func encode(_ value: UInt16) throws {
-        if encoder.beginSingle() { stream.out.appendInteger(UInt64(value)) }
+        if encoder.beginSingle() { unsafe stream.out.appendInteger(UInt64(value)) }
     }
     mutating func encode(_ value: UInt32) throws {
-        if encoder.beginSingle() { stream.out.appendInteger(UInt64(value)) }
+        if encoder.beginSingle() { unsafe stream.out.appendInteger(UInt64(value)) }
     }
     mutating func encode(_ value: UInt64) throws {
-        if encoder.beginSingle() { stream.out.appendInteger(value) }
+        if encoder.beginSingle() { unsafe stream.out.appendInteger(value) }
     }
     mutating func encode<T: Encodable>(_ value: T) throws {
         guard encoder.beginSingle() else { return }
         // The value takes this value's place: same position, same coding path.
-        try stream.writeValue(value, parent: encoder.parent, key: encoder.key ?? AnyKey(""))
+        unsafe try stream.writeValue(value, parent: encoder.parent, key: encoder.key ?? AnyKey(""))
     }
 }
 
@@ -627,12 +628,12 @@ extension Identifier: StreamedIdentifier {
 extension Array: StreamedLinkage where Element: StreamedIdentifier {
     static func appendLinkage<V>(_ value: V, to stream: ResourceStream) {
         let elements = sameType(value, as: [Element].self)
-        stream.out.appendByte(UInt8(ascii: "["))
+        unsafe stream.out.appendByte(UInt8(ascii: "["))
         for index in elements.indices {
-            if index != 0 { stream.out.appendByte(UInt8(ascii: ",")) }
+            if index != 0 { unsafe stream.out.appendByte(UInt8(ascii: ",")) }
             Element.appendLinkage(elements[index], to: stream)
         }
-        stream.out.appendByte(UInt8(ascii: "]"))
+        unsafe stream.out.appendByte(UInt8(ascii: "]"))
     }
 }
 
@@ -641,7 +642,7 @@ extension Optional: StreamedLinkage where Wrapped: StreamedIdentifier {
         if let wrapped = sameType(value, as: Wrapped?.self) {
             Wrapped.appendLinkage(wrapped, to: stream)
         } else {
-            stream.out.appendNull()
+            unsafe stream.out.appendNull()
         }
     }
 }
@@ -661,9 +662,9 @@ extension ResourceStream {
     func linkageWriter(for type: Any.Type) -> (any StreamedLinkage.Type)? {
         let bits = UInt(bitPattern: ObjectIdentifier(type))
         let slot = Int(truncatingIfNeeded: (bits >> 4) & 15)
-        if recentLinkage[slot].type == bits { return recentLinkage[slot].writer }
+        if unsafe recentLinkage[slot].type == bits { return unsafe recentLinkage[slot].writer }
         let writer = type as? any StreamedLinkage.Type
-        recentLinkage[slot] = RecentLinkage(type: bits, writer: writer)
+        unsafe recentLinkage[slot] = RecentLinkage(type: bits, writer: writer)
         return writer
     }
 }

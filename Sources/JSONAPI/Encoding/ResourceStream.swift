@@ -63,23 +63,23 @@ final class ResourceStream: Encoder {
 
     init(context: EncodingContext) {
         self.context = context
-        out = StreamBuffer(capacity: 4096, escapeSlashes: context.options.formatting.escapesSlashes)
+        unsafe out = StreamBuffer(capacity: 4096, escapeSlashes: context.options.formatting.escapesSlashes)
     }
 
     /// Forgets the previous resource.
     func begin(resourceType: String) {
-        self.resourceType = resourceType
-        fieldset = context.options.fields.isEmpty ? nil : context.options.fields[resourceType]
-        id = nil
-        lid = nil
-        out.count = 0
-        attributes.removeAll(keepingCapacity: true)
-        relationships.removeAll(keepingCapacity: true)
-        meta = nil
-        links = nil
-        failure = nil
-        needsTree = false
-        open.removeAll(keepingCapacity: true)
+        unsafe self.resourceType = resourceType
+        unsafe fieldset = context.options.fields.isEmpty ? nil : context.options.fields[resourceType]
+        unsafe id = nil
+        unsafe lid = nil
+        unsafe out.count = 0
+        unsafe attributes.removeAll(keepingCapacity: true)
+        unsafe relationships.removeAll(keepingCapacity: true)
+        unsafe meta = nil
+        unsafe links = nil
+        unsafe failure = nil
+        unsafe needsTree = false
+        unsafe open.removeAll(keepingCapacity: true)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -88,12 +88,12 @@ final class ResourceStream: Encoder {
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         // Not a resource: the tree encoder reports it.
-        needsTree = true
+        unsafe needsTree = true
         return StreamUnkeyedContainer(encoder: takeEncoder(parent: nil, key: nil), handle: .invalid)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        needsTree = true
+        unsafe needsTree = true
         return StreamSingleContainer(encoder: takeEncoder(parent: nil, key: nil))
     }
 
@@ -103,9 +103,9 @@ final class ResourceStream: Encoder {
     /// sparse fieldset leaves it out.
     @inline(__always)
     func beginAttribute(_ name: String) -> Bool {
-        if let fieldset, !fieldset.contains(name) { return false }
-        attributeStart = out.count
-        out.appendKey(name)
+        if let fieldset = unsafe fieldset, !fieldset.contains(name) { return false }
+        unsafe attributeStart = out.count
+        unsafe out.appendKey(name)
         return true
     }
 
@@ -113,18 +113,18 @@ final class ResourceStream: Encoder {
 
     @inline(__always)
     func endAttribute() {
-        attributes.append(attributeStart..<out.count)
+        unsafe attributes.append(attributeStart..<out.count)
     }
 
     /// The relationship named `name`, added at the end the first time.
     func relationshipIndex(_ name: String) -> Int {
-        if let index = relationships.firstIndex(where: { $0.name == name }) { return index }
-        relationships.append(StreamedRelationship(name: name))
-        return relationships.count - 1
+        if let index = unsafe relationships.firstIndex(where: { $0.name == name }) { return index }
+        unsafe relationships.append(StreamedRelationship(name: name))
+        return unsafe relationships.count - 1
     }
 
     func fail(_ error: any Error) {
-        if failure == nil { failure = error }
+        if unsafe failure == nil { unsafe failure = error }
     }
 
     // MARK: Values
@@ -141,21 +141,21 @@ final class ResourceStream: Encoder {
             return
         }
         var encoder = takeEncoder(parent: parent, key: key)
-        let start = out.count
-        let depth = open.count
-        encoder.slotStart = start
-        encoder.slotDepth = depth
+        let start = unsafe out.count
+        let depth = unsafe open.count
+        unsafe encoder.slotStart = start
+        unsafe encoder.slotDepth = depth
         try value.encode(to: encoder)
         close(downTo: depth)
-        if out.count == start {
+        if unsafe out.count == start {
             // An encoder given nothing writes an empty object, as `JSONEncoder` does.
-            out.appendByte(UInt8(ascii: "{"))
-            out.appendByte(UInt8(ascii: "}"))
+            unsafe out.appendByte(UInt8(ascii: "{"))
+            unsafe out.appendByte(UInt8(ascii: "}"))
         }
         if isKnownUniquelyReferenced(&encoder) {
-            encoder.parent = nil
-            encoder.container = nil
-            spare.append(encoder)
+            unsafe encoder.parent = nil
+            unsafe encoder.container = nil
+            unsafe spare.append(encoder)
         }
     }
 
@@ -163,26 +163,26 @@ final class ResourceStream: Encoder {
     @inline(__always)
     func writeLeaf<T: Encodable>(_ value: T) throws -> Bool {
         if T.self == String.self {
-            out.appendString(sameType(value, as: String.self))
+            unsafe out.appendString(sameType(value, as: String.self))
         } else if T.self == Int.self {
-            out.appendInteger(Int64(sameType(value, as: Int.self)))
+            unsafe out.appendInteger(Int64(sameType(value, as: Int.self)))
         } else if T.self == Double.self {
             try appendDouble(sameType(value, as: Double.self))
         } else if T.self == Bool.self {
-            out.appendBool(sameType(value, as: Bool.self))
+            unsafe out.appendBool(sameType(value, as: Bool.self))
         } else if T.self == [String].self {
             let strings = sameType(value, as: [String].self)
-            out.appendByte(UInt8(ascii: "["))
+            unsafe out.appendByte(UInt8(ascii: "["))
             for index in strings.indices {
-                if index != 0 { out.appendByte(UInt8(ascii: ",")) }
-                out.appendString(strings[index])
+                if index != 0 { unsafe out.appendByte(UInt8(ascii: ",")) }
+                unsafe out.appendString(strings[index])
             }
-            out.appendByte(UInt8(ascii: "]"))
+            unsafe out.appendByte(UInt8(ascii: "]"))
         } else if T.self == JSON.self {
             // As it is: member names are not changed by the key strategy.
             var writer = JSONWriter(options: context.options.formatting)
             sameType(value, as: JSON.self).write(to: &writer, sortingKeys: false)
-            out.append(try writer.finish())
+            unsafe out.append(try writer.finish())
         } else if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == UUID.self
             || T.self == Decimal.self
         {
@@ -197,28 +197,28 @@ final class ResourceStream: Encoder {
     func writeBoxed(_ value: EncodedValue) throws {
         var writer = JSONWriter(options: context.options.formatting)
         try value.write(to: &writer, sorted: false)
-        out.append(try writer.finish())
+        unsafe out.append(try writer.finish())
     }
 
     @inline(__always)
     func appendDouble(_ value: Double) throws {
         guard value.isFinite else { throw JSONWriter.nonFinite(value.description) }
-        out.appendFinite(value)
+        unsafe out.appendFinite(value)
     }
 
     func appendFloat(_ value: Float) throws {
         guard value.isFinite else { throw JSONWriter.nonFinite(value.description) }
-        out.appendDescription(value.description)
+        unsafe out.appendDescription(value.description)
     }
 
     /// A value encoder for a nested value, reused when one is free.
     func takeEncoder(parent: StreamValueEncoder?, key: (any CodingKey)?) -> StreamValueEncoder {
-        let encoder = spare.popLast() ?? StreamValueEncoder(stream: self)
-        encoder.parent = parent
-        encoder.key = key
-        encoder.container = nil
-        encoder.slotStart = out.count
-        encoder.slotDepth = open.count
+        let encoder = unsafe spare.popLast() ?? StreamValueEncoder(stream: self)
+        unsafe encoder.parent = parent
+        unsafe encoder.key = key
+        unsafe encoder.container = nil
+        unsafe encoder.slotStart = out.count
+        unsafe encoder.slotDepth = open.count
         return encoder
     }
 
@@ -226,31 +226,31 @@ final class ResourceStream: Encoder {
 
     /// Opens a container at the current position.
     func push(isObject: Bool) -> ContainerHandle {
-        out.appendByte(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
-        nextSerial &+= 1
-        open.append(OpenContainer(serial: nextSerial, isObject: isObject, count: 0))
-        return ContainerHandle(serial: nextSerial, index: open.count - 1)
+        unsafe out.appendByte(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        unsafe nextSerial &+= 1
+        unsafe open.append(OpenContainer(serial: nextSerial, isObject: isObject, count: 0))
+        return unsafe ContainerHandle(serial: nextSerial, index: open.count - 1)
     }
 
     /// Makes `handle` the innermost open container (closing those inside it) and counts one
     /// more member or element in it; false (and `needsTree`) when it was closed already.
     @inline(__always)
     func enter(_ handle: ContainerHandle) -> Bool {
-        guard handle.index < open.count, open[handle.index].serial == handle.serial else {
-            needsTree = true
+        guard unsafe handle.index < open.count, unsafe open[handle.index].serial == handle.serial else {
+            unsafe needsTree = true
             return false
         }
-        if open.count > handle.index &+ 1 { close(downTo: handle.index &+ 1) }
-        if open[handle.index].count > 0 { out.appendByte(UInt8(ascii: ",")) }
-        open[handle.index].count &+= 1
+        if unsafe open.count > handle.index &+ 1 { close(downTo: handle.index &+ 1) }
+        if unsafe open[handle.index].count > 0 { unsafe out.appendByte(UInt8(ascii: ",")) }
+        unsafe open[handle.index].count &+= 1
         return true
     }
 
     /// Closes open containers until `depth` remain.
     func close(downTo depth: Int) {
-        while open.count > depth {
-            let container = open.removeLast()
-            out.appendByte(container.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        while unsafe open.count > depth {
+            let container = unsafe open.removeLast()
+            unsafe out.appendByte(container.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         }
     }
 }
@@ -289,14 +289,14 @@ struct ContainerHandle {
 extension Dictionary where Key == String, Value: Encodable {
     /// Writes the dictionary as an object, keys as they are (as ``StringKeyedDictionary``).
     func streamMembers(_ stream: ResourceStream, parent: StreamValueEncoder?, key: any CodingKey) throws {
-        stream.out.appendByte(UInt8(ascii: "{"))
+        unsafe stream.out.appendByte(UInt8(ascii: "{"))
         var first = true
         for (name, value) in self {
-            if !first { stream.out.appendByte(UInt8(ascii: ",")) }
+            if !first { unsafe stream.out.appendByte(UInt8(ascii: ",")) }
             first = false
-            stream.out.appendKey(name)
+            unsafe stream.out.appendKey(name)
             try stream.writeValue(value, parent: parent, key: AnyKey(name))
         }
-        stream.out.appendByte(UInt8(ascii: "}"))
+        unsafe stream.out.appendByte(UInt8(ascii: "}"))
     }
 }

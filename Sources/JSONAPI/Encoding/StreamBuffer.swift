@@ -9,6 +9,7 @@
 /// SAFETY: every write first makes room with ``reserve(_:)``, so writes stay inside
 /// `base..<base + capacity`; bytes at `count...` are never read; `base` is freed only by
 /// `deinit` (or replaced by `grow`, which copies and frees the old block).
+@safe
 struct StreamBuffer: ~Copyable {
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var capacity: Int
@@ -19,20 +20,23 @@ struct StreamBuffer: ~Copyable {
 
     init(capacity: Int, escapeSlashes: Bool) {
         self.capacity = max(capacity, 64)
-        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+        // SAFETY: `capacity` bytes, owned by this buffer and freed in `deinit`.
+        unsafe base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
         self.escapeSlashes = escapeSlashes
     }
 
+    // SAFETY: the buffer is noncopyable, so this is the only owner.
     deinit {
-        base.deallocate()
+        unsafe base.deallocate()
     }
 
     /// The bytes written so far, valid until the next write.
-    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    // SAFETY: `count <= capacity` bytes at `base` are written.
+    var bytes: UnsafeRawBufferPointer { unsafe UnsafeRawBufferPointer(start: base, count: count) }
 
     /// Calls `body` with ``bytes``; `body` must not write to this buffer.
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(bytes)
+        unsafe try body(bytes)
     }
 
     /// Makes room for `extra` more bytes.
@@ -44,36 +48,40 @@ struct StreamBuffer: ~Copyable {
     @inline(never)
     private mutating func grow(_ extra: Int) {
         let newCapacity = max(capacity &* 2, count &+ extra)
+        // SAFETY: `newCapacity >= count`; the `count` written bytes move to the new block and the old one is
+        // freed once.
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.initialize(from: base, count: count)
-        base.deallocate()
-        base = newBase
+        unsafe newBase.initialize(from: base, count: count)
+        unsafe base.deallocate()
+        unsafe base = newBase
         capacity = newCapacity
     }
 
     @inline(__always)
     mutating func appendByte(_ byte: UInt8) {
         reserve(1)
-        base[count] = byte
+        unsafe base[count] = byte
         count &+= 1
     }
 
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        guard let source = bytes.baseAddress, unsafe !bytes.isEmpty else { return }
         reserve(bytes.count)
-        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
+        // SAFETY: `reserve` made room for `bytes.count` bytes at `count`.
+        unsafe UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
         count &+= bytes.count
     }
 
     mutating func append(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { append($0) }
+        unsafe bytes.withUnsafeBytes { unsafe append($0) }
     }
 
     /// Appends up to 8 ASCII bytes packed little-endian in `word`.
     @inline(__always)
     private mutating func appendPacked(_ word: UInt64, count length: Int) {
         reserve(8)
-        UnsafeMutableRawPointer(base + count).storeBytes(of: word.littleEndian, as: UInt64.self)
+        // SAFETY: `reserve(8)` made room for the whole word at `count`.
+        unsafe UnsafeMutableRawPointer(base + count).storeBytes(of: word.littleEndian, as: UInt64.self)
         count &+= length
     }
 
@@ -103,12 +111,12 @@ struct StreamBuffer: ~Copyable {
     }
 
     private mutating func appendQuoted(_ value: String) {
-        let done: Void? = value.utf8.withContiguousStorageIfAvailable { utf8 in
-            appendQuoted(UnsafeRawBufferPointer(utf8))
+        let done: Void? = unsafe value.utf8.withContiguousStorageIfAvailable { utf8 in
+            unsafe appendQuoted(UnsafeRawBufferPointer(utf8))
         }
         if done == nil {
             var copy = value
-            copy.withUTF8 { appendQuoted(UnsafeRawBufferPointer($0)) }
+            copy.withUTF8 { unsafe appendQuoted(UnsafeRawBufferPointer($0)) }
         }
     }
 
@@ -119,13 +127,15 @@ struct StreamBuffer: ~Copyable {
         // Room for the quotes and for reading whole words past the end of the copy.
         reserve(length &+ 10)
         let start = count
-        base[start] = UInt8(ascii: "\"")
-        let contents = UnsafeMutableRawPointer(base + (start &+ 1))
-        if let source = utf8.baseAddress { contents.copyMemory(from: source, byteCount: length) }
+        unsafe base[start] = UInt8(ascii: "\"")
+        // SAFETY: room for the quotes and `length` bytes was reserved above; the word reads below stay below
+        // `length`, and the padded copy moves only the `rest < 8` remaining bytes.
+        let contents = unsafe UnsafeMutableRawPointer(base + (start &+ 1))
+        if let source = utf8.baseAddress { unsafe contents.copyMemory(from: source, byteCount: length) }
         var offset = 0
         var flags: UInt64 = 0
         while offset &+ 8 <= length {
-            flags |= JSONWriter.wordEscapeFlags(
+            unsafe flags |= JSONWriter.wordEscapeFlags(
                 contents.loadUnaligned(fromByteOffset: offset, as: UInt64.self), slashes: escapeSlashes)
             offset &+= 8
         }
@@ -133,19 +143,19 @@ struct StreamBuffer: ~Copyable {
             // The last partial word: bytes past the string are masked to spaces.
             let rest = length &- offset
             var word: UInt64 = 0x2020_2020_2020_2020
-            withUnsafeMutableBytes(of: &word) {
-                $0.baseAddress?.copyMemory(from: contents + offset, byteCount: rest)
+            unsafe withUnsafeMutableBytes(of: &word) {
+                unsafe $0.baseAddress?.copyMemory(from: contents + offset, byteCount: rest)
             }
             flags |= JSONWriter.wordEscapeFlags(word, slashes: escapeSlashes)
         }
         if flags == 0 {
-            base[start &+ 1 &+ length] = UInt8(ascii: "\"")
+            unsafe base[start &+ 1 &+ length] = UInt8(ascii: "\"")
             count = start &+ length &+ 2
             return
         }
         // Rare: rewrite with escapes, from the source (the copy is overwritten).
         count = start &+ 1
-        appendEscaped(utf8)
+        unsafe appendEscaped(utf8)
         appendByte(UInt8(ascii: "\""))
     }
 
@@ -159,8 +169,10 @@ struct StreamBuffer: ~Copyable {
         var runStart = 0
         while index < length {
             let hit: Int
+            // SAFETY: the word read is guarded by `index + 8 <= length`, the byte reads by `index < length`, and
+            // the runs appended lie in `0..<length`.
             if index &+ 8 <= length {
-                let word = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let word = unsafe UInt64(littleEndian: source.loadUnaligned(fromByteOffset: index, as: UInt64.self))
                 let flags = JSONWriter.wordEscapeFlags(word, slashes: escapeSlashes)
                 if flags == 0 {
                     index &+= 8
@@ -168,7 +180,7 @@ struct StreamBuffer: ~Copyable {
                 }
                 hit = index &+ flags.trailingZeroBitCount >> 3
             } else {
-                let byte = source.load(fromByteOffset: index, as: UInt8.self)
+                let byte = unsafe source.load(fromByteOffset: index, as: UInt8.self)
                 guard
                     byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
                         || (escapeSlashes && byte == UInt8(ascii: "/"))
@@ -178,13 +190,13 @@ struct StreamBuffer: ~Copyable {
                 }
                 hit = index
             }
-            if runStart < hit { append(UnsafeRawBufferPointer(rebasing: utf8[runStart..<hit])) }
-            let escape = JSONWriter.escapeSequence(source.load(fromByteOffset: hit, as: UInt8.self))
+            if runStart < hit { unsafe append(UnsafeRawBufferPointer(rebasing: utf8[runStart..<hit])) }
+            let escape = unsafe JSONWriter.escapeSequence(source.load(fromByteOffset: hit, as: UInt8.self))
             appendPacked(escape.word, count: escape.count)
             index = hit &+ 1
             runStart = index
         }
-        if runStart < length { append(UnsafeRawBufferPointer(rebasing: utf8[runStart...])) }
+        if runStart < length { unsafe append(UnsafeRawBufferPointer(rebasing: utf8[runStart...])) }
     }
 
     // MARK: Numbers
@@ -208,7 +220,7 @@ struct StreamBuffer: ~Copyable {
             digits &+= 1
         }
         let end = count &+ digits &+ (negative ? 1 : 0)
-        _ = JSONWriter.formatDigits(magnitude, negative: negative, endingAt: end, in: base)
+        _ = unsafe JSONWriter.formatDigits(magnitude, negative: negative, endingAt: end, in: base)
         count = end
     }
 
@@ -226,6 +238,6 @@ struct StreamBuffer: ~Copyable {
     /// Appends the description of a finite `Double` or `Float`, already JSON number text.
     mutating func appendDescription(_ text: String) {
         var text = text
-        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+        text.withUTF8 { unsafe append(UnsafeRawBufferPointer($0)) }
     }
 }

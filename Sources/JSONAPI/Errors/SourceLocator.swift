@@ -59,12 +59,12 @@ public enum SourceLocator {
         // Advances the line count to `end`, recording the location of every target before it.
         func count(to end: Int) {
             while nextLine < targets.count && targets[nextLine] <= end {
-                lines.advance(over: bytes, to: targets[nextLine])
+                unsafe lines.advance(over: bytes, to: targets[nextLine])
                 results[order[nextLine]].line = lines.line
                 results[order[nextLine]].column = lines.column
                 nextLine &+= 1
             }
-            lines.advance(over: bytes, to: min(end, last))
+            unsafe lines.advance(over: bytes, to: min(end, last))
         }
 
         // The scanner is forgiving about limits here: the walk must reach the offsets.
@@ -73,11 +73,12 @@ public enum SourceLocator {
         scanning: while true {
             let end = min(bytes.count, start &+ 1 << 16)
             do {
-                try scanner.scan(
+                // SAFETY: `start..<end` is clamped to `bytes` above.
+                unsafe try scanner.scan(
                     UnsafeRawBufferPointer(rebasing: bytes[start..<end]), baseOffset: start,
                     isFinal: end == bytes.count, into: &tracker)
             } catch {
-                tracker.stop(at: error.offset, scanner: scanner, bytes: bytes)
+                unsafe tracker.stop(at: error.offset, scanner: scanner, bytes: bytes)
                 break scanning
             }
             count(to: end)
@@ -87,7 +88,7 @@ public enum SourceLocator {
         count(to: last)
         tracker.finish()
         for (k, index) in order.enumerated() {
-            results[index].pointer = tracker.pointer(of: k, in: bytes)
+            results[index].pointer = unsafe tracker.pointer(of: k, in: bytes)
         }
         return results
     }
@@ -106,15 +107,16 @@ struct LineCounter: Sendable {
     mutating func advance(over bytes: UnsafeRawBufferPointer, to end: Int) {
         let end = min(end, bytes.count)
         guard position < end else { return }
-        advance(over: UnsafeRawBufferPointer(rebasing: bytes[position..<end]))
+        // SAFETY: `position < end <= bytes.count`, checked above.
+        unsafe advance(over: UnsafeRawBufferPointer(rebasing: bytes[position..<end]))
     }
 
     /// Moves past `bytes`, which start at `position`.
     mutating func advance(over bytes: UnsafeRawBufferPointer) {
         position &+= bytes.count
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        guard let base = bytes.baseAddress, unsafe !bytes.isEmpty else { return }
         let n = bytes.count
-        let (feeds, continuations) = Self.count(base, from: 0, to: n)
+        let (feeds, continuations) = unsafe Self.count(base, from: 0, to: n)
         if feeds == 0 {
             column &+= n &- continuations
             return
@@ -123,8 +125,9 @@ struct LineCounter: Sendable {
         // The column restarts after the last line feed: find it from the end (it is near the
         // end of any text that has lines), and count the scalars after it.
         var lastFeed = n &- 1
-        while base.load(fromByteOffset: lastFeed, as: UInt8.self) != 0x0A { lastFeed &-= 1 }  // SAFETY: one exists.
-        column = 1 &+ (n &- lastFeed &- 1) &- Self.count(base, from: lastFeed &+ 1, to: n).continuations
+        // SAFETY: a line feed exists at or before `n - 1`, so `lastFeed` stays in `0..<n`.
+        while unsafe base.load(fromByteOffset: lastFeed, as: UInt8.self) != 0x0A { lastFeed &-= 1 }
+        column = unsafe 1 &+ (n &- lastFeed &- 1) &- Self.count(base, from: lastFeed &+ 1, to: n).continuations
     }
 
     /// The line feeds and UTF-8 continuation bytes in `p[start ..< end]`, eight bytes at a time.
@@ -141,7 +144,7 @@ struct LineCounter: Sendable {
             let stop = min(end, i &+ 8 &* 255)
             while i &+ 8 <= stop {
                 // SAFETY: the eight bytes at i end at i + 8 <= end.
-                let word = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                let word = unsafe UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
                 // 0b10xxxxxx: bit 7 set and bit 6 (moved up to bit 7 by the shift) clear.
                 continuationLanes &+= (word & ~(word &<< 1) & high) &>> 7
                 // Exact zero-byte test of word ^ '\n' (no borrows, so every flag is real).
@@ -153,7 +156,7 @@ struct LineCounter: Sendable {
             continuations &+= sumLanes(continuationLanes)
         }
         while i < end {
-            let c = p.load(fromByteOffset: i, as: UInt8.self)  // SAFETY: i < end.
+            let c = unsafe p.load(fromByteOffset: i, as: UInt8.self)  // SAFETY: i < end.
             if c == 0x0A { feeds &+= 1 } else if c & 0xC0 == 0x80 { continuations &+= 1 }
             i &+= 1
         }
@@ -306,7 +309,7 @@ struct PathTracker: JSONEventHandler {
     mutating func stop(at offset: Int, scanner: JSONScanner, bytes: UnsafeRawBufferPointer) {
         var tokenStart = max(cursor, 0)
         while tokenStart < bytes.count && tokenStart < offset {
-            let c = bytes[tokenStart]
+            let c = unsafe bytes[tokenStart]
             guard c == UInt8(ascii: ",") || c == UInt8(ascii: ":") || (c <= 0x20 && JSONScanner.isWhitespace(c))
             else { break }
             tokenStart &+= 1
@@ -339,7 +342,8 @@ struct PathTracker: JSONEventHandler {
             case .key(let token):
                 let start = max(0, min(token.start, bytes.count))
                 let end = max(start, min(token.end, bytes.count))
-                let key = JSONStringDecoding.decode(
+                // SAFETY: `start..<end` is clamped to `bytes` above.
+                let key = unsafe JSONStringDecoding.decode(
                     UnsafeRawBufferPointer(rebasing: bytes[start..<end]), hasEscapes: token.hasEscapes)
                 for character in key.unicodeScalars {
                     switch character {

@@ -14,10 +14,10 @@ extension DocumentBuilder {
 
     /// Finishes the build. The input must be complete (the tokenizer accepted its last byte).
     mutating func finish() -> Output {
-        let input = self.input
+        let input = unsafe self.input
         // 1. The (type, id) index, reporting repeated pairs.
         var duplicates: [(Int, Int)] = []
-        arena.index.build(resources: arena.resources, input: input, digests: resourceDigests) { first, second in
+        unsafe arena.index.build(resources: arena.resources, input: input, digests: resourceDigests) { first, second in
             duplicates.append((first, second))
         }
         for (_, second) in duplicates {
@@ -38,24 +38,24 @@ extension DocumentBuilder {
         let ahead = ResourceIndex.prefetchDistance
         var linkages = arena.linkages
         arena.linkages = []
-        linkages.withUnsafeMutableBufferPointer { linkages in
+        unsafe linkages.withUnsafeMutableBufferPointer { linkages in
             for i in linkages.indices {
                 if let digests {
                     if i &+ ahead < digests.count { index.prefetchSlot(digest: digests[i &+ ahead]) }
                     let near = i &+ ahead / 2
                     if near < digests.count, digests[near] >> 63 == 0 {
-                        input.prefetch(linkages[near].id)
-                        index.prefetchStoredID(digest: digests[near], input: input)
+                        unsafe input.prefetch(linkages[near].id)
+                        unsafe index.prefetchStoredID(digest: digests[near], input: input)
                     }
                 }
-                let link = linkages[i]
+                let link = unsafe linkages[i]
                 guard link.type != .max, link.id.isPresent else { continue }
-                let target = ResourceIndex.withUnescaped(
+                let target = unsafe ResourceIndex.withUnescaped(
                     link.id, escaped: link.flags.contains(.idHasEscapes), input: input, scratch: &scratch
                 ) { id in
-                    index.find(type: link.type, id: id, digest: digests?[i], resources: resources, input: input)
+                    unsafe index.find(type: link.type, id: id, digest: digests?[i], resources: resources, input: input)
                 }
-                if let target { linkages[i].target = target }
+                if let target { unsafe linkages[i].target = target }
             }
         }
         arena.linkages = linkages
@@ -84,12 +84,12 @@ extension DocumentBuilder {
             var type: UInt32
             var lid: [UInt8]
         }
-        let input = self.input
+        let input = unsafe self.input
         func lid(_ range: ByteRange, escaped: Bool) -> [UInt8] {
-            let raw = input.slice(range)
-            guard escaped else { return [UInt8](raw) }
+            let raw = unsafe input.slice(range)
+            guard escaped else { return unsafe [UInt8](raw) }
             var out: [UInt8] = []
-            JSONStringDecoding.unescape(raw, into: &out)
+            unsafe JSONStringDecoding.unescape(raw, into: &out)
             return out
         }
         var byLocalID: [Key: UInt32] = [:]

@@ -25,13 +25,13 @@ extension DocumentBuilder {
         var member: Member
         // A member the specification defines, matched with its quotes where it lies in the input;
         // anything else (escapes, foreign members, attribute names) is classified below.
-        if !token.hasEscapes, let set = Self.definedMembers(kind), let base = input.baseAddress,
-            let entry = options.rules.quotedKey(base, at: offset, count: input.count, in: set)
+        if !token.hasEscapes, let set = Self.definedMembers(kind), let base = unsafe input.baseAddress,
+            let entry = unsafe options.rules.quotedKey(base, at: offset, count: input.count, in: set)
         {
             member = entry.member
         } else {
-            member = withUnescaped(token) { builder, name in
-                builder.classifyMember(name, kind: kind, context: context, at: offset)
+            member = unsafe withUnescaped(token) { builder, name in
+                unsafe builder.classifyMember(name, kind: kind, context: context, at: offset)
             }
         }
         switch member {
@@ -72,45 +72,45 @@ extension DocumentBuilder {
     ) -> Member {
         switch kind {
         case .topLevel:
-            if let member = options.rules.member(name, in: .topLevel, within: input) { return member }
-            return foreignMember(name, in: "the top-level object", at: offset, topLevel: true)
+            if let member = unsafe options.rules.member(name, in: .topLevel, within: input) { return member }
+            return unsafe foreignMember(name, in: "the top-level object", at: offset, topLevel: true)
         case .resource:
-            if let member = options.rules.member(name, in: .resource, within: input) { return member }
-            return foreignMember(name, in: "a resource object", at: offset)
+            if let member = unsafe options.rules.member(name, in: .resource, within: input) { return member }
+            return unsafe foreignMember(name, in: "a resource object", at: offset)
         case .identifier:
-            if let member = options.rules.member(name, in: .identifier, within: input) { return member }
-            return foreignMember(name, in: "a resource identifier object", at: offset)
+            if let member = unsafe options.rules.member(name, in: .identifier, within: input) { return member }
+            return unsafe foreignMember(name, in: "a resource identifier object", at: offset)
         case .relationship:
-            if let member = options.rules.member(name, in: .relationship, within: input) { return member }
-            return foreignMember(name, in: "a relationship object", at: offset)
+            if let member = unsafe options.rules.member(name, in: .relationship, within: input) { return member }
+            return unsafe foreignMember(name, in: "a relationship object", at: offset)
         case .attributes:
-            checkFieldName(name, at: offset, what: "an attribute")
+            unsafe checkFieldName(name, at: offset, what: "an attribute")
             return .attributeValue
         case .relationships:
             // JSON:API 1.1: an @-member may appear in any object the specification defines and
             // is ignored by processors that do not know it; it is never a relationship.
-            if case .atMember = MemberNameRules.classify(name) { return .foreign }
-            checkFieldName(name, at: offset, what: "a relationship")
+            if case .atMember = unsafe MemberNameRules.classify(name) { return .foreign }
+            unsafe checkFieldName(name, at: offset, what: "a relationship")
             return .relationshipValue
         case .meta:
-            if case .invalid(let why) = MemberNameRules.classify(name) {
+            if case .invalid(let why) = unsafe MemberNameRules.classify(name) {
                 problem(offset, .specViolation, "invalid member name in `meta`: \(why)")
             }
             return .metaValue
         case .links:
-            return linkName(name, context: LinksContext(rawValue: context) ?? .resource, at: offset)
+            return unsafe linkName(name, context: LinksContext(rawValue: context) ?? .resource, at: offset)
         case .linkObject:
-            if let member = options.rules.member(name, in: .linkObject, within: input) { return member }
-            return foreignMember(name, in: "a link object", at: offset)
+            if let member = unsafe options.rules.member(name, in: .linkObject, within: input) { return member }
+            return unsafe foreignMember(name, in: "a link object", at: offset)
         case .error:
-            if let member = options.rules.member(name, in: .error, within: input) { return member }
-            return foreignMember(name, in: "an error object", at: offset)
+            if let member = unsafe options.rules.member(name, in: .error, within: input) { return member }
+            return unsafe foreignMember(name, in: "an error object", at: offset)
         case .errorSource:
-            if let member = options.rules.member(name, in: .errorSource, within: input) { return member }
-            return foreignMember(name, in: "an error's `source` object", at: offset)
+            if let member = unsafe options.rules.member(name, in: .errorSource, within: input) { return member }
+            return unsafe foreignMember(name, in: "an error's `source` object", at: offset)
         case .jsonapi:
-            if let member = options.rules.member(name, in: .jsonapi, within: input) { return member }
-            return foreignMember(name, in: "the `jsonapi` object", at: offset)
+            if let member = unsafe options.rules.member(name, in: .jsonapi, within: input) { return member }
+            return unsafe foreignMember(name, in: "the `jsonapi` object", at: offset)
         case .dataArray, .includedArray, .linkageArray, .errorsArray, .stringArray:
             return .ignored
         }
@@ -121,7 +121,7 @@ extension DocumentBuilder {
     private mutating func foreignMember(
         _ name: UnsafeRawBufferPointer, in place: String, at offset: Int, topLevel: Bool = false
     ) -> Member {
-        switch MemberNameRules.classify(name) {
+        switch unsafe MemberNameRules.classify(name) {
         case .extensionMember:
             if topLevel { topLevelHasExtensionMember = true }
             return .foreign
@@ -133,7 +133,7 @@ extension DocumentBuilder {
         case .plain:
             problem(
                 offset, .specViolation,
-                "\(place) must not have a member named `\(String(decoding: name, as: UTF8.self))`")
+                unsafe "\(place) must not have a member named `\(String(decoding: name, as: UTF8.self))`")
             return options.isLenient ? .foreign : .ignored
         }
     }
@@ -141,13 +141,15 @@ extension DocumentBuilder {
     /// Attribute and relationship names: valid member names, never `type` or `id`, never
     /// repeated, never shared between the two (checked when the resource closes).
     private mutating func checkFieldName(_ name: UnsafeRawBufferPointer, at offset: Int, what: String) {
-        switch MemberNameRules.classify(name) {
+        switch unsafe MemberNameRules.classify(name) {
         case .invalid(let why):
             problem(
                 offset, .specViolation, "invalid \(what == "an attribute" ? "attribute" : "relationship") name: \(why)")
         case .plain, .atMember, .extensionMember:
-            if options.rules.contains(name, in: .reservedFieldNames, within: input) {
-                problem(offset, .specViolation, "\(what) must not be named `\(String(decoding: name, as: UTF8.self))`")
+            if unsafe options.rules.contains(name, in: .reservedFieldNames, within: input) {
+                problem(
+                    offset, .specViolation,
+                    unsafe "\(what) must not be named `\(String(decoding: name, as: UTF8.self))`")
             }
         }
         if what == "an attribute" {
@@ -161,12 +163,12 @@ extension DocumentBuilder {
     {
         guard let linkNames = JSONAPIRules.linkNames(context) else {
             // A resource's or a link object's `links`: any valid member name.
-            if case .invalid(let why) = MemberNameRules.classify(name) {
+            if case .invalid(let why) = unsafe MemberNameRules.classify(name) {
                 problem(offset, .specViolation, "invalid link name: \(why)")
             }
             return .linkValue
         }
-        let allowed = options.rules.contains(name, in: linkNames, within: input)
+        let allowed = unsafe options.rules.contains(name, in: linkNames, within: input)
         if allowed { return .linkValue }
         let place: String
         switch context {
@@ -174,7 +176,7 @@ extension DocumentBuilder {
         case .relationship: place = "a relationship's `links` object"
         default: place = "an error's `links` object"
         }
-        let member = foreignMember(name, in: place, at: offset)
+        let member = unsafe foreignMember(name, in: place, at: offset)
         return member == .foreign ? .linkValue : member
     }
 
@@ -304,16 +306,16 @@ extension DocumentBuilder {
         case .type:
             if case .string = shape, let token {
                 var typeIndex: UInt32?
-                let raw = input.slice(ByteRange(token.start, token.end))
-                if !token.hasEscapes && MemberNameRules.isPlainFast(raw) {
-                    typeIndex = arena.types.intern(raw)
+                let raw = unsafe input.slice(ByteRange(token.start, token.end))
+                if unsafe !token.hasEscapes && MemberNameRules.isPlainFast(raw) {
+                    typeIndex = unsafe arena.types.intern(raw)
                 } else {
-                    typeIndex = withUnescaped(token) { builder, value in
-                        if let why = MemberNameRules.isValidTypeValue(value) {
+                    typeIndex = unsafe withUnescaped(token) { builder, value in
+                        if let why = unsafe MemberNameRules.isValidTypeValue(value) {
                             builder.problem(offset, .specViolation, "invalid `type` value: \(why)")
-                            if value.isEmpty { return nil }
+                            if unsafe value.isEmpty { return nil }
                         }
-                        return builder.arena.types.intern(value)
+                        return unsafe builder.arena.types.intern(value)
                     }
                 }
                 if let typeIndex {
@@ -436,7 +438,7 @@ extension DocumentBuilder {
 
         case .pointer:
             if case .string = shape, let token {
-                let why = withUnescaped(token) { _, value in MemberNameRules.pointerProblem(value) }
+                let why = unsafe withUnescaped(token) { _, value in unsafe MemberNameRules.pointerProblem(value) }
                 if let why { problem(offset, .specViolation, "`source.pointer` is not a JSON Pointer: \(why)") }
             } else {
                 problem(offset, .specViolation, "`source.pointer` must be a string, found \(shape.name)")
@@ -601,9 +603,9 @@ extension DocumentBuilder {
     private mutating func checkLink(_ token: JSONStringToken, what: String) {
         let why: String?
         if token.hasEscapes {
-            why = withUnescaped(token) { _, value in MemberNameRules.linkProblem(value) }
+            why = unsafe withUnescaped(token) { _, value in unsafe MemberNameRules.linkProblem(value) }
         } else {
-            why = MemberNameRules.linkProblem(input.slice(ByteRange(token.start, token.end)))
+            why = unsafe MemberNameRules.linkProblem(input.slice(ByteRange(token.start, token.end)))
         }
         if let why { problem(token.start &- 1, .specViolation, "\(what) is not a valid URI: \(why)") }
     }
@@ -727,7 +729,7 @@ extension DocumentBuilder {
         let first = Int(record.firstRelationship)
         let last = first + Int(record.relationshipCount)
         guard !fieldNames.isEmpty || last - first > 1 else { return }
-        let input = self.input
+        let input = unsafe self.input
         if fieldNames.count <= 64 && last - first <= 64 {
             // The common case: a 64-bit filter over a cheap fingerprint of each name
             // (`fieldNameBit`) finds candidate repeats in one pass; only a candidate is
@@ -735,11 +737,11 @@ extension DocumentBuilder {
             var filter: UInt64 = 0
             var a = 0
             while a < fieldNames.count {
-                let bit = fieldNamesEscaped ? ~0 : Self.fieldNameBit(input.slice(fieldNames[a]))
+                let bit = unsafe fieldNamesEscaped ? ~0 : Self.fieldNameBit(input.slice(fieldNames[a]))
                 if filter & bit != 0 {
                     var b = 0
                     while b < a {
-                        if Self.sameName(fieldNames[b], fieldNames[a], input, escapes: fieldNamesEscaped) {
+                        if unsafe Self.sameName(fieldNames[b], fieldNames[a], input, escapes: fieldNamesEscaped) {
                             problem(
                                 Int(fieldNames[a].start) &- 1, .specViolation,
                                 "duplicate attribute `\(text(fieldNames[a]))`")
@@ -756,10 +758,10 @@ extension DocumentBuilder {
             while x < last {
                 let name = arena.relationships[x].name
                 let escaped = arena.relationships[x].flags.contains(.nameHasEscapes)
-                let bit = escaped || fieldNamesEscaped ? ~0 : Self.fieldNameBit(input.slice(name))
+                let bit = unsafe escaped || fieldNamesEscaped ? ~0 : Self.fieldNameBit(input.slice(name))
                 if filter & bit != 0 {
                     let escapes = fieldNamesEscaped || escaped
-                    for field in fieldNames where Self.sameName(field, name, input, escapes: escapes) {
+                    for field in fieldNames where unsafe Self.sameName(field, name, input, escapes: escapes) {
                         problem(
                             Int(name.start) &- 1, .specViolation,
                             "`\(text(name))` is both an attribute and a relationship; fields share one namespace")
@@ -769,7 +771,7 @@ extension DocumentBuilder {
                 if relationshipFilter & bit != 0 {
                     var y = first
                     while y < x {
-                        if Self.sameName(arena.relationships[y].name, name, input, escapes: true) {
+                        if unsafe Self.sameName(arena.relationships[y].name, name, input, escapes: true) {
                             problem(Int(name.start) &- 1, .specViolation, "duplicate relationship `\(text(name))`")
                             break
                         }
@@ -782,13 +784,13 @@ extension DocumentBuilder {
             return
         }
         var seen = Set<[UInt8]>()
-        for name in fieldNames where !seen.insert(Self.unescaped(name, input)).inserted {
+        for name in fieldNames where unsafe !seen.insert(Self.unescaped(name, input)).inserted {
             problem(Int(name.start) &- 1, .specViolation, "duplicate attribute `\(text(name))`")
         }
         var relationshipSeen = Set<[UInt8]>()
         for x in first..<last {
             let name = arena.relationships[x].name
-            let key = Self.unescaped(name, input)
+            let key = unsafe Self.unescaped(name, input)
             if seen.contains(key) {
                 problem(
                     Int(name.start) &- 1, .specViolation,
@@ -808,9 +810,9 @@ extension DocumentBuilder {
         let count = name.count
         guard count > 0, let base = name.baseAddress else { return 1 }
         // SAFETY: the three offsets are below `count`.
-        let first = base.load(fromByteOffset: 0, as: UInt8.self)
-        let middle = base.load(fromByteOffset: count &>> 1, as: UInt8.self)
-        let last = base.load(fromByteOffset: count &- 1, as: UInt8.self)
+        let first = unsafe base.load(fromByteOffset: 0, as: UInt8.self)
+        let middle = unsafe base.load(fromByteOffset: count &>> 1, as: UInt8.self)
+        let last = unsafe base.load(fromByteOffset: count &- 1, as: UInt8.self)
         let key = UInt64(truncatingIfNeeded: count) | UInt64(first) &<< 16 | UInt64(middle) &<< 24 | UInt64(last) &<< 32
         return 1 &<< ((key &* 0x9E37_79B9_7F4A_7C15) &>> 58)
     }
@@ -822,15 +824,15 @@ extension DocumentBuilder {
         -> Bool
     {
         if !escapes && a.end &- a.start != b.end &- b.start { return false }
-        let x = input.slice(a)
-        let y = input.slice(b)
+        let x = unsafe input.slice(a)
+        let y = unsafe input.slice(b)
         let backslash = UInt8(ascii: "\\")
-        if !escapes || (!x.contains(backslash) && !y.contains(backslash)) {
+        if unsafe !escapes || (!x.contains(backslash) && !y.contains(backslash)) {
             guard x.count == y.count else { return false }
             guard let p = x.baseAddress, let q = y.baseAddress else { return x.count == 0 }
-            return memcmpBytes(p, q, x.count)
+            return unsafe memcmpBytes(p, q, x.count)
         }
-        return unescaped(a, input) == unescaped(b, input)
+        return unsafe unescaped(a, input) == unescaped(b, input)
     }
 
     private mutating func closeTopLevel(_ frame: Frame, start: Int) {
@@ -852,21 +854,21 @@ extension DocumentBuilder {
 
     /// The unescaped bytes of a name's raw contents.
     private static func unescaped(_ range: ByteRange, _ input: UnsafeRawBufferPointer) -> [UInt8] {
-        let raw = input.slice(range)
-        guard raw.contains(UInt8(ascii: "\\")) else { return [UInt8](raw) }
+        let raw = unsafe input.slice(range)
+        guard unsafe raw.contains(UInt8(ascii: "\\")) else { return unsafe [UInt8](raw) }
         var out: [UInt8] = []
-        JSONStringDecoding.unescape(raw, into: &out)
+        unsafe JSONStringDecoding.unescape(raw, into: &out)
         return out
     }
 
     /// The unescaped text of a string token, for messages.
     func text(_ token: JSONStringToken) -> String {
-        JSONStringDecoding.decode(input.slice(ByteRange(token.start, token.end)), hasEscapes: token.hasEscapes)
+        unsafe JSONStringDecoding.decode(input.slice(ByteRange(token.start, token.end)), hasEscapes: token.hasEscapes)
     }
 
     func text(_ range: ByteRange) -> String {
-        let raw = input.slice(range)
-        return JSONStringDecoding.decode(raw, hasEscapes: raw.contains(UInt8(ascii: "\\")))
+        let raw = unsafe input.slice(range)
+        return unsafe JSONStringDecoding.decode(raw, hasEscapes: raw.contains(UInt8(ascii: "\\")))
     }
 
     private func memberName(_ member: Member) -> String {

@@ -53,33 +53,38 @@ extension DocumentBuilder {
         guard hasTop, opaqueDepth == 0 else { return nil }
         switch top.kind {
         case .dataArray where options.kind != .relationshipUpdate:
-            return wholeResource(
+            return unsafe wholeResource(
                 p, at: i, count: n, base: base, stringLimit: stringLimit, depthLimit: depthLimit, section: .primary)
         case .includedArray:
-            return wholeResource(
+            return unsafe wholeResource(
                 p, at: i, count: n, base: base, stringLimit: stringLimit, depthLimit: depthLimit, section: .included)
         case .relationships where top.member == .relationshipValue:
-            return wholeRelationship(p, at: i, count: n, base: base, stringLimit: stringLimit, depthLimit: depthLimit)
+            return unsafe wholeRelationship(
+                p, at: i, count: n, base: base, stringLimit: stringLimit, depthLimit: depthLimit)
         case .linkageArray:
-            guard let identifier = Self.parseIdentifier(p, at: i, count: n, stringLimit: stringLimit, keys: readerKeys)
+            guard
+                let identifier = unsafe Self.parseIdentifier(
+                    p, at: i, count: n, stringLimit: stringLimit, keys: readerKeys)
             else { return nil }
             if let relationship = currentRelationship { arena.relationships[relationship].linkageCount &+= 1 }
-            appendLinkage(identifier, p, base: base)
+            unsafe appendLinkage(identifier, p, base: base)
             return identifier.object.upperBound
         case .relationship where top.member == .data:
-            guard let identifier = Self.parseIdentifier(p, at: i, count: n, stringLimit: stringLimit, keys: readerKeys)
+            guard
+                let identifier = unsafe Self.parseIdentifier(
+                    p, at: i, count: n, stringLimit: stringLimit, keys: readerKeys)
             else { return nil }
             let r = Int(top.record)
             top.valueStart = UInt32(truncatingIfNeeded: base &+ i)
             arena.relationships[r].data = .one
             arena.relationships[r].linkageCount &+= 1
-            appendLinkage(identifier, p, base: base)
+            unsafe appendLinkage(identifier, p, base: base)
             top.member = .none
             return identifier.object.upperBound
         case .resource where top.member == .attributes:
             fieldNameScratch.removeAll(keepingCapacity: true)
             guard
-                let end = Self.parseAttributes(
+                let end = unsafe Self.parseAttributes(
                     p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit, names: &fieldNameScratch,
                     rules: options.rules)
             else { return nil }
@@ -93,7 +98,7 @@ extension DocumentBuilder {
         case .resource where top.member == .links, .relationship where top.member == .links:
             let inRelationship = top.kind == .relationship
             guard
-                let end = Self.parseLinks(
+                let end = unsafe Self.parseLinks(
                     p, at: i, count: n, stringLimit: stringLimit, inRelationship: inRelationship, rules: options.rules)
             else { return nil }
             let range = ByteRange(base &+ i, base &+ end)
@@ -115,15 +120,15 @@ extension DocumentBuilder {
     @inline(__always)
     mutating func appendLinkage(_ identifier: PlainIdentifier, _ p: UnsafeRawPointer, base: Int) {
         var record = LinkageRecord()
-        record.type = arena.types.intern(
-            UnsafeRawBufferPointer(start: p + identifier.type.lowerBound, count: identifier.type.count))
+        record.type = unsafe arena.types.intern(
+            Self.bytes(p, identifier.type))
         record.id = ByteRange(base &+ identifier.id.lowerBound, base &+ identifier.id.upperBound)
         record.object = ByteRange(base &+ identifier.object.lowerBound, base &+ identifier.object.upperBound)
         if linkageDigests.count == arena.linkages.count {
-            linkageDigests.append(
+            unsafe linkageDigests.append(
                 arena.index.digest(
                     type: record.type,
-                    id: UnsafeRawBufferPointer(start: p + identifier.id.lowerBound, count: identifier.id.count)))
+                    id: Self.bytes(p, identifier.id)))
         }
         arena.linkages.append(record)
     }
@@ -147,54 +152,54 @@ extension DocumentBuilder {
     mutating func parseRelationship(
         _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, depthLimit: Int
     ) -> PlainRelationship? {
-        guard i < n, Self.byte(p, i) == UInt8(ascii: "{"), depthLimit >= 3 else { return nil }
+        guard i < n, unsafe Self.byte(p, i) == UInt8(ascii: "{"), depthLimit >= 3 else { return nil }
         var j = i &+ 1
         var links: Range<Int>?
         var meta: Range<Int>?
         var data = DataShape.absent
         let firstIdentifier = plainIdentifiers.count
-        Self.skipWhitespace(p, &j, n)
-        guard j < n, Self.byte(p, j) != UInt8(ascii: "}") else { return nil }
+        unsafe Self.skipWhitespace(p, &j, n)
+        guard j < n, unsafe Self.byte(p, j) != UInt8(ascii: "}") else { return nil }
         while true {
             let member: Member
-            if links == nil && readerKeys.links.matches(p, j, n) {
+            if unsafe links == nil && readerKeys.links.matches(p, j, n) {
                 member = .links
                 j &+= readerKeys.links.count
-            } else if data == .absent && readerKeys.data.matches(p, j, n) {
+            } else if unsafe data == .absent && readerKeys.data.matches(p, j, n) {
                 member = .data
                 j &+= readerKeys.data.count
-            } else if meta == nil && readerKeys.meta.matches(p, j, n) {
+            } else if unsafe meta == nil && readerKeys.meta.matches(p, j, n) {
                 member = .meta
                 j &+= readerKeys.meta.count
             } else {
                 return nil
             }
-            guard Self.colon(p, &j, n) else { return nil }
+            guard unsafe Self.colon(p, &j, n) else { return nil }
             switch member {
             case .links:
                 guard
-                    let end = Self.parseLinks(
+                    let end = unsafe Self.parseLinks(
                         p, at: j, count: n, stringLimit: stringLimit, inRelationship: true, rules: options.rules)
                 else { return nil }
                 links = j..<end
                 j = end
             case .data:
                 guard j < n else { return nil }
-                switch Self.byte(p, j) {
+                switch unsafe Self.byte(p, j) {
                 case UInt8(ascii: "n"):
-                    guard JSONScanner.literal(.null, at: j, p, count: n) else { return nil }
+                    guard unsafe JSONScanner.literal(.null, at: j, p, count: n) else { return nil }
                     data = .null
                     j &+= 4
                 case UInt8(ascii: "{"):
                     guard
-                        let identifier = Self.parseIdentifier(
+                        let identifier = unsafe Self.parseIdentifier(
                             p, at: j, count: n, stringLimit: stringLimit, keys: readerKeys)
                     else { return nil }
                     plainIdentifiers.append(identifier)
                     data = .one
                     j = identifier.object.upperBound
                 case UInt8(ascii: "["):
-                    guard let end = parseIdentifierArray(p, at: j, count: n, stringLimit: stringLimit) else {
+                    guard let end = unsafe parseIdentifierArray(p, at: j, count: n, stringLimit: stringLimit) else {
                         return nil
                     }
                     data = .many
@@ -204,7 +209,7 @@ extension DocumentBuilder {
                 }
             case .meta:
                 guard
-                    let end = Self.parseMeta(
+                    let end = unsafe Self.parseMeta(
                         p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1,
                         rules: options.rules)
                 else { return nil }
@@ -213,7 +218,7 @@ extension DocumentBuilder {
             default:
                 return nil
             }
-            guard let more = Self.nextMember(p, &j, n) else { return nil }
+            guard let more = unsafe Self.nextMember(p, &j, n) else { return nil }
             if !more { break }
         }
         // A request's relationship must carry `data`: leave that complaint to the events.
@@ -245,7 +250,7 @@ extension DocumentBuilder {
         if let resource { arena.resources[resource].relationshipCount &+= 1 }
         var k = first
         while k < first &+ relationship.identifierCount {
-            appendLinkage(plainIdentifiers[k], p, base: base)
+            unsafe appendLinkage(plainIdentifiers[k], p, base: base)
             k &+= 1
         }
     }
@@ -273,9 +278,10 @@ extension DocumentBuilder {
     ) -> Int? {
         plainIdentifiers.removeAll(keepingCapacity: true)
         guard
-            let relationship = parseRelationship(p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit)
+            let relationship = unsafe parseRelationship(
+                p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit)
         else { return nil }
-        appendRelationship(
+        unsafe appendRelationship(
             relationship, name: top.key, nameEscaped: top.keyEscaped, resource: Int(top.record), firstIdentifier: 0,
             p, base: base)
         top.valueStart = UInt32(truncatingIfNeeded: base &+ i)
@@ -289,21 +295,23 @@ extension DocumentBuilder {
         _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int
     ) -> Int? {
         var j = i &+ 1
-        Self.skipWhitespace(p, &j, n)
+        unsafe Self.skipWhitespace(p, &j, n)
         guard j < n else { return nil }
-        if Self.byte(p, j) == UInt8(ascii: "]") { return j &+ 1 }
+        if unsafe Self.byte(p, j) == UInt8(ascii: "]") { return j &+ 1 }
         while true {
-            guard let identifier = Self.parseIdentifier(p, at: j, count: n, stringLimit: stringLimit, keys: readerKeys)
+            guard
+                let identifier = unsafe Self.parseIdentifier(
+                    p, at: j, count: n, stringLimit: stringLimit, keys: readerKeys)
             else { return nil }
             plainIdentifiers.append(identifier)
             j = identifier.object.upperBound
-            Self.skipWhitespace(p, &j, n)
+            unsafe Self.skipWhitespace(p, &j, n)
             guard j < n else { return nil }
-            let c = Self.byte(p, j)
+            let c = unsafe Self.byte(p, j)
             if c == UInt8(ascii: "]") { return j &+ 1 }
             guard c == UInt8(ascii: ",") else { return nil }
             j &+= 1
-            Self.skipWhitespace(p, &j, n)
+            unsafe Self.skipWhitespace(p, &j, n)
         }
     }
 
@@ -312,38 +320,38 @@ extension DocumentBuilder {
     static func parseIdentifier(
         _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, keys: ReaderKeys
     ) -> PlainIdentifier? {
-        guard i < n, byte(p, i) == UInt8(ascii: "{") else { return nil }
+        guard i < n, unsafe byte(p, i) == UInt8(ascii: "{") else { return nil }
         var j = i &+ 1
         var type: Range<Int>?
         var id: Range<Int>?
         for member in 0..<2 {
-            skipWhitespace(p, &j, n)
+            unsafe skipWhitespace(p, &j, n)
             if member == 1 {
-                guard j < n, byte(p, j) == UInt8(ascii: ",") else { return nil }
+                guard j < n, unsafe byte(p, j) == UInt8(ascii: ",") else { return nil }
                 j &+= 1
-                skipWhitespace(p, &j, n)
+                unsafe skipWhitespace(p, &j, n)
             }
-            if type == nil && keys.type.matches(p, j, n) {
+            if unsafe type == nil && keys.type.matches(p, j, n) {
                 j &+= keys.type.count
-                guard colon(p, &j, n) else { return nil }
-                type = plainString(p, &j, n, limit: stringLimit)
+                guard unsafe colon(p, &j, n) else { return nil }
+                type = unsafe plainString(p, &j, n, limit: stringLimit)
                 if type == nil { return nil }
-            } else if id == nil && keys.id.matches(p, j, n) {
+            } else if unsafe id == nil && keys.id.matches(p, j, n) {
                 j &+= keys.id.count
-                guard colon(p, &j, n) else { return nil }
-                id = plainString(p, &j, n, limit: stringLimit)
+                guard unsafe colon(p, &j, n) else { return nil }
+                id = unsafe plainString(p, &j, n, limit: stringLimit)
                 if id == nil { return nil }
             } else {
                 return nil
             }
         }
-        skipWhitespace(p, &j, n)
-        guard j < n, byte(p, j) == UInt8(ascii: "}"), let type, let id else { return nil }
+        unsafe skipWhitespace(p, &j, n)
+        guard j < n, unsafe byte(p, j) == UInt8(ascii: "}"), let type, let id else { return nil }
         // The event path checks other type names (and reports bad ones); plain ones are valid.
-        let chunk = UnsafeRawBufferPointer(start: p, count: n)
+        let chunk = unsafe Self.chunk(p, n)
         guard
-            MemberNameRules.isPlainFast(
-                UnsafeRawBufferPointer(start: p + type.lowerBound, count: type.count), in: chunk)
+            unsafe MemberNameRules.isPlainFast(
+                Self.bytes(p, type), in: chunk)
         else { return nil }
         return PlainIdentifier(type: type, id: id, object: i..<(j &+ 1))
     }
@@ -360,7 +368,7 @@ extension DocumentBuilder {
         _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, depthLimit: Int,
         names: inout [Range<Int>], rules: JSONAPIRules
     ) -> Int? {
-        parseFields(
+        unsafe parseFields(
             p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit, names: &names, attributes: true,
             rules: rules)
     }
@@ -373,7 +381,7 @@ extension DocumentBuilder {
         _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, depthLimit: Int, rules: JSONAPIRules
     ) -> Int? {
         var unused: [Range<Int>] = []
-        return parseFields(
+        return unsafe parseFields(
             p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit, names: &unused, attributes: false,
             rules: rules)
     }
@@ -384,42 +392,45 @@ extension DocumentBuilder {
         _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, depthLimit: Int,
         names: inout [Range<Int>], attributes: Bool, rules: JSONAPIRules
     ) -> Int? {
-        guard i < n, byte(p, i) == UInt8(ascii: "{") else { return nil }
-        let chunk = UnsafeRawBufferPointer(start: p, count: n)
+        guard i < n, unsafe byte(p, i) == UInt8(ascii: "{") else { return nil }
+        let chunk = unsafe Self.chunk(p, n)
         let maximumLevel = Swift.min(depthLimit, 32)
         // One bit per open container, set for objects; `level` containers are open.
         var objects: UInt32 = 1
         var level = 1
         var j = i &+ 1
-        skipWhitespace(p, &j, n)
+        unsafe skipWhitespace(p, &j, n)
         guard j < n else { return nil }
-        if byte(p, j) == UInt8(ascii: "}") { return j &+ 1 }
+        if unsafe byte(p, j) == UInt8(ascii: "}") { return j &+ 1 }
         var expectingKey = true
         while true {
             if expectingKey {
-                guard let name = plainString(p, &j, n, limit: stringLimit) else { return nil }
-                let nameBytes = UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count)
-                guard MemberNameRules.isPlainFast(nameBytes, in: chunk) else { return nil }
+                guard let name = unsafe plainString(p, &j, n, limit: stringLimit) else { return nil }
+                let nameBytes = unsafe Self.bytes(p, name)
+                guard unsafe MemberNameRules.isPlainFast(nameBytes, in: chunk) else { return nil }
                 if attributes {
                     if level == 1 {
-                        guard !rules.contains(nameBytes, in: .reservedFieldNames, within: chunk) else { return nil }
+                        guard unsafe !rules.contains(nameBytes, in: .reservedFieldNames, within: chunk) else {
+                            return nil
+                        }
                         names.append(name)
                     } else {
-                        guard !rules.contains(nameBytes, in: .reservedInAttributeValues, within: chunk) else {
+                        guard unsafe !rules.contains(nameBytes, in: .reservedInAttributeValues, within: chunk) else {
                             return nil
                         }
                     }
                 }
-                guard colon(p, &j, n) else { return nil }
+                guard unsafe colon(p, &j, n) else { return nil }
             }
             // A value at `p[j]`.
             guard j < n else { return nil }
-            let c = byte(p, j)
+            let c = unsafe byte(p, j)
             switch c {
             case UInt8(ascii: "\""):
                 var hasEscapes = false
-                let closing = JSONScanner.scanStringFast(p, from: j &+ 1, count: n, hasEscapes: &hasEscapes)
-                guard closing < n, byte(p, closing) == UInt8(ascii: "\""), closing &- (j &+ 1) <= stringLimit else {
+                let closing = unsafe JSONScanner.scanStringFast(p, from: j &+ 1, count: n, hasEscapes: &hasEscapes)
+                guard closing < n, unsafe byte(p, closing) == UInt8(ascii: "\""), closing &- (j &+ 1) <= stringLimit
+                else {
                     return nil
                 }
                 j = closing &+ 1
@@ -429,9 +440,9 @@ extension DocumentBuilder {
                 if isObject { objects |= 1 &<< UInt32(level) } else { objects &= ~(1 &<< UInt32(level)) }
                 level &+= 1
                 j &+= 1
-                skipWhitespace(p, &j, n)
+                unsafe skipWhitespace(p, &j, n)
                 guard j < n else { return nil }
-                if byte(p, j) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                if unsafe byte(p, j) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     level &-= 1
                     j &+= 1
                 } else {
@@ -441,31 +452,31 @@ extension DocumentBuilder {
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
                 var phase: NumberPhase =
                     c == UInt8(ascii: "-") ? .afterMinus : (c == UInt8(ascii: "0") ? .zero : .integer)
-                guard let end = try? JSONScanner.scanNumber(p, from: j &+ 1, count: n, base: 0, phase: &phase),
+                guard let end = unsafe try? JSONScanner.scanNumber(p, from: j &+ 1, count: n, base: 0, phase: &phase),
                     end < n
                 else { return nil }
                 j = end
             case UInt8(ascii: "t"):
-                guard JSONScanner.literal(.true, at: j, p, count: n) else { return nil }
+                guard unsafe JSONScanner.literal(.true, at: j, p, count: n) else { return nil }
                 j &+= 4
             case UInt8(ascii: "f"):
-                guard JSONScanner.literal(.false, at: j, p, count: n) else { return nil }
+                guard unsafe JSONScanner.literal(.false, at: j, p, count: n) else { return nil }
                 j &+= 5
             case UInt8(ascii: "n"):
-                guard JSONScanner.literal(.null, at: j, p, count: n) else { return nil }
+                guard unsafe JSONScanner.literal(.null, at: j, p, count: n) else { return nil }
                 j &+= 4
             default:
                 return nil
             }
             // After a value: a comma and the next member or element, or the end of containers.
             while true {
-                skipWhitespace(p, &j, n)
+                unsafe skipWhitespace(p, &j, n)
                 guard j < n else { return nil }
                 let inObject = objects & (1 &<< UInt32(level &- 1)) != 0
-                let d = byte(p, j)
+                let d = unsafe byte(p, j)
                 if d == UInt8(ascii: ",") {
                     j &+= 1
-                    skipWhitespace(p, &j, n)
+                    unsafe skipWhitespace(p, &j, n)
                     expectingKey = inObject
                     break
                 }
@@ -483,31 +494,31 @@ extension DocumentBuilder {
     static func parseLinks(
         _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, inRelationship: Bool, rules: JSONAPIRules
     ) -> Int? {
-        guard i < n, byte(p, i) == UInt8(ascii: "{") else { return nil }
+        guard i < n, unsafe byte(p, i) == UInt8(ascii: "{") else { return nil }
         var j = i &+ 1
-        skipWhitespace(p, &j, n)
+        unsafe skipWhitespace(p, &j, n)
         guard j < n else { return nil }
-        if byte(p, j) == UInt8(ascii: "}") { return j &+ 1 }
+        if unsafe byte(p, j) == UInt8(ascii: "}") { return j &+ 1 }
         while true {
             if inRelationship {
                 // Only the names the table allows here, matched in place.
-                guard let key = rules.quotedKey(p, at: j, count: n, in: .relationshipLinks) else { return nil }
+                guard let key = unsafe rules.quotedKey(p, at: j, count: n, in: .relationshipLinks) else { return nil }
                 j &+= key.quoted.count
             } else {
-                guard let name = plainString(p, &j, n, limit: stringLimit),
-                    MemberNameRules.isPlainFast(
-                        UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count),
-                        in: UnsafeRawBufferPointer(start: p, count: n))
+                guard let name = unsafe plainString(p, &j, n, limit: stringLimit),
+                    unsafe MemberNameRules.isPlainFast(
+                        Self.bytes(p, name),
+                        in: Self.chunk(p, n))
                 else { return nil }
             }
-            guard colon(p, &j, n), plainLink(p, &j, n, limit: stringLimit) else { return nil }
-            skipWhitespace(p, &j, n)
+            guard unsafe colon(p, &j, n), unsafe plainLink(p, &j, n, limit: stringLimit) else { return nil }
+            unsafe skipWhitespace(p, &j, n)
             guard j < n else { return nil }
-            let c = byte(p, j)
+            let c = unsafe byte(p, j)
             if c == UInt8(ascii: "}") { return j &+ 1 }
             guard c == UInt8(ascii: ",") else { return nil }
             j &+= 1
-            skipWhitespace(p, &j, n)
+            unsafe skipWhitespace(p, &j, n)
         }
     }
 
@@ -515,35 +526,51 @@ extension DocumentBuilder {
 
     /// The scanner's byte read.
     @inline(__always)
-    static func byte(_ p: UnsafeRawPointer, _ i: Int) -> UInt8 { JSONScanner.byte(p, i) }
+    static func byte(_ p: UnsafeRawPointer, _ i: Int) -> UInt8 { unsafe JSONScanner.byte(p, i) }
+
+    /// The bytes of `range` of the chunk at `p`: the one place the whole-object readers make a
+    /// buffer of part of their chunk.
+    @inline(__always)
+    static func bytes(_ p: UnsafeRawPointer, _ range: Range<Int>) -> UnsafeRawBufferPointer {
+        // SAFETY: every caller passes a range a reader found inside its chunk `p..<p + n`
+        // (`plainString` and the readers stop at `n`), so the buffer lies inside the chunk.
+        unsafe UnsafeRawBufferPointer(start: p + range.lowerBound, count: range.count)
+    }
+
+    /// The whole chunk at `p`, `n` bytes long, as a buffer.
+    @inline(__always)
+    static func chunk(_ p: UnsafeRawPointer, _ n: Int) -> UnsafeRawBufferPointer {
+        // SAFETY: the readers are called with the chunk's start and length.
+        unsafe UnsafeRawBufferPointer(start: p, count: n)
+    }
 
     /// The scanner's whitespace skip.
     @inline(__always)
     static func skipWhitespace(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int) {
-        JSONScanner.skipWhitespace(p, &j, count: n)
+        unsafe JSONScanner.skipWhitespace(p, &j, count: n)
     }
 
     /// After an object member's value: moves `j` past whitespace and a comma to the next
     /// member (true), or to the object's `}` (false); nil for anything else.
     @inline(__always)
     static func nextMember(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int) -> Bool? {
-        skipWhitespace(p, &j, n)
+        unsafe skipWhitespace(p, &j, n)
         guard j < n else { return nil }
-        let c = byte(p, j)
+        let c = unsafe byte(p, j)
         if c == UInt8(ascii: "}") { return false }
         guard c == UInt8(ascii: ",") else { return nil }
         j &+= 1
-        skipWhitespace(p, &j, n)
+        unsafe skipWhitespace(p, &j, n)
         return true
     }
 
     /// Moves `j` past optional whitespace, a colon and optional whitespace; false if no colon.
     @inline(__always)
     static func colon(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int) -> Bool {
-        skipWhitespace(p, &j, n)
-        guard j < n, byte(p, j) == UInt8(ascii: ":") else { return false }
+        unsafe skipWhitespace(p, &j, n)
+        guard j < n, unsafe byte(p, j) == UInt8(ascii: ":") else { return false }
         j &+= 1
-        skipWhitespace(p, &j, n)
+        unsafe skipWhitespace(p, &j, n)
         return true
     }
 
@@ -555,12 +582,12 @@ extension DocumentBuilder {
     /// hold.
     @inline(__always)
     static func plainString(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int, limit: Int) -> Range<Int>? {
-        guard j < n, byte(p, j) == UInt8(ascii: "\"") else { return nil }
+        guard j < n, unsafe byte(p, j) == UInt8(ascii: "\"") else { return nil }
         let start = j &+ 1
         var k = start
         // SAFETY: each 16-byte load ends at or before `n`; single reads are below `n`.
         while k &+ 16 <= n {
-            let special = JSONScanner.specialBytes(p.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self))
+            let special = unsafe JSONScanner.specialBytes(p.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self))
             if special.low == 0 && special.high == 0 {
                 k &+= 16
                 continue
@@ -569,12 +596,12 @@ extension DocumentBuilder {
             break
         }
         while k < n {
-            let c = byte(p, k)
+            let c = unsafe byte(p, k)
             if c == UInt8(ascii: "\"") { break }
             guard c >= 0x20 && c < 0x7F && c != UInt8(ascii: "\\") else { return nil }
             k &+= 1
         }
-        guard k < n, byte(p, k) == UInt8(ascii: "\""), k &- start <= limit else { return nil }
+        guard k < n, unsafe byte(p, k) == UInt8(ascii: "\""), k &- start <= limit else { return nil }
         j = k &+ 1
         return start..<k
     }
@@ -585,13 +612,13 @@ extension DocumentBuilder {
     /// and checks every byte before it.
     @inline(__always)
     private static func plainLink(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int, limit: Int) -> Bool {
-        guard j < n, byte(p, j) == UInt8(ascii: "\"") else { return false }
+        guard j < n, unsafe byte(p, j) == UInt8(ascii: "\"") else { return false }
         let start = j &+ 1
         var k = start
         let nonASCII = SIMD16<UInt8>(repeating: 0x80)
         // SAFETY: each 16-byte load ends at or before `n`; single reads are below `n`.
         while k &+ 16 <= n {
-            let chunk = p.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self)
+            let chunk = unsafe p.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self)
             let hits = MemberNameRules.nonURIBytes(chunk) .| (chunk .>= nonASCII)
             let words = JSONScanner.words(hits)
             if words.low == 0 && words.high == 0 {
@@ -602,14 +629,14 @@ extension DocumentBuilder {
             break
         }
         while k < n {
-            let c = byte(p, k)
+            let c = unsafe byte(p, k)
             if c == UInt8(ascii: "\"") { break }
             guard c < 0x80, MemberNameRules.isURIByte(c) else { return false }
             k &+= 1
         }
-        guard k < n, byte(p, k) == UInt8(ascii: "\""), k > start, k &- start <= limit else { return false }
-        let link = UnsafeRawBufferPointer(start: p + start, count: k &- start)
-        guard byte(p, start) == UInt8(ascii: "/") || MemberNameRules.hasScheme(link) else { return false }
+        guard k < n, unsafe byte(p, k) == UInt8(ascii: "\""), k > start, k &- start <= limit else { return false }
+        let link = unsafe Self.bytes(p, start..<k)
+        guard unsafe byte(p, start) == UInt8(ascii: "/") || MemberNameRules.hasScheme(link) else { return false }
         j = k &+ 1
         return true
     }

@@ -22,7 +22,7 @@ extension DocumentBuilder {
         section: Section
     ) -> Int? {
         guard depthLimit >= 2, arena.resources.count < options.maximumResourceCount else { return nil }
-        let chunk = UnsafeRawBufferPointer(start: p, count: n)
+        let chunk = unsafe Self.chunk(p, n)
         var type: Range<Int>?
         var id: Range<Int>?
         var attributes: Range<Int>?
@@ -35,25 +35,25 @@ extension DocumentBuilder {
         plainIdentifiers.removeAll(keepingCapacity: true)
         plainRelationships.removeAll(keepingCapacity: true)
         var j = i &+ 1
-        Self.skipWhitespace(p, &j, n)
+        unsafe Self.skipWhitespace(p, &j, n)
         while true {
-            guard let key = options.rules.quotedKey(p, at: j, count: n, in: .resource) else { return nil }
+            guard let key = unsafe options.rules.quotedKey(p, at: j, count: n, in: .resource) else { return nil }
             let member = key.member
             j &+= key.quoted.count
-            guard Self.colon(p, &j, n) else { return nil }
+            guard unsafe Self.colon(p, &j, n) else { return nil }
             switch member {
             case .type:
-                guard type == nil, let value = Self.plainString(p, &j, n, limit: stringLimit),
-                    MemberNameRules.isPlainFast(
-                        UnsafeRawBufferPointer(start: p + value.lowerBound, count: value.count), in: chunk)
+                guard type == nil, let value = unsafe Self.plainString(p, &j, n, limit: stringLimit),
+                    unsafe MemberNameRules.isPlainFast(
+                        Self.bytes(p, value), in: chunk)
                 else { return nil }
                 type = value
             case .id:
-                guard id == nil, let value = Self.plainString(p, &j, n, limit: stringLimit) else { return nil }
+                guard id == nil, let value = unsafe Self.plainString(p, &j, n, limit: stringLimit) else { return nil }
                 id = value
             case .attributes:
                 guard attributes == nil,
-                    let end = Self.parseAttributes(
+                    let end = unsafe Self.parseAttributes(
                         p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1,
                         names: &fieldNameScratch, rules: options.rules)
                 else { return nil }
@@ -61,7 +61,7 @@ extension DocumentBuilder {
                 j = end
             case .relationships:
                 guard relationships == nil,
-                    let end = parseRelationships(
+                    let end = unsafe parseRelationships(
                         p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1)
                 else { return nil }
                 relationships = j..<end
@@ -69,14 +69,14 @@ extension DocumentBuilder {
                 j = end
             case .links:
                 guard links == nil,
-                    let end = Self.parseLinks(
+                    let end = unsafe Self.parseLinks(
                         p, at: j, count: n, stringLimit: stringLimit, inRelationship: false, rules: options.rules)
                 else { return nil }
                 links = j..<end
                 j = end
             case .meta:
                 guard meta == nil,
-                    let end = Self.parseMeta(
+                    let end = unsafe Self.parseMeta(
                         p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1, rules: options.rules)
                 else { return nil }
                 meta = j..<end
@@ -84,15 +84,15 @@ extension DocumentBuilder {
             default:
                 return nil
             }
-            guard let more = Self.nextMember(p, &j, n) else { return nil }
+            guard let more = unsafe Self.nextMember(p, &j, n) else { return nil }
             if !more { break }
         }
-        guard let type, let id, fieldNamesAreDistinct(p) else { return nil }
+        guard let type, let id, unsafe fieldNamesAreDistinct(p) else { return nil }
 
         // Accepted: the records the events would have made, in their order.
         let end = j &+ 1
         let r = arena.resources.count
-        let typeName = UnsafeRawBufferPointer(start: p + type.lowerBound, count: type.count)
+        let typeName = unsafe Self.bytes(p, type)
         var record = ResourceRecord()
         record.object = ByteRange(base &+ i, base &+ end)
         record.id = ByteRange(base &+ id.lowerBound, base &+ id.upperBound)
@@ -106,7 +106,7 @@ extension DocumentBuilder {
         }
         record.firstRelationship = UInt32(truncatingIfNeeded: arena.relationships.count)
         record.relationshipCount = UInt32(truncatingIfNeeded: plainRelationships.count)
-        if typeFirst { record.type = arena.types.intern(typeName) }
+        if typeFirst { record.type = unsafe arena.types.intern(typeName) }
         arena.resources.append(record)
         switch section {
         case .primary:
@@ -120,18 +120,18 @@ extension DocumentBuilder {
         var k = 0
         while k < plainRelationships.count {
             let relationship = plainRelationships[k]
-            appendRelationship(
+            unsafe appendRelationship(
                 relationship,
                 name: ByteRange(base &+ relationship.name.lowerBound, base &+ relationship.name.upperBound),
                 nameEscaped: false, resource: nil, firstIdentifier: first, p, base: base)
             first &+= relationship.identifierCount
             k &+= 1
         }
-        if !typeFirst { arena.resources[r].type = arena.types.intern(typeName) }
+        if !typeFirst { arena.resources[r].type = unsafe arena.types.intern(typeName) }
         if resourceDigests.count == r {
-            resourceDigests.append(
+            unsafe resourceDigests.append(
                 arena.index.digest(
-                    type: arena.resources[r].type, id: UnsafeRawBufferPointer(start: p + id.lowerBound, count: id.count)
+                    type: arena.resources[r].type, id: Self.bytes(p, id)
                 ))
         }
         return end
@@ -144,25 +144,25 @@ extension DocumentBuilder {
     private mutating func parseRelationships(
         _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, depthLimit: Int
     ) -> Int? {
-        guard i < n, Self.byte(p, i) == UInt8(ascii: "{") else { return nil }
-        let chunk = UnsafeRawBufferPointer(start: p, count: n)
+        guard i < n, unsafe Self.byte(p, i) == UInt8(ascii: "{") else { return nil }
+        let chunk = unsafe Self.chunk(p, n)
         var j = i &+ 1
-        Self.skipWhitespace(p, &j, n)
+        unsafe Self.skipWhitespace(p, &j, n)
         guard j < n else { return nil }
-        if Self.byte(p, j) == UInt8(ascii: "}") { return j &+ 1 }
+        if unsafe Self.byte(p, j) == UInt8(ascii: "}") { return j &+ 1 }
         while true {
-            guard let name = Self.plainString(p, &j, n, limit: stringLimit) else { return nil }
-            let nameBytes = UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count)
-            guard MemberNameRules.isPlainFast(nameBytes, in: chunk),
-                !options.rules.contains(nameBytes, in: .reservedFieldNames, within: chunk),
-                Self.colon(p, &j, n),
-                var relationship = parseRelationship(
+            guard let name = unsafe Self.plainString(p, &j, n, limit: stringLimit) else { return nil }
+            let nameBytes = unsafe Self.bytes(p, name)
+            guard unsafe MemberNameRules.isPlainFast(nameBytes, in: chunk),
+                unsafe !options.rules.contains(nameBytes, in: .reservedFieldNames, within: chunk),
+                unsafe Self.colon(p, &j, n),
+                var relationship = unsafe parseRelationship(
                     p, at: j, count: n, stringLimit: stringLimit, depthLimit: depthLimit &- 1)
             else { return nil }
             relationship.name = name
             plainRelationships.append(relationship)
             j = relationship.object.upperBound
-            guard let more = Self.nextMember(p, &j, n) else { return nil }
+            guard let more = unsafe Self.nextMember(p, &j, n) else { return nil }
             if !more { return j &+ 1 }
         }
     }
@@ -181,12 +181,12 @@ extension DocumentBuilder {
         var a = 0
         while a < total {
             let name = a < attributeCount ? fieldNameScratch[a] : plainRelationships[a &- attributeCount].name
-            let bit = Self.nameBit(p, name)
+            let bit = unsafe Self.nameBit(p, name)
             if filter & bit != 0 {
                 var b = 0
                 while b < a {
                     let other = b < attributeCount ? fieldNameScratch[b] : plainRelationships[b &- attributeCount].name
-                    if other.count == name.count && Self.nameBit(p, other) == bit
+                    if unsafe other.count == name.count && Self.nameBit(p, other) == bit
                         && memcmpBytes(p + other.lowerBound, p + name.lowerBound, name.count)
                     {
                         return false
@@ -203,7 +203,7 @@ extension DocumentBuilder {
     /// The filter bit of the name at chunk indices `name` (see `fieldNameBit`).
     @inline(__always)
     private static func nameBit(_ p: UnsafeRawPointer, _ name: Range<Int>) -> UInt64 {
-        fieldNameBit(UnsafeRawBufferPointer(start: p + name.lowerBound, count: name.count))
+        unsafe fieldNameBit(Self.bytes(p, name))
     }
 
 }

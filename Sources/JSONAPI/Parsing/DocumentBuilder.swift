@@ -10,11 +10,16 @@
 /// Spec violations do not stop the build. They are collected as diagnostics with the offset of
 /// the offending token; ``finish()`` turns them into errors (strict) or warnings (lenient), and
 /// the JSON Pointer, line and column are computed only then, by one pass over the input.
+///
+/// `@safe`: it reads `input` only at token ranges the driver delivered with the event, which lie in
+/// the bytes the driver bound to `input` before the chunk.
 @_spi(Backend)
+@safe
 public struct DocumentBuilder: JSONEventHandler {
     /// Every byte of the input received so far; the driver rebinds it before each chunk.
     /// Only read while an event is being handled.
-    public var input = UnsafeRawBufferPointer(start: nil, count: 0)
+    // SAFETY: empty until the driver binds the input.
+    public var input = unsafe UnsafeRawBufferPointer(start: nil, count: 0)
 
     let options: ParsingOptions
     /// The keys the whole-object readers match, from `options.rules`.
@@ -120,10 +125,10 @@ public struct DocumentBuilder: JSONEventHandler {
     @inline(__always)
     mutating func digest(type: UInt32, id: ByteRange, escaped: Bool) -> UInt64 {
         guard type != .max, id.isPresent else { return 0 }
-        if !escaped { return arena.index.digest(type: type, id: input.slice(id)) }
+        if !escaped { return unsafe arena.index.digest(type: type, id: input.slice(id)) }
         let index = arena.index
-        return ResourceIndex.withUnescaped(id, escaped: true, input: input, scratch: &scratch) {
-            index.digest(type: type, id: $0)
+        return unsafe ResourceIndex.withUnescaped(id, escaped: true, input: input, scratch: &scratch) {
+            unsafe index.digest(type: type, id: $0)
         }
     }
 
@@ -246,8 +251,8 @@ public struct DocumentBuilder: JSONEventHandler {
         guard hasTop else { return }
         // Fast path for the most common key of all: a plain attribute or meta name.
         if (top.kind == .attributes || top.kind == .meta) && !token.hasEscapes {
-            let name = input.slice(ByteRange(token.start, token.end))
-            if MemberNameRules.isPlainFast(name, in: input)
+            let name = unsafe input.slice(ByteRange(token.start, token.end))
+            if unsafe MemberNameRules.isPlainFast(name, in: input)
                 && (top.kind == .meta || !options.rules.contains(name, in: .reservedFieldNames, within: input))
             {
                 top.key = ByteRange(token.start, token.end)
@@ -263,8 +268,9 @@ public struct DocumentBuilder: JSONEventHandler {
         }
         // And for a resource object's own members, when plain and not repeated.
         // The name is matched with its quotes, where it lies in the input.
-        if top.kind == .resource && !token.hasEscapes, let base = input.baseAddress,
-            let member = options.rules.quotedKey(base, at: token.start &- 1, count: input.count, in: .resource)?.member,
+        if top.kind == .resource && !token.hasEscapes, let base = unsafe input.baseAddress,
+            let member = unsafe options.rules.quotedKey(base, at: token.start &- 1, count: input.count, in: .resource)?
+                .member,
             !top.has(member)
         {
             top.key = ByteRange(token.start, token.end)
@@ -287,10 +293,10 @@ public struct DocumentBuilder: JSONEventHandler {
                 return
             }
             if top.member == .type {
-                let raw = input.slice(ByteRange(token.start, token.end))
-                if MemberNameRules.isPlainFast(raw, in: input) {
+                let raw = unsafe input.slice(ByteRange(token.start, token.end))
+                if unsafe MemberNameRules.isPlainFast(raw, in: input) {
                     top.valueStart = UInt32(truncatingIfNeeded: token.start &- 1)
-                    arena.resources[Int(top.record)].type = arena.types.intern(raw)
+                    arena.resources[Int(top.record)].type = unsafe arena.types.intern(raw)
                     top.member = .none
                     return
                 }
@@ -362,24 +368,24 @@ public struct DocumentBuilder: JSONEventHandler {
     /// values, the rule that `relationships` and `links` are reserved there.
     mutating func opaqueKey(_ token: JSONStringToken) {
         if !token.hasEscapes {
-            let name = input.slice(ByteRange(token.start, token.end))
-            if MemberNameRules.isPlainFast(name, in: input)
+            let name = unsafe input.slice(ByteRange(token.start, token.end))
+            if unsafe MemberNameRules.isPlainFast(name, in: input)
                 && !(opaqueIsAttributeValue
                     && options.rules.contains(name, in: .reservedInAttributeValues, within: input))
             {
                 return
             }
         }
-        withUnescaped(token) { builder, name in
-            if case .invalid(let why) = MemberNameRules.classify(name) {
+        unsafe withUnescaped(token) { builder, name in
+            if case .invalid(let why) = unsafe MemberNameRules.classify(name) {
                 builder.problem(token.start &- 1, .specViolation, "invalid member name: \(why)")
             }
             if builder.opaqueIsAttributeValue,
-                builder.options.rules.contains(name, in: .reservedInAttributeValues, within: builder.input)
+                unsafe builder.options.rules.contains(name, in: .reservedInAttributeValues, within: builder.input)
             {
                 builder.problem(
                     token.start &- 1, .specViolation,
-                    "an object inside an attribute value must not have a member named `\(String(decoding: name, as: UTF8.self))`"
+                    unsafe "an object inside an attribute value must not have a member named `\(String(decoding: name, as: UTF8.self))`"
                 )
             }
         }
@@ -424,11 +430,11 @@ public struct DocumentBuilder: JSONEventHandler {
     mutating func withUnescaped<R>(
         _ token: JSONStringToken, _ body: (inout DocumentBuilder, UnsafeRawBufferPointer) -> R
     ) -> R {
-        let raw = input.slice(ByteRange(token.start, token.end))
-        if !token.hasEscapes { return body(&self, raw) }
+        let raw = unsafe input.slice(ByteRange(token.start, token.end))
+        if !token.hasEscapes { return unsafe body(&self, raw) }
         var decoded: [UInt8] = []
-        JSONStringDecoding.unescape(raw, into: &decoded)
-        return decoded.withUnsafeBytes { body(&self, $0) }
+        unsafe JSONStringDecoding.unescape(raw, into: &decoded)
+        return unsafe decoded.withUnsafeBytes { unsafe body(&self, $0) }
     }
 }
 
@@ -438,6 +444,6 @@ extension UnsafeRawBufferPointer {
     func equals(_ literal: StaticString) -> Bool {
         guard literal.utf8CodeUnitCount == count else { return false }
         guard let base = baseAddress else { return count == 0 }
-        return memcmpBytes(base, UnsafeRawPointer(literal.utf8Start), count)
+        return unsafe memcmpBytes(base, UnsafeRawPointer(literal.utf8Start), count)
     }
 }

@@ -49,17 +49,17 @@ public struct DocumentParser {
         let base = input.count
         let limit = driver.options.maximumDocumentBytes
         if chunk.count > limit - base {
-            let error = ParseDriver.located(
+            let error = unsafe ParseDriver.located(
                 JSONAPIError.at(
                     limit, .documentTooLarge,
                     "the document is longer than \(limit) bytes (ParsingOptions.maximumDocumentBytes)"),
-                in: input.bytes)
+                in: unsafe input.bytes)
             failed = error
             throw error
         }
         // A copied parser shares the buffer until one of them writes: copy on write.
         if !isKnownUniquelyReferenced(&input), let copy = input.copy() { input = copy }
-        guard input.append(chunk) else {
+        guard unsafe input.append(chunk) else {
             let error = JSONAPIError(
                 .documentTooLarge, "out of memory holding a \(base + chunk.count)-byte document", offset: base)
             failed = error
@@ -71,16 +71,16 @@ public struct DocumentParser {
     /// Tokenizes the next chunk.
     public mutating func feed(_ chunk: [UInt8]) throws(JSONAPIError) {
         var failure: JSONAPIError?
-        chunk.withUnsafeBytes { buffer in
-            do throws(JSONAPIError) { try feed(buffer) } catch { failure = error }
+        unsafe chunk.withUnsafeBytes { buffer in
+            do throws(JSONAPIError) { unsafe try feed(buffer) } catch { failure = error }
         }
         if let failure { throw failure }
     }
 
     /// Tokenizes the next chunk (for example a Foundation `Data` or a NIO `ByteBufferView`).
     public mutating func feed<Bytes: Collection>(_ chunk: Bytes) throws(JSONAPIError) where Bytes.Element == UInt8 {
-        if let done: Void = try chunk.withContiguousStorageIfAvailableTyped({ (buffer) throws(JSONAPIError) in
-            try feed(UnsafeRawBufferPointer(buffer))
+        if let done: Void = unsafe try chunk.withContiguousStorageIfAvailableTyped({ (buffer) throws(JSONAPIError) in
+            unsafe try feed(UnsafeRawBufferPointer(buffer))
         }) {
             return done
         }
@@ -95,19 +95,19 @@ public struct DocumentParser {
         guard !finished else { throw JSONAPIError(.invalidJSON, "finish() called twice") }
         finished = true
         try run(from: input.count, isFinal: true)
-        driver.builder.input = input.bytes
+        unsafe driver.builder.input = input.bytes
         let output = driver.builder.finish()
-        return try Document(bytes: .buffer(input), output: output, options: driver.options)
+        return unsafe try Document(bytes: .buffer(input), output: output, options: driver.options)
     }
 
     private mutating func run(from base: Int, isFinal: Bool) throws(JSONAPIError) {
-        let all = input.bytes
+        let all = unsafe input.bytes
         let result: JSONAPIError?
         do throws(JSONAPIError) {
-            try driver.feed(all: all, from: base, isFinal: isFinal)
+            unsafe try driver.feed(all: all, from: base, isFinal: isFinal)
             result = nil
         } catch {
-            result = ParseDriver.located(error, in: all)
+            result = unsafe ParseDriver.located(error, in: all)
         }
         if let result {
             failed = result
@@ -123,7 +123,7 @@ extension Collection {
     ) throws(E) -> R? {
         var failure: E?
         let result = withContiguousStorageIfAvailable { buffer -> R? in
-            do throws(E) { return try body(buffer) } catch {
+            do throws(E) { return unsafe try body(buffer) } catch {
                 failure = error
                 return nil
             }

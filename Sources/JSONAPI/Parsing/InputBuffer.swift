@@ -22,6 +22,10 @@ import CJSONAPISupport
 /// and `deinit` frees it, or with ``ParsingOptions/recyclesMemory`` leaves a mapping on
 /// ``ArenaShelf`` for the next chunked document of about its size, which then writes into pages
 /// already faulted in.
+///
+/// `@safe`: the memory is private, allocated, grown and freed here only, and every append first
+/// grows the buffer to hold it.
+@safe
 final class InputBuffer: @unchecked Sendable {
     // SAFETY: mutated only by the single `DocumentParser` that owns it, before the document it
     // becomes part of is created; from then on it is read-only, so sharing it is sound.
@@ -39,14 +43,14 @@ final class InputBuffer: @unchecked Sendable {
         if capacity > 0 && grow(to: capacity) && !mapped {
             // A `malloc` block sized up front (the caller knew the length) is faulted in as huge
             // pages where Linux allows it (a mapping is advised when it is made).
-            JSONAPI.adviseHugePages(base, byteCount: capacity)
+            unsafe JSONAPI.adviseHugePages(base, byteCount: capacity)
         }
     }
 
     deinit {
         #if os(Linux)
             if mapped {
-                let mine = ArenaShelf.Mapping(address: Int(bitPattern: base), capacity: capacity)
+                let mine = unsafe ArenaShelf.Mapping(address: Int(bitPattern: base), capacity: capacity)
                 if recycles {
                     // Its pages stay mapped for the next chunked document of about this size:
                     // a fresh mapping is faulted in and zeroed 2 MB at a time (5 ms at 100 MB).
@@ -57,29 +61,30 @@ final class InputBuffer: @unchecked Sendable {
                 return
             }
         #endif
-        free(base)
+        unsafe free(base)
     }
 
     /// Unmaps a mapping made by ``InputBuffer`` (Linux; elsewhere there are none).
     static func unmap(_ mapping: ArenaShelf.Mapping) {
         #if os(Linux)
-            munmap(UnsafeMutableRawPointer(bitPattern: mapping.address), mapping.capacity)
+            unsafe munmap(UnsafeMutableRawPointer(bitPattern: mapping.address), mapping.capacity)
         #endif
     }
 
     /// Every byte appended so far.
-    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    // SAFETY: `count` bytes at `base` have been appended (`count` is zero while `base` is nil).
+    var bytes: UnsafeRawBufferPointer { unsafe UnsafeRawBufferPointer(start: base, count: count) }
 
     /// Appends `chunk`; false when memory could not be had (nothing is appended then).
     func append(_ chunk: UnsafeRawBufferPointer) -> Bool {
-        guard !chunk.isEmpty else { return true }
+        guard unsafe !chunk.isEmpty else { return true }
         if capacity - count < chunk.count {
             let wanted = max(count + chunk.count, capacity * 2, 1 << 16)
             guard grow(to: wanted, minimum: count + chunk.count) else { return false }
         }
-        guard let base, let source = chunk.baseAddress else { return false }
+        guard let base = unsafe base, let source = chunk.baseAddress else { return false }
         // SAFETY: capacity - count >= chunk.count was ensured above.
-        (base + count).copyMemory(from: source, byteCount: chunk.count)
+        unsafe (base + count).copyMemory(from: source, byteCount: chunk.count)
         count += chunk.count
         return true
     }
@@ -87,7 +92,7 @@ final class InputBuffer: @unchecked Sendable {
     /// A separate buffer with the same bytes, for a copied parser (copy on write).
     func copy() -> InputBuffer? {
         let other = InputBuffer(reserving: max(capacity, 1), recycles: recycles)
-        guard other.capacity > 0, other.append(bytes) else { return nil }
+        guard other.capacity > 0, unsafe other.append(bytes) else { return nil }
         return other
     }
 
@@ -96,13 +101,15 @@ final class InputBuffer: @unchecked Sendable {
         #if os(Linux)
             // A buffer becomes a mapping once it already holds 16 MB (so documents up to 16 MB
             // grow as before), or at once when its first size is that large.
-            if mapped || capacity >= Self.mappingThreshold || (base == nil && newCapacity >= Self.mappingThreshold) {
+            if unsafe mapped || capacity >= Self.mappingThreshold
+                || (base == nil && newCapacity >= Self.mappingThreshold)
+            {
                 if growMapped(to: newCapacity, minimum: minimum ?? newCapacity) { return true }
                 if mapped { return false }
             }
         #endif
-        guard let grown = realloc(base, newCapacity) else { return false }
-        base = grown
+        guard let grown = unsafe realloc(base, newCapacity) else { return false }
+        unsafe base = grown
         capacity = newCapacity
         return true
     }
@@ -120,32 +127,33 @@ final class InputBuffer: @unchecked Sendable {
             guard size >= wanted else { return false }
             let fresh: UnsafeMutableRawPointer
             if recycles, let shelved = ArenaShelf.active.takeMapping(minimum: minimum, maximum: size &* 2),
-                let address = UnsafeMutableRawPointer(bitPattern: shelved.address)
+                let address = unsafe UnsafeMutableRawPointer(bitPattern: shelved.address)
             {
                 // A released document's mapping, its pages already faulted in, with room for what
                 // is needed now (a growing buffer would ask for twice that): an unsized parser
                 // takes one the size of the document it is reading when it passes 16 MB. Moving
                 // this buffer's pages over its start replaces that many of them; the rest stay.
-                fresh = address
+                unsafe fresh = address
                 size = shelved.capacity
-            } else if let mapped = Self.mapAligned(size) {
-                fresh = mapped
+            } else if let mapped = unsafe Self.mapAligned(size) {
+                unsafe fresh = mapped
             } else {
                 return false
             }
-            if let base {
+            if let base = unsafe base {
                 if mapped {
                     // `capacity` is a whole number of huge pages, so the pages move as they are.
-                    if jsonapi_move_mapping(base, capacity, fresh) == nil {
-                        fresh.copyMemory(from: base, byteCount: count)
-                        munmap(base, capacity)
+                    // SAFETY: `fresh` holds at least `capacity >= count` bytes, and `base` holds `count` written ones.
+                    if unsafe jsonapi_move_mapping(base, capacity, fresh) == nil {
+                        unsafe fresh.copyMemory(from: base, byteCount: count)
+                        unsafe munmap(base, capacity)
                     }
                 } else {
-                    fresh.copyMemory(from: base, byteCount: count)
-                    free(base)
+                    unsafe fresh.copyMemory(from: base, byteCount: count)
+                    unsafe free(base)
                 }
             }
-            base = fresh
+            unsafe base = fresh
             capacity = size
             mapped = true
             return true
@@ -155,18 +163,20 @@ final class InputBuffer: @unchecked Sendable {
         /// 2 MB boundary, advised for huge pages; nil when `mmap` fails.
         private static func mapAligned(_ size: Int) -> UnsafeMutableRawPointer? {
             let span = size &+ hugePage
-            guard let raw = mmap(nil, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            guard let raw = unsafe mmap(nil, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
                 Int(bitPattern: raw) != -1
             else { return nil }
             let start = Int(bitPattern: raw)
             let aligned = (start &+ hugePage &- 1) & ~(hugePage &- 1)
             let head = aligned &- start
-            if head > 0 { munmap(raw, head) }
+            if head > 0 { unsafe munmap(raw, head) }
             let tail = span &- head &- size
-            if tail > 0, let end = UnsafeMutableRawPointer(bitPattern: aligned &+ size) { munmap(end, tail) }
-            guard let base = UnsafeMutableRawPointer(bitPattern: aligned) else { return nil }
-            _ = madvise(base, size, MADV_HUGEPAGE)
-            return base
+            if tail > 0, let end = unsafe UnsafeMutableRawPointer(bitPattern: aligned &+ size) {
+                unsafe munmap(end, tail)
+            }
+            guard let base = unsafe UnsafeMutableRawPointer(bitPattern: aligned) else { return nil }
+            _ = unsafe madvise(base, size, MADV_HUGEPAGE)
+            return unsafe base
         }
     #endif
 }
@@ -178,11 +188,11 @@ final class InputBuffer: @unchecked Sendable {
 func adviseHugePages(_ base: UnsafeMutableRawPointer?, byteCount: Int) {
     #if os(Linux)
         let hugePage = 2 << 20
-        guard byteCount >= hugePage, let base else { return }
+        guard byteCount >= hugePage, let base = unsafe base else { return }
         let page = 4096
         let start = (Int(bitPattern: base) + page - 1) & ~(page - 1)
         let end = (Int(bitPattern: base) + byteCount) & ~(page - 1)
-        guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(aligned, end - start, MADV_HUGEPAGE)
+        guard end > start, let aligned = unsafe UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = unsafe madvise(aligned, end - start, MADV_HUGEPAGE)
     #endif
 }

@@ -59,7 +59,7 @@ struct JSONAPIRules: Sendable, Hashable {
         init?(_ name: UnsafeRawBufferPointer) {
             let count = name.count
             guard count <= 16, let start = name.baseAddress else {
-                if name.isEmpty {
+                if unsafe name.isEmpty {
                     self.init(low: 0, high: 0, count: 0)
                     return
                 }
@@ -70,7 +70,7 @@ struct JSONAPIRules: Sendable, Hashable {
             var i = 0
             // SAFETY: every read is at an index below `count`, inside `name`.
             while i < count {
-                let byte = UInt64(start.load(fromByteOffset: i, as: UInt8.self))
+                let byte = unsafe UInt64(start.load(fromByteOffset: i, as: UInt8.self))
                 if i < 8 {
                     low |= byte &<< UInt64(i &* 8)
                 } else {
@@ -87,14 +87,14 @@ struct JSONAPIRules: Sendable, Hashable {
         init?(_ name: UnsafeRawBufferPointer, in buffer: UnsafeRawBufferPointer) {
             let count = name.count
             guard count <= 16, let start = name.baseAddress, let bufferStart = buffer.baseAddress,
-                start >= bufferStart, start + 16 <= bufferStart + buffer.count
+                unsafe start >= bufferStart, unsafe start + 16 <= bufferStart + buffer.count
             else {
-                self.init(name)
+                unsafe self.init(name)
                 return
             }
             // SAFETY: the sixteen bytes at `start` lie inside `buffer`.
-            let low = UInt64(littleEndian: start.loadUnaligned(as: UInt64.self))
-            let high = UInt64(littleEndian: start.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            let low = unsafe UInt64(littleEndian: start.loadUnaligned(as: UInt64.self))
+            let high = unsafe UInt64(littleEndian: start.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
             if count <= 8 {
                 let mask: UInt64 = count == 8 ? ~0 : (1 &<< UInt64(count &* 8)) &- 1
                 self.init(low: low & mask, high: 0, count: count)
@@ -124,7 +124,9 @@ struct JSONAPIRules: Sendable, Hashable {
         init(_ name: StaticString) {
             precondition(name.utf8CodeUnitCount <= 14, "a rule's name has at most fourteen bytes")
             var bytes: [UInt8] = [UInt8(ascii: "\"")]
-            bytes += UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            // SAFETY: a `StaticString`'s UTF-8 is `utf8CodeUnitCount` bytes at `utf8Start`, valid for the life of
+            // the program.
+            unsafe bytes += UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
             bytes.append(UInt8(ascii: "\""))
             (low, high, maskLow, maskHigh, count) = (0, 0, 0, 0, bytes.count)
             for (i, byte) in bytes.enumerated() {
@@ -158,11 +160,11 @@ struct JSONAPIRules: Sendable, Hashable {
             if maskHigh == 0 {
                 guard j &+ 8 <= n else { return false }
                 // SAFETY: the eight bytes at `j` end at or before `n`.
-                return UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j, as: UInt64.self)) & maskLow == low
+                return unsafe UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j, as: UInt64.self)) & maskLow == low
             }
             guard j &+ 16 <= n else { return false }
             // SAFETY: the sixteen bytes at `j` end at or before `n`.
-            return matches(
+            return unsafe matches(
                 low: UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j, as: UInt64.self)),
                 high: UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j &+ 8, as: UInt64.self)))
         }
@@ -215,8 +217,10 @@ struct JSONAPIRules: Sendable, Hashable {
         for set in Names.allCases {
             let start = entries.count
             for row in rows where row.0 == set {
-                let packed = UnsafeRawBufferPointer(start: row.1.utf8Start, count: row.1.utf8CodeUnitCount)
-                guard let name = PackedName(packed), let first = packed.first else { continue }
+                // SAFETY: a `StaticString`'s UTF-8 is `utf8CodeUnitCount` bytes at `utf8Start`, valid for the life of
+                // the program.
+                let packed = unsafe UnsafeRawBufferPointer(start: row.1.utf8Start, count: row.1.utf8CodeUnitCount)
+                guard let name = unsafe PackedName(packed), let first = unsafe packed.first else { continue }
                 entries.append(Entry(name: name, quoted: QuotedName(row.1), member: row.2))
                 // Appended at the end of its first byte's chain, so lookups keep the table's order.
                 let slot = set.rawValue * 256 + Int(first)
@@ -252,7 +256,7 @@ struct JSONAPIRules: Sendable, Hashable {
             let entry = entries[k &- 1]
             if entry.name.count == name.count {
                 if packed == nil {
-                    packed = buffer.map { PackedName(name, in: $0) } ?? PackedName(name)
+                    packed = unsafe buffer.map { unsafe PackedName(name, in: $0) } ?? PackedName(name)
                     if packed == nil { return nil }
                 }
                 if entry.name == packed { return entry }
@@ -266,10 +270,10 @@ struct JSONAPIRules: Sendable, Hashable {
     /// does not define it there.
     @inline(__always)
     func member(_ name: UnsafeRawBufferPointer, in set: Names) -> DocumentBuilder.Member? {
-        guard let first = name.first else { return nil }
+        guard let first = unsafe name.first else { return nil }
         let k = head(set, first)
         guard k != 0 else { return nil }
-        return entry(name, from: k, within: nil)?.member
+        return unsafe entry(name, from: k, within: nil)?.member
     }
 
     /// ``member(_:in:)`` for a name lying inside `buffer`, packed with two loads.
@@ -277,16 +281,16 @@ struct JSONAPIRules: Sendable, Hashable {
     func member(_ name: UnsafeRawBufferPointer, in set: Names, within buffer: UnsafeRawBufferPointer)
         -> DocumentBuilder.Member?
     {
-        guard let first = name.first else { return nil }
+        guard let first = unsafe name.first else { return nil }
         let k = head(set, first)
         guard k != 0 else { return nil }
-        return entry(name, from: k, within: buffer)?.member
+        return unsafe entry(name, from: k, within: buffer)?.member
     }
 
     /// Whether `name` is in `set`.
     @inline(__always)
     func contains(_ name: UnsafeRawBufferPointer, in set: Names) -> Bool {
-        member(name, in: set) != nil
+        unsafe member(name, in: set) != nil
     }
 
     /// ``contains(_:in:)`` for a name lying inside `buffer`: a name whose first byte starts no
@@ -294,16 +298,16 @@ struct JSONAPIRules: Sendable, Hashable {
     /// so that the readers that test every name stay small.
     @inline(__always)
     func contains(_ name: UnsafeRawBufferPointer, in set: Names, within buffer: UnsafeRawBufferPointer) -> Bool {
-        guard let first = name.first else { return false }
+        guard let first = unsafe name.first else { return false }
         let k = head(set, first)
-        return k != 0 && chainContains(name, from: k, within: buffer)
+        return unsafe k != 0 && chainContains(name, from: k, within: buffer)
     }
 
     @inline(never)
     private func chainContains(_ name: UnsafeRawBufferPointer, from k: Int, within buffer: UnsafeRawBufferPointer)
         -> Bool
     {
-        entry(name, from: k, within: buffer) != nil
+        unsafe entry(name, from: k, within: buffer) != nil
     }
 
     /// The entry of `set` whose quoted name is at `p[j]` (the key's opening quote), or nil.
@@ -313,10 +317,10 @@ struct JSONAPIRules: Sendable, Hashable {
     func quotedKey(_ p: UnsafeRawPointer, at j: Int, count n: Int, in set: Names) -> Entry? {
         guard j &+ 16 <= n else { return nil }
         // SAFETY: the sixteen bytes at `j` end at or before `n`.
-        var k = head(set, p.load(fromByteOffset: j &+ 1, as: UInt8.self))
+        var k = unsafe head(set, p.load(fromByteOffset: j &+ 1, as: UInt8.self))
         guard k != 0 else { return nil }
-        let low = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j, as: UInt64.self))
-        let high = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j &+ 8, as: UInt64.self))
+        let low = unsafe UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+        let high = unsafe UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j &+ 8, as: UInt64.self))
         while k != 0 {
             let entry = entries[k &- 1]
             if entry.quoted.matches(low: low, high: high) { return entry }

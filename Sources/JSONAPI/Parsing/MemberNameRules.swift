@@ -20,16 +20,16 @@ enum MemberNameRules {
     @inline(__always)
     static func classify(_ name: UnsafeRawBufferPointer) -> Verdict {
         // Nearly every real name is letters and digits only: one pass decides it.
-        if isPlainFast(name) { return .plain }
-        return classifySlow(name)
+        if unsafe isPlainFast(name) { return .plain }
+        return unsafe classifySlow(name)
     }
 
     /// True when `name` is non-empty and made of ASCII letters and digits only (so certainly a
     /// valid plain member name); false means "look closer", not "invalid".
     @inline(__always)
     static func isPlainFast(_ name: UnsafeRawBufferPointer) -> Bool {
-        guard !name.isEmpty else { return false }
-        for byte in name where !isASCIIAlphanumeric(byte) { return false }
+        guard unsafe !name.isEmpty else { return false }
+        for index in name.indices where !isASCIIAlphanumeric(unsafe name[index]) { return false }
         return true
     }
 
@@ -39,17 +39,17 @@ enum MemberNameRules {
     static func isPlainFast(_ name: UnsafeRawBufferPointer, in buffer: UnsafeRawBufferPointer) -> Bool {
         let count = name.count
         guard count > 0, count <= 16, let start = name.baseAddress, let bufferStart = buffer.baseAddress,
-            start >= bufferStart, start + 16 <= bufferStart + buffer.count
-        else { return isPlainFast(name) }
+            unsafe start >= bufferStart, unsafe start + 16 <= bufferStart + buffer.count
+        else { return unsafe isPlainFast(name) }
         // SAFETY: the sixteen bytes at `start` lie inside `buffer`.
-        let chunk = start.loadUnaligned(as: SIMD16<UInt8>.self)
+        let chunk = unsafe start.loadUnaligned(as: SIMD16<UInt8>.self)
         let lowerA = SIMD16<UInt8>(repeating: UInt8(ascii: "a"))
         let zero = SIMD16<UInt8>(repeating: UInt8(ascii: "0"))
         let caseBit = SIMD16<UInt8>(repeating: 0x20)
         let letters = SIMD16<UInt8>(repeating: 26)
         let digits = SIMD16<UInt8>(repeating: 10)
         let ok = (((chunk | caseBit) &- lowerA) .< letters) .| ((chunk &- zero) .< digits)
-        let words = unsafeBitCast(ok, to: SIMD2<UInt64>.self)
+        let words = unsafe unsafeBitCast(ok, to: SIMD2<UInt64>.self)
         if count <= 8 {
             let mask: UInt64 = count == 8 ? ~0 : (1 &<< UInt64(count &* 8)) &- 1
             return words[0] & mask == mask
@@ -60,40 +60,46 @@ enum MemberNameRules {
 
     @inline(never)
     private static func classifySlow(_ name: UnsafeRawBufferPointer) -> Verdict {
-        guard let first = name.first else { return .invalid("a member name must not be empty") }
+        guard let first = unsafe name.first else { return .invalid("a member name must not be empty") }
         if first == UInt8(ascii: "@") {
-            let rest = UnsafeRawBufferPointer(rebasing: name[1...])
-            if case .invalid(let why) = classifyPlain(rest) { return .invalid("@-member name: \(why)") }
+            // SAFETY: `name` is not empty (its first byte was read).
+            let rest = unsafe UnsafeRawBufferPointer(rebasing: name[1...])
+            if case .invalid(let why) = unsafe classifyPlain(rest) { return .invalid("@-member name: \(why)") }
             return .atMember
         }
-        if let colon = name.firstIndex(of: UInt8(ascii: ":")) {
-            let namespace = UnsafeRawBufferPointer(rebasing: name[..<colon])
-            let member = UnsafeRawBufferPointer(rebasing: name[(colon + 1)...])
-            guard !namespace.isEmpty, namespace.allSatisfy(isASCIIAlphanumeric) else {
+        if let colon = unsafe name.firstIndex(of: UInt8(ascii: ":")) {
+            // SAFETY: `colon` is an index of `name`.
+            let namespace = unsafe UnsafeRawBufferPointer(rebasing: name[..<colon])
+            let member = unsafe UnsafeRawBufferPointer(rebasing: name[(colon + 1)...])
+            guard unsafe !namespace.isEmpty, unsafe namespace.allSatisfy(isASCIIAlphanumeric) else {
                 return .invalid("an extension namespace must be made of ASCII letters and digits only")
             }
-            if case .invalid(let why) = classifyPlain(member) { return .invalid("extension member name: \(why)") }
+            if case .invalid(let why) = unsafe classifyPlain(member) {
+                return .invalid("extension member name: \(why)")
+            }
             return .extensionMember
         }
-        return classifyPlain(name)
+        return unsafe classifyPlain(name)
     }
 
     /// Checks a name with no `@` prefix and no namespace.
     @inline(__always)
     static func classifyPlain(_ name: UnsafeRawBufferPointer) -> Verdict {
-        guard let first = name.first, let last = name.last else {
+        guard let first = unsafe name.first, let last = unsafe name.last else {
             return .invalid("a member name must not be empty")
         }
         // Fast path: the recommended alphabet, which is nearly every real name.
         var onlyRecommended = true
-        for byte in name where !isASCIIAlphanumeric(byte) {
+        for index in name.indices where !isASCIIAlphanumeric(unsafe name[index]) {
             onlyRecommended = false
             break
         }
         if onlyRecommended { return .plain }
         if !isGloballyAllowed(first) { return .invalid("a member name must not start with \(describe(first))") }
         if !isGloballyAllowed(last) { return .invalid("a member name must not end with \(describe(last))") }
-        for byte in name where !isGloballyAllowed(byte) && !isInnerAllowed(byte) {
+        for index in name.indices {
+            let byte = unsafe name[index]
+            if isGloballyAllowed(byte) || isInnerAllowed(byte) { continue }
             return .invalid("a member name must not contain \(describe(byte))")
         }
         return .plain
@@ -102,7 +108,7 @@ enum MemberNameRules {
     /// Whether `value` is a valid `type` value: it obeys the member-name rules (1.1 says so; 1.0's
     /// schema applies the same pattern), without @ or namespace forms.
     static func isValidTypeValue(_ value: UnsafeRawBufferPointer) -> String? {
-        if case .invalid(let why) = classifyPlain(value) { return "a type obeys the member-name rules: \(why)" }
+        if case .invalid(let why) = unsafe classifyPlain(value) { return "a type obeys the member-name rules: \(why)" }
         return nil
     }
 
@@ -137,7 +143,7 @@ enum MemberNameRules {
     /// reports a warning). Characters that RFC 3986 never allows unencoded are rejected;
     /// `[` and `]` in queries (`page[number]=2`) are accepted, as every JSON:API server emits them.
     static func linkProblem(_ link: UnsafeRawBufferPointer) -> String? {
-        guard let first = link.first else { return "a link must not be an empty string" }
+        guard let first = unsafe link.first else { return "a link must not be an empty string" }
         // Fast path: every byte is one RFC 3986 allows unencoded (or non-ASCII), none is '%',
         // and the link starts with '/' or a scheme: decided with two 64-bit masks per byte.
         var clean = true
@@ -145,7 +151,7 @@ enum MemberNameRules {
             var i = 0
             // Sixteen bytes at a time first (SAFETY: each load ends at or before `link.count`).
             while i &+ 16 <= link.count {
-                if Self.hasNonURIByte(base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)) {
+                if unsafe Self.hasNonURIByte(base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)) {
                     clean = false
                     break
                 }
@@ -154,14 +160,14 @@ enum MemberNameRules {
             // The last few bytes: one more load, overlapping bytes already checked, when the
             // link is long enough (SAFETY: it ends exactly at `link.count`).
             if clean && i < link.count && link.count >= 16 {
-                let last = base.loadUnaligned(fromByteOffset: link.count &- 16, as: SIMD16<UInt8>.self)
+                let last = unsafe base.loadUnaligned(fromByteOffset: link.count &- 16, as: SIMD16<UInt8>.self)
                 if Self.hasNonURIByte(last) { clean = false }
                 i = link.count
             }
             // SAFETY: `i` stays below `link.count`.
             while clean && i < link.count {
                 // Bytes >= 128 (non-ASCII) are allowed.
-                let byte = base.load(fromByteOffset: i, as: UInt8.self)
+                let byte = unsafe base.load(fromByteOffset: i, as: UInt8.self)
                 if byte < 128 && !isURIByte(byte) {
                     clean = false
                     break
@@ -169,8 +175,8 @@ enum MemberNameRules {
                 i &+= 1
             }
         }
-        if clean && (first == UInt8(ascii: "/") || hasScheme(link)) { return nil }
-        return linkProblemSlow(link, first: first)
+        if unsafe clean && (first == UInt8(ascii: "/") || hasScheme(link)) { return nil }
+        return unsafe linkProblemSlow(link, first: first)
     }
 
     /// Whether any of 16 bytes is one a URI may not contain unencoded, or `%` (which the slow
@@ -178,7 +184,8 @@ enum MemberNameRules {
     /// and DEL. Bytes >= 0x80 pass.
     @inline(__always)
     static func hasNonURIByte(_ chunk: SIMD16<UInt8>) -> Bool {
-        let words = unsafeBitCast(nonURIBytes(chunk), to: SIMD2<UInt64>.self)
+        // SAFETY: a 16-byte vector viewed as two 64-bit words: same size, plain data.
+        let words = unsafe unsafeBitCast(nonURIBytes(chunk), to: SIMD2<UInt64>.self)
         return words[0] | words[1] != 0
     }
 
@@ -220,12 +227,13 @@ enum MemberNameRules {
 
     /// Whether `link` starts with `scheme:`.
     static func hasScheme(_ link: UnsafeRawBufferPointer) -> Bool {
-        if link.hasPrefix("https://") || link.hasPrefix("http://") { return true }
-        guard let first = link.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else {
+        if unsafe link.hasPrefix("https://") || link.hasPrefix("http://") { return true }
+        guard let first = unsafe link.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z")
+        else {
             return false
         }
         for i in 1..<link.count {
-            let b = link[i]
+            let b = unsafe link[i]
             if b == UInt8(ascii: ":") { return true }
             guard isASCIIAlphanumeric(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
             else { return false }
@@ -237,7 +245,7 @@ enum MemberNameRules {
     private static func linkProblemSlow(_ link: UnsafeRawBufferPointer, first: UInt8) -> String? {
         var i = 0
         while i < link.count {
-            let byte = link[i]
+            let byte = unsafe link[i]
             switch byte {
             case 0...0x20, 0x7F:
                 return "a link must not contain \(byte == 0x20 ? "a space" : describe(byte)); percent-encode it"
@@ -245,7 +253,7 @@ enum MemberNameRules {
                 UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
                 return "a link must not contain \(describe(byte)); percent-encode it"
             case UInt8(ascii: "%"):
-                guard i + 2 < link.count, isHexDigit(link[i + 1]), isHexDigit(link[i + 2]) else {
+                guard i + 2 < link.count, unsafe isHexDigit(link[i + 1]), unsafe isHexDigit(link[i + 2]) else {
                     return "'%' in a link must start a percent-encoded byte like %20"
                 }
                 i += 2
@@ -260,7 +268,7 @@ enum MemberNameRules {
         if isLetter(first) {
             var j = 1
             while j < link.count {
-                let b = link[j]
+                let b = unsafe link[j]
                 if b == UInt8(ascii: ":") { return nil }
                 guard
                     isASCIIAlphanumeric(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
@@ -273,12 +281,13 @@ enum MemberNameRules {
 
     /// Why `pointer` is not a JSON Pointer (RFC 6901), or nil when it is.
     static func pointerProblem(_ pointer: UnsafeRawBufferPointer) -> String? {
-        guard let first = pointer.first else { return nil }
+        guard let first = unsafe pointer.first else { return nil }
         guard first == UInt8(ascii: "/") else { return "a JSON Pointer must be empty or start with '/'" }
         var i = 0
         while i < pointer.count {
-            if pointer[i] == UInt8(ascii: "~") {
-                guard i + 1 < pointer.count, pointer[i + 1] == UInt8(ascii: "0") || pointer[i + 1] == UInt8(ascii: "1")
+            if unsafe pointer[i] == UInt8(ascii: "~") {
+                guard i + 1 < pointer.count,
+                    unsafe pointer[i + 1] == UInt8(ascii: "0") || pointer[i + 1] == UInt8(ascii: "1")
                 else { return "'~' in a JSON Pointer must be followed by '0' or '1'" }
             }
             i += 1

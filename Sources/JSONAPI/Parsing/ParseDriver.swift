@@ -15,13 +15,14 @@ struct ParseDriver {
 
     /// Tokenizes `all[base...]`; `all` is every byte received so far.
     mutating func feed(all: UnsafeRawBufferPointer, from base: Int, isFinal: Bool) throws(JSONAPIError) {
-        builder.input = all
-        let chunk = UnsafeRawBufferPointer(rebasing: all[min(base, all.count)...])
+        unsafe builder.input = all
+        // SAFETY: the start is clamped to `all.count`.
+        let chunk = unsafe UnsafeRawBufferPointer(rebasing: all[min(base, all.count)...])
         if var tokenizer = custom {
             defer { custom = tokenizer }
-            try tokenizer.feed(chunk, baseOffset: base, isFinal: isFinal, into: &builder)
+            unsafe try tokenizer.feed(chunk, baseOffset: base, isFinal: isFinal, into: &builder)
         } else {
-            try scanner.scan(chunk, baseOffset: base, isFinal: isFinal, into: &builder)
+            unsafe try scanner.scan(chunk, baseOffset: base, isFinal: isFinal, into: &builder)
         }
     }
 
@@ -30,7 +31,7 @@ struct ParseDriver {
         guard error.offset >= 0, error.line == 0 else { return error }
         var error = error
         let offset = min(error.offset, bytes.count)
-        if let location = SourceLocator.locate(offsets: [offset], in: bytes).first {
+        if let location = unsafe SourceLocator.locate(offsets: [offset], in: bytes).first {
             error.line = location.line
             error.column = location.column
             error.pointer = location.pointer
@@ -45,7 +46,8 @@ struct ParseDriver {
         guard !pending.isEmpty else { return [] }
         let sorted = pending.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }
             .map(\.element)
-        let locations = SourceLocator.locate(offsets: sorted.map { max(0, min($0.offset, bytes.count)) }, in: bytes)
+        let locations = unsafe SourceLocator.locate(
+            offsets: sorted.map { max(0, min($0.offset, bytes.count)) }, in: unsafe bytes)
         var result: [Diagnostic] = []
         result.reserveCapacity(sorted.count + 1)
         for (item, location) in zip(sorted, locations) {

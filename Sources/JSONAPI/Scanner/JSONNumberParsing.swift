@@ -17,7 +17,7 @@ public enum JSONNumberParsing {
     ///
     /// `-0` is 0.
     public static func int64(_ text: UnsafeRawBufferPointer) -> Int64? {
-        guard let (negative, magnitude) = integer(text) else { return nil }
+        guard let (negative, magnitude) = unsafe integer(text) else { return nil }
         if negative {
             if magnitude == UInt64(Int64.max) &+ 1 { return .min }
             guard magnitude <= UInt64(Int64.max) else { return nil }
@@ -30,7 +30,7 @@ public enum JSONNumberParsing {
     /// The value of a non-negative integer token, or nil when the text is not a JSON integer or
     /// is out of range (negative numbers other than `-0` are out of range).
     public static func uint64(_ text: UnsafeRawBufferPointer) -> UInt64? {
-        guard let (negative, magnitude) = integer(text) else { return nil }
+        guard let (negative, magnitude) = unsafe integer(text) else { return nil }
         if negative && magnitude != 0 { return nil }
         return magnitude
     }
@@ -40,7 +40,7 @@ public enum JSONNumberParsing {
     /// - Returns: The value, or nil when the text is not a JSON number or its magnitude is too
     ///   large for a finite `Double`. Values too small to represent round to zero (keeping the sign).
     public static func double(_ text: UnsafeRawBufferPointer) -> Double? {
-        guard let parts = NumberParts(text) else { return nil }
+        guard let parts = unsafe NumberParts(text) else { return nil }
         if parts.significand == 0 && !parts.truncated { return parts.negative ? -0.0 : 0.0 }
         // Clinger's fast path: a significand below 2^53 and a power of ten below 10^23 are both
         // exact doubles, so one correctly rounded multiplication or division gives the answer.
@@ -51,7 +51,7 @@ public enum JSONNumberParsing {
             return parts.negative ? -value : value
         }
         // The general case: the standard library's correctly rounded conversion.
-        guard let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
+        guard let value = unsafe Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
         return value
     }
 
@@ -65,15 +65,15 @@ public enum JSONNumberParsing {
     /// magnitude does not fit in 64 bits.
     static func integer(_ text: UnsafeRawBufferPointer) -> (negative: Bool, magnitude: UInt64)? {
         var i = 0
-        let negative = !text.isEmpty && text[0] == UInt8(ascii: "-")
+        let negative = unsafe !text.isEmpty && text[0] == UInt8(ascii: "-")
         if negative { i = 1 }
         guard i < text.count else { return nil }
-        if text[i] == UInt8(ascii: "0") {
+        if unsafe text[i] == UInt8(ascii: "0") {
             return i &+ 1 == text.count ? (negative, 0) : nil
         }
         var magnitude: UInt64 = 0
         while i < text.count {
-            let digit = text[i] &- UInt8(ascii: "0")
+            let digit = unsafe text[i] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
             let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
@@ -99,41 +99,41 @@ struct NumberParts {
     init?(_ text: UnsafeRawBufferPointer) {
         let n = text.count
         var i = 0
-        if i < n && text[i] == UInt8(ascii: "-") {
+        if unsafe i < n && text[i] == UInt8(ascii: "-") {
             negative = true
             i &+= 1
         }
         var digits = 0
         // Integer part: 0, or a non-zero digit and more digits.
-        guard i < n, JSONScanner.isDigit(text[i]) else { return nil }
-        if text[i] == UInt8(ascii: "0") {
+        guard i < n, unsafe JSONScanner.isDigit(text[i]) else { return nil }
+        if unsafe text[i] == UInt8(ascii: "0") {
             i &+= 1
         } else {
-            while i < n && JSONScanner.isDigit(text[i]) {
-                add(text[i], digits: &digits, isFraction: false)
+            while unsafe i < n && JSONScanner.isDigit(text[i]) {
+                unsafe add(text[i], digits: &digits, isFraction: false)
                 i &+= 1
             }
         }
-        if i < n && text[i] == UInt8(ascii: ".") {
+        if unsafe i < n && text[i] == UInt8(ascii: ".") {
             i &+= 1
-            guard i < n, JSONScanner.isDigit(text[i]) else { return nil }
-            while i < n && JSONScanner.isDigit(text[i]) {
-                add(text[i], digits: &digits, isFraction: true)
+            guard i < n, unsafe JSONScanner.isDigit(text[i]) else { return nil }
+            while unsafe i < n && JSONScanner.isDigit(text[i]) {
+                unsafe add(text[i], digits: &digits, isFraction: true)
                 i &+= 1
             }
         }
-        if i < n && text[i] | 0x20 == UInt8(ascii: "e") {
+        if unsafe i < n && text[i] | 0x20 == UInt8(ascii: "e") {
             i &+= 1
             var exponentNegative = false
-            if i < n && (text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-")) {
-                exponentNegative = text[i] == UInt8(ascii: "-")
+            if unsafe i < n && (text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-")) {
+                exponentNegative = unsafe text[i] == UInt8(ascii: "-")
                 i &+= 1
             }
-            guard i < n, JSONScanner.isDigit(text[i]) else { return nil }
+            guard i < n, unsafe JSONScanner.isDigit(text[i]) else { return nil }
             var written = 0
-            while i < n && JSONScanner.isDigit(text[i]) {
+            while unsafe i < n && JSONScanner.isDigit(text[i]) {
                 // Saturate: anything past a million is out of any double's range anyway.
-                written = min(written &* 10 &+ Int(text[i] &- UInt8(ascii: "0")), 1_000_000)
+                written = unsafe min(written &* 10 &+ Int(text[i] &- UInt8(ascii: "0")), 1_000_000)
                 i &+= 1
             }
             exponent &+= exponentNegative ? -written : written

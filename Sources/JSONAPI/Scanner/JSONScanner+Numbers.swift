@@ -43,13 +43,13 @@ extension JSONScanner {
         var current = phase
         defer { phase = current }
         while i < n {
-            var c = byte(p, i)  // SAFETY: i < n, here and in the digit loops below.
+            var c = unsafe byte(p, i)  // SAFETY: i < n, here and in the digit loops below.
             switch current {
             case .integer, .fraction, .exponent:
                 while isDigit(c) {
                     i &+= 1
                     guard i < n else { return n }
-                    c = byte(p, i)
+                    c = unsafe byte(p, i)
                 }
                 if c == UInt8(ascii: ".") && current == .integer {
                     current = .afterDot
@@ -115,7 +115,7 @@ extension JSONScanner {
         var i = i
         while matched < literal.length {
             guard i < n else { return n }
-            let c = byte(p, i)  // SAFETY: i < n.
+            let c = unsafe byte(p, i)  // SAFETY: i < n.
             guard c == literal.byte(at: matched) else {
                 throw literalError(literal, matched: matched, found: c, at: base &+ i)
             }

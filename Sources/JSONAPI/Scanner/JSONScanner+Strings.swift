@@ -70,27 +70,27 @@ extension JSONScanner {
             var c: UInt8
             if i &+ 16 <= n {
                 // SAFETY: the sixteen bytes at i end at i + 16 <= n.
-                let chunk = p.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                let chunk = unsafe p.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
                 let special = specialBytes(chunk)
                 if special.low == 0 && special.high == 0 {
                     i &+= 16
                     continue
                 }
                 i &+= firstLane(special)
-                c = byte(p, i)  // SAFETY: the special byte lies inside the chunk just read.
+                c = unsafe byte(p, i)  // SAFETY: the special byte lies inside the chunk just read.
             } else if i &+ 8 <= n {
                 // SAFETY: the eight bytes at i end at i + 8 <= n.
-                let word = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                let word = unsafe UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
                 let special = specialBytes(word)
                 if special == 0 {
                     i &+= 8
                     continue
                 }
                 i &+= special.trailingZeroBitCount &>> 3
-                c = byte(p, i)  // SAFETY: the special byte lies inside the word just read.
+                c = unsafe byte(p, i)  // SAFETY: the special byte lies inside the word just read.
             } else {
                 guard i < n else { return n }
-                c = byte(p, i)  // SAFETY: i < n.
+                c = unsafe byte(p, i)  // SAFETY: i < n.
                 if c >= 0x20 && c < 0x80 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") {
                     i &+= 1
                     continue
@@ -98,22 +98,22 @@ extension JSONScanner {
             }
             if c == UInt8(ascii: "\\") {
                 hasEscapes = true
-                guard let next = fastEscape(p, at: i, count: n) else { return i }
+                guard let next = unsafe fastEscape(p, at: i, count: n) else { return i }
                 i = next
             } else if c >= 0x80 {
                 // Non-ASCII text: checked sixteen bytes at a time where it can be (out of line,
                 // so that the ASCII loop above stays small), else a character at a time.
-                let after = utf8Blocks(p, from: i, count: n)
+                let after = unsafe utf8Blocks(p, from: i, count: n)
                 if after != i {
                     i = after
                     continue
                 }
-                guard let next = fastUTF8(c, p, at: i, count: n) else { return i }
+                guard let next = unsafe fastUTF8(c, p, at: i, count: n) else { return i }
                 i = next
                 // Non-ASCII text comes in runs (CJK, Cyrillic, ...): a second character right
                 // after the first takes a loop of its own, kept out of line so that the odd
                 // accented letter in ASCII text costs one comparison.
-                if i < n && byte(p, i) >= 0x80 { i = utf8Run(p, from: i, count: n) }  // SAFETY: i < n.
+                if unsafe i < n && byte(p, i) >= 0x80 { i = unsafe utf8Run(p, from: i, count: n) }  // SAFETY: i < n.
             } else {
                 return i  // The closing quote or a control byte.
             }
@@ -131,13 +131,13 @@ extension JSONScanner {
         var i = i
         while true {
             if progress.sub != .clean {
-                i = try stringSlow(p, from: i, count: n, base: base, progress: &progress, limit: limit)
+                i = unsafe try stringSlow(p, from: i, count: n, base: base, progress: &progress, limit: limit)
                 if progress.sub != .clean { return n }
             }
-            i = scanStringFast(p, from: i, count: n, hasEscapes: &progress.hasEscapes)
+            i = unsafe scanStringFast(p, from: i, count: n, hasEscapes: &progress.hasEscapes)
             // SAFETY: i < n is checked before the read.
-            if i == n || byte(p, i) == UInt8(ascii: "\"") { return i }
-            i = try stringSlow(p, from: i, count: n, base: base, progress: &progress, limit: limit)
+            if unsafe i == n || byte(p, i) == UInt8(ascii: "\"") { return i }
+            i = unsafe try stringSlow(p, from: i, count: n, base: base, progress: &progress, limit: limit)
             if progress.sub != .clean { return n }
         }
     }
@@ -170,7 +170,8 @@ extension JSONScanner {
     /// A lane mask as two 64-bit words (lanes 0-7 and 8-15), all eight bits of a set lane set.
     @inline(__always)
     static func words(_ lanes: SIMDMask<SIMD16<Int8>>) -> (low: UInt64, high: UInt64) {
-        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        // SAFETY: a 16-lane mask of bytes viewed as two 64-bit words: same size, plain data.
+        let words = unsafe unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
         return (words[0], words[1])
     }
 
@@ -193,14 +194,14 @@ extension JSONScanner {
         var i = i
         while i &+ 16 <= n {
             // SAFETY: the sixteen bytes at i end at i + 16 <= n.
-            let block = p.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+            let block = unsafe p.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
             // Back to ASCII: the caller's plain sixteen-byte test is cheaper.
             let nonASCII = words(block .>= SIMD16<UInt8>(repeating: 0x80))
             if nonASCII.low | nonASCII.high == 0 { break }
             let stop = firstLane(stopBytes(block))  // 16 when the block has none.
-            guard utf8BlockIsValid(p, at: i, block, through: stop) else { break }
+            guard unsafe utf8BlockIsValid(p, at: i, block, through: stop) else { break }
             if stop < 16 { return i &+ stop }  // The caller takes the stop byte.
-            i &+= 16 &- incompleteTail(p, blockEnd: i &+ 16)  // Short of a cut sequence.
+            unsafe i &+= 16 &- incompleteTail(p, blockEnd: i &+ 16)  // Short of a cut sequence.
         }
         return i
     }
@@ -218,9 +219,9 @@ extension JSONScanner {
     @inline(__always)
     static func utf8BlockIsValid(_ p: UnsafeRawPointer, at i: Int, _ block: SIMD16<UInt8>, through stop: Int) -> Bool {
         // SAFETY: i >= 3, and the block at i lies in the chunk, so the three earlier ones do too.
-        let back1 = p.loadUnaligned(fromByteOffset: i &- 1, as: SIMD16<UInt8>.self)
-        let back2 = p.loadUnaligned(fromByteOffset: i &- 2, as: SIMD16<UInt8>.self)
-        let back3 = p.loadUnaligned(fromByteOffset: i &- 3, as: SIMD16<UInt8>.self)
+        let back1 = unsafe p.loadUnaligned(fromByteOffset: i &- 1, as: SIMD16<UInt8>.self)
+        let back2 = unsafe p.loadUnaligned(fromByteOffset: i &- 2, as: SIMD16<UInt8>.self)
+        let back3 = unsafe p.loadUnaligned(fromByteOffset: i &- 3, as: SIMD16<UInt8>.self)
         let x80 = SIMD16<UInt8>(repeating: 0x80)
         let xC0 = SIMD16<UInt8>(repeating: 0xC0)
         let isContinuation = (block & xC0) .== x80
@@ -235,7 +236,8 @@ extension JSONScanner {
         bad .|= (back1 .== SIMD16<UInt8>(repeating: 0xF4)) .& (block .> SIMD16<UInt8>(repeating: 0x8F))
         let lanes = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
         bad .&= lanes .<= SIMD16<UInt8>(repeating: UInt8(truncatingIfNeeded: stop))
-        let words = unsafeBitCast(bad, to: SIMD2<UInt64>.self)
+        // SAFETY: a 16-byte vector viewed as two 64-bit words: same size, plain data.
+        let words = unsafe unsafeBitCast(bad, to: SIMD2<UInt64>.self)
         return words[0] | words[1] == 0
     }
 
@@ -246,9 +248,9 @@ extension JSONScanner {
     static func incompleteTail(_ p: UnsafeRawPointer, blockEnd end: Int) -> Int {
         // SAFETY: the block ending at `end` is in the chunk and is sixteen bytes long.
         // At most one of these holds in text the block check accepted, so `|` picks it.
-        let one = byte(p, end &- 1) >= 0xC0 ? 1 : 0
-        let two = byte(p, end &- 2) >= 0xE0 ? 2 : 0
-        let three = byte(p, end &- 3) >= 0xF0 ? 3 : 0
+        let one = unsafe byte(p, end &- 1) >= 0xC0 ? 1 : 0
+        let two = unsafe byte(p, end &- 2) >= 0xE0 ? 2 : 0
+        let three = unsafe byte(p, end &- 3) >= 0xF0 ? 3 : 0
         return one | two | three
     }
 
@@ -271,17 +273,18 @@ extension JSONScanner {
     @inline(__always)
     static func fastEscape(_ p: UnsafeRawPointer, at i: Int, count n: Int) -> Int? {
         guard i &+ 1 < n else { return nil }
-        let e = byte(p, i &+ 1)  // SAFETY: i + 1 < n.
+        let e = unsafe byte(p, i &+ 1)  // SAFETY: i + 1 < n.
         switch e {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             return i &+ 2
         case UInt8(ascii: "u"):
-            guard i &+ 6 <= n, let first = hex4(p, at: i &+ 2) else { return nil }  // SAFETY: i + 6 <= n.
+            guard i &+ 6 <= n, let first = unsafe hex4(p, at: i &+ 2) else { return nil }  // SAFETY: i + 6 <= n.
             if first < 0xD800 || first > 0xDFFF { return i &+ 6 }
             // A high surrogate with its low half right after it.
-            guard first < 0xDC00, i &+ 12 <= n, byte(p, i &+ 6) == UInt8(ascii: "\\"),
-                byte(p, i &+ 7) == UInt8(ascii: "u"), let second = hex4(p, at: i &+ 8),  // SAFETY: i + 12 <= n.
+            // SAFETY: the reads end at `i + 12 <= n`, checked first.
+            guard first < 0xDC00, i &+ 12 <= n, unsafe byte(p, i &+ 6) == UInt8(ascii: "\\"),
+                unsafe byte(p, i &+ 7) == UInt8(ascii: "u"), let second = unsafe hex4(p, at: i &+ 8),
                 second >= 0xDC00 && second <= 0xDFFF
             else { return nil }
             return i &+ 12
@@ -296,7 +299,7 @@ extension JSONScanner {
         var value: UInt32 = 0
         for k in 0..<4 {
             // SAFETY: the callers check i + 4 <= n before calling.
-            guard let digit = hexValue(byte(p, i &+ k)) else { return nil }
+            guard let digit = unsafe hexValue(byte(p, i &+ k)) else { return nil }
             value = value &<< 4 | digit
         }
         return value
@@ -319,12 +322,12 @@ extension JSONScanner {
     static func fastUTF8(_ c: UInt8, _ p: UnsafeRawPointer, at i: Int, count n: Int) -> Int? {
         guard let (needed, low, high) = utf8Lead(c), i &+ Int(needed) < n else { return nil }
         // SAFETY: every index read below is at most i + needed < n.
-        let b1 = byte(p, i &+ 1)
+        let b1 = unsafe byte(p, i &+ 1)
         guard b1 >= low && b1 <= high else { return nil }
         if needed == 1 { return i &+ 2 }
-        guard byte(p, i &+ 2) & 0xC0 == 0x80 else { return nil }
+        guard unsafe byte(p, i &+ 2) & 0xC0 == 0x80 else { return nil }
         if needed == 2 { return i &+ 3 }
-        guard byte(p, i &+ 3) & 0xC0 == 0x80 else { return nil }
+        guard unsafe byte(p, i &+ 3) & 0xC0 == 0x80 else { return nil }
         return i &+ 4
     }
 
@@ -334,8 +337,8 @@ extension JSONScanner {
     static func utf8Run(_ p: UnsafeRawPointer, from i: Int, count n: Int) -> Int {
         var i = i
         while i < n {
-            let lead = byte(p, i)  // SAFETY: i < n.
-            guard lead >= 0x80, let next = fastUTF8(lead, p, at: i, count: n) else { return i }
+            let lead = unsafe byte(p, i)  // SAFETY: i < n.
+            guard lead >= 0x80, let next = unsafe fastUTF8(lead, p, at: i, count: n) else { return i }
             i = next
         }
         return i
@@ -367,7 +370,7 @@ extension JSONScanner {
     ) throws(JSONAPIError) -> Int {
         var i = i
         while i < n {
-            let c = byte(p, i)  // SAFETY: i < n.
+            let c = unsafe byte(p, i)  // SAFETY: i < n.
             let at = base &+ i
             switch progress.sub {
             case .clean:

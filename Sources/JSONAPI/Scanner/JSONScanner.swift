@@ -160,8 +160,8 @@ public struct JSONScanner: Sendable {
         }
         do {
             // An empty chunk changes nothing but, when final, ends the input.
-            if let p = chunk.baseAddress, !chunk.isEmpty {
-                try run(p, count: chunk.count, base: baseOffset, into: &handler)
+            if let p = chunk.baseAddress, unsafe !chunk.isEmpty {
+                unsafe try run(p, count: chunk.count, base: baseOffset, into: &handler)
             }
             if isFinal {
                 try finish(into: &handler)
@@ -182,7 +182,7 @@ public struct JSONScanner: Sendable {
         _ p: UnsafeRawPointer, count n: Int, base: Int, into handler: inout H
     ) throws(JSONAPIError) {
         var i = 0
-        if !pending.isNone { i = try resume(p, count: n, base: base, into: &handler) }
+        if !pending.isNone { i = unsafe try resume(p, count: n, base: base, into: &handler) }
         let limit = maximumStringBytes
         var expect = self.expect
         var inObject = self.inObject
@@ -197,7 +197,7 @@ public struct JSONScanner: Sendable {
             // Whitespace: any byte above ' ' is not, which settles almost every byte at once.
             repeat {
                 guard i < n else { break tokens }
-                c = Self.byte(p, i)  // SAFETY: 0 <= i < n.
+                c = unsafe Self.byte(p, i)  // SAFETY: 0 <= i < n.
                 if c > 0x20 || !Self.isWhitespace(c) { break }
                 i &+= 1
             } while true
@@ -213,13 +213,14 @@ public struct JSONScanner: Sendable {
                 }
                 let start = base &+ i &+ 1
                 var hasEscapes = false
-                var close = Self.scanStringFast(p, from: i &+ 1, count: n, hasEscapes: &hasEscapes)
+                var close = unsafe Self.scanStringFast(p, from: i &+ 1, count: n, hasEscapes: &hasEscapes)
                 // SAFETY: close < n is checked before the read.
-                if close == n || Self.byte(p, close) != UInt8(ascii: "\"") {
+                if unsafe close == n || Self.byte(p, close) != UInt8(ascii: "\"") {
                     // Rare: invalid input, or a sequence or the string itself cut by the chunk end.
                     var progress = StringProgress(start: start, isKey: isKey)
                     progress.hasEscapes = hasEscapes
-                    close = try Self.scanString(p, from: close, count: n, base: base, progress: &progress, limit: limit)
+                    close = unsafe try Self.scanString(
+                        p, from: close, count: n, base: base, progress: &progress, limit: limit)
                     guard close < n else {
                         try suspend(progress, chunkEnd: base &+ n)
                         i = n
@@ -235,7 +236,7 @@ public struct JSONScanner: Sendable {
                     try handler.key(token)
                     // The colon nearly always follows at once: take it here rather than on
                     // another turn of the loop (SAFETY: i < n is checked before the read).
-                    if i < n && Self.byte(p, i) == UInt8(ascii: ":") {
+                    if unsafe i < n && Self.byte(p, i) == UInt8(ascii: ":") {
                         expect = .memberValue
                         i &+= 1
                     } else {
@@ -245,7 +246,7 @@ public struct JSONScanner: Sendable {
                     try handler.string(token)
                     expect = depth == 0 ? .done : .commaOrEnd
                     // Likewise the comma after a value (SAFETY: as above).
-                    if depth > 0 && i < n && Self.byte(p, i) == UInt8(ascii: ",") {
+                    if unsafe depth > 0 && i < n && Self.byte(p, i) == UInt8(ascii: ",") {
                         expect = inObject ? .key : .element
                         i &+= 1
                     }
@@ -289,7 +290,7 @@ public struct JSONScanner: Sendable {
                     // The handler may take a small object whole (never past the depth limit,
                     // whose error the event path must raise).
                     if isObject && depth < maximumDepth,
-                        let end = handler.wholeObject(
+                        let end = unsafe handler.wholeObject(
                             p, at: i, count: n, base: base, stringLimit: limit, depthLimit: maximumDepth &- depth)
                     {
                         expect = depth == 0 ? .done : .commaOrEnd
@@ -310,7 +311,7 @@ public struct JSONScanner: Sendable {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
                     var phase: NumberPhase =
                         c == UInt8(ascii: "-") ? .afterMinus : (c == UInt8(ascii: "0") ? .zero : .integer)
-                    let end = try Self.scanNumber(p, from: i &+ 1, count: n, base: base, phase: &phase)
+                    let end = unsafe try Self.scanNumber(p, from: i &+ 1, count: n, base: base, phase: &phase)
                     guard end < n else {
                         pending = .number(start: base &+ i, phase: phase)
                         i = n
@@ -321,7 +322,7 @@ public struct JSONScanner: Sendable {
                     expect = depth == 0 ? .done : .commaOrEnd
                     i = end
                     // The comma nearly always follows at once (SAFETY: i < n is checked first).
-                    if depth > 0 && i < n && Self.byte(p, i) == UInt8(ascii: ",") {
+                    if unsafe depth > 0 && i < n && Self.byte(p, i) == UInt8(ascii: ",") {
                         expect = inObject ? .key : .element
                         i &+= 1
                     }
@@ -332,20 +333,20 @@ public struct JSONScanner: Sendable {
                     let length = literal.length
                     // SAFETY: the four bytes at `i + length - 4` end at `i + length <= n`.
                     if i &+ length <= n,
-                        UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i &+ length &- 4, as: UInt32.self))
+                        unsafe UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i &+ length &- 4, as: UInt32.self))
                             == literal.lastFourBytes
                     {
                         try handler.literal(literal, at: base &+ i)
                         expect = depth == 0 ? .done : .commaOrEnd
                         i &+= length
                         // As after a number (SAFETY: i < n is checked first).
-                        if depth > 0 && i < n && Self.byte(p, i) == UInt8(ascii: ",") {
+                        if unsafe depth > 0 && i < n && Self.byte(p, i) == UInt8(ascii: ",") {
                             expect = inObject ? .key : .element
                             i &+= 1
                         }
                     } else {
                         var matched = 0
-                        let end = try Self.matchLiteral(
+                        let end = unsafe try Self.matchLiteral(
                             literal, p, from: i, count: n, base: base, start: base &+ i, matched: &matched)
                         pending = .literal(literal, start: base &+ i, matched: matched)
                         i = end
@@ -416,7 +417,7 @@ public struct JSONScanner: Sendable {
         case .none:
             return 0
         case .string(var progress):
-            let close = try Self.scanString(
+            let close = unsafe try Self.scanString(
                 p, from: 0, count: n, base: base, progress: &progress, limit: maximumStringBytes)
             guard close < n else {
                 try suspend(progress, chunkEnd: base &+ n)
@@ -436,7 +437,7 @@ public struct JSONScanner: Sendable {
             }
             return close &+ 1
         case .number(let start, var phase):
-            let end = try Self.scanNumber(p, from: 0, count: n, base: base, phase: &phase)
+            let end = unsafe try Self.scanNumber(p, from: 0, count: n, base: base, phase: &phase)
             guard end < n else {
                 pending = .number(start: start, phase: phase)
                 return n
@@ -446,7 +447,7 @@ public struct JSONScanner: Sendable {
             expect = depth == 0 ? .done : .commaOrEnd
             return end
         case .literal(let literal, let start, var matched):
-            let end = try Self.matchLiteral(
+            let end = unsafe try Self.matchLiteral(
                 literal, p, from: 0, count: n, base: base, start: start, matched: &matched)
             guard matched == literal.length else {
                 pending = .literal(literal, start: start, matched: matched)
@@ -517,14 +518,15 @@ public struct JSONScanner: Sendable {
     /// The byte at `i`.
     @inline(__always)
     static func byte(_ p: UnsafeRawPointer, _ i: Int) -> UInt8 {
-        p.load(fromByteOffset: i, as: UInt8.self)
+        // SAFETY: callers read only below the end of the buffer at `p` (their loops are bounded by it).
+        unsafe p.load(fromByteOffset: i, as: UInt8.self)
     }
 
     /// Moves `j` past JSON whitespace (space, tab, LF, CR), staying at or below `n`.
     @inline(__always)
     static func skipWhitespace(_ p: UnsafeRawPointer, _ j: inout Int, count n: Int) {
         while j < n {
-            let c = byte(p, j)  // SAFETY: j < n.
+            let c = unsafe byte(p, j)  // SAFETY: j < n.
             // The space first: indentation is nearly all spaces.
             guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
             j &+= 1
@@ -538,12 +540,12 @@ public struct JSONScanner: Sendable {
         guard j &+ length <= n else { return false }
         if j &+ 8 <= n {
             // SAFETY: the eight bytes at `j` end at or before `n`.
-            let word = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+            let word = unsafe UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j, as: UInt64.self))
             return word & ((1 &<< UInt64(length &* 8)) &- 1) == literal.packedBytes
         }
         var i = 0
         while i < length {
-            guard byte(p, j &+ i) == literal.byte(at: i) else { return false }  // SAFETY: j + i < n.
+            guard unsafe byte(p, j &+ i) == literal.byte(at: i) else { return false }  // SAFETY: j + i < n.
             i &+= 1
         }
         return true

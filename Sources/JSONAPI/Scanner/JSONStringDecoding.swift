@@ -36,8 +36,8 @@ public enum JSONStringDecoding {
     /// - Returns: The string, with escapes decoded; malformed parts become U+FFFD.
     /// - Complexity: O(`raw.count`), one allocation (none for short strings).
     public static func decode(_ raw: UnsafeRawBufferPointer, hasEscapes: Bool) -> String {
-        guard hasEscapes else { return String(decoding: raw, as: UTF8.self) }
-        return withUnescaped(raw, validUTF8: false) ?? decodeMalformed(raw)
+        guard hasEscapes else { return unsafe String(decoding: raw, as: UTF8.self) }
+        return unsafe withUnescaped(raw, validUTF8: false) ?? decodeMalformed(raw)
     }
 
     /// Appends the UTF-8 of a string's value to `out`.
@@ -48,8 +48,8 @@ public enum JSONStringDecoding {
     /// - Complexity: O(`raw.count`).
     public static func unescape(_ raw: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         out.reserveCapacity(out.count &+ raw.count)
-        _ = forEachPiece(of: raw) { run in
-            out.append(contentsOf: run)
+        _ = unsafe forEachPiece(of: raw) { run in
+            unsafe out.append(contentsOf: run)
             return true
         } escape: { utf8, count in
             for k in 0..<count { out.append(byte(k, of: utf8)) }
@@ -64,7 +64,7 @@ public enum JSONStringDecoding {
     ///   - hasEscapes: The token's flag; when false this is a plain byte comparison.
     ///   - expected: The value to compare with, as UTF-8.
     public static func equals(_ raw: UnsafeRawBufferPointer, hasEscapes: Bool, _ expected: StaticString) -> Bool {
-        expected.withUTF8Buffer { equals(raw, hasEscapes: hasEscapes, UnsafeRawBufferPointer($0)) }
+        expected.withUTF8Buffer { unsafe equals(raw, hasEscapes: hasEscapes, UnsafeRawBufferPointer($0)) }
     }
 
     /// Whether a string's value equals `expected`, without allocating.
@@ -74,26 +74,26 @@ public enum JSONStringDecoding {
     ///   - hasEscapes: The token's flag; when false this is a plain byte comparison.
     ///   - expected: The value to compare with, as UTF-8.
     public static func equals(_ raw: UnsafeRawBufferPointer, hasEscapes: Bool, _ expected: [UInt8]) -> Bool {
-        expected.withUnsafeBytes { equals(raw, hasEscapes: hasEscapes, $0) }
+        unsafe expected.withUnsafeBytes { unsafe equals(raw, hasEscapes: hasEscapes, $0) }
     }
 
     /// Whether a string's value equals the UTF-8 bytes `expected`, without allocating.
     public static func equals(
         _ raw: UnsafeRawBufferPointer, hasEscapes: Bool, _ expected: UnsafeRawBufferPointer
     ) -> Bool {
-        guard hasEscapes else { return raw.elementsEqual(expected) }
+        guard hasEscapes else { return unsafe raw.elementsEqual(expected) }
         var matched = 0
-        let complete = forEachPiece(of: raw) { run in
+        let complete = unsafe forEachPiece(of: raw) { run in
             guard run.count <= expected.count &- matched else { return false }
-            for byte in run {
-                guard expected[matched] == byte else { return false }
+            for index in run.indices {
+                guard unsafe expected[matched] == run[index] else { return false }
                 matched &+= 1
             }
             return true
         } escape: { utf8, count in
             guard count <= expected.count &- matched else { return false }
             for k in 0..<count {
-                guard expected[matched] == byte(k, of: utf8) else { return false }
+                guard unsafe expected[matched] == byte(k, of: utf8) else { return false }
                 matched &+= 1
             }
             return true
@@ -126,20 +126,20 @@ extension JSONStringDecoding {
     /// - Complexity: O(`raw.count`).
     @inline(__always)
     static func decode(validUTF8 raw: UnsafeRawBufferPointer, hasEscapes: Bool) -> String {
-        guard hasEscapes else { return fromValidUTF8(raw) }
-        return decodeEscaped(validUTF8: raw)
+        guard hasEscapes else { return unsafe fromValidUTF8(raw) }
+        return unsafe decodeEscaped(validUTF8: raw)
     }
 
     /// The value of a string's raw contents (valid UTF-8, as for
     /// ``decode(validUTF8:hasEscapes:)``) when whether they hold an escape is not known.
     @inline(__always)
     static func decode(validUTF8 raw: UnsafeRawBufferPointer) -> String {
-        decode(validUTF8: raw, hasEscapes: firstBackslash(in: raw, from: 0) < raw.count)
+        unsafe decode(validUTF8: raw, hasEscapes: firstBackslash(in: raw, from: 0) < raw.count)
     }
 
     @inline(never)
     static func decodeEscaped(validUTF8 raw: UnsafeRawBufferPointer) -> String {
-        withUnescaped(raw, validUTF8: true) ?? decodeMalformed(raw)
+        unsafe withUnescaped(raw, validUTF8: true) ?? decodeMalformed(raw)
     }
 
     /// A string from bytes that are valid UTF-8: the contents of a parsed document's string
@@ -156,10 +156,10 @@ extension JSONStringDecoding {
             // SAFETY: `bytes` is valid UTF-8 (see `decode(validUTF8:hasEscapes:)`) and outlives
             // the span, which `String(copying:)` copies from before returning; `isKnownASCII` is
             // true only when no byte has its high bit set.
-            let span = bytes.assumingMemoryBound(to: UInt8.self).span
-            return String(copying: UTF8Span(unchecked: span, isKnownASCII: bytes.count > 15 && isASCII(bytes)))
+            let span = unsafe bytes.assumingMemoryBound(to: UInt8.self).span
+            return unsafe String(copying: UTF8Span(unchecked: span, isKnownASCII: bytes.count > 15 && isASCII(bytes)))
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return unsafe String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether no byte of `bytes` has its high bit set: 16 bytes per step, the last step
@@ -168,17 +168,17 @@ extension JSONStringDecoding {
     static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let n = bytes.count
-        guard n >= 16 else { return bytes.allSatisfy { $0 < 0x80 } }
+        guard n >= 16 else { return unsafe bytes.allSatisfy { $0 < 0x80 } }
         var any = SIMD16<UInt8>()
         var i = 0
         // SAFETY: every load lies inside `bytes`: `i + 16 <= n`, and the last starts at
         // `n - 16 >= 0`.
         while i &+ 16 <= n {
-            any |= base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+            unsafe any |= base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
             i &+= 16
         }
-        any |= base.loadUnaligned(fromByteOffset: n &- 16, as: SIMD16<UInt8>.self)
-        let words = unsafeBitCast(any, to: SIMD2<UInt64>.self)
+        unsafe any |= base.loadUnaligned(fromByteOffset: n &- 16, as: SIMD16<UInt8>.self)
+        let words = unsafe unsafeBitCast(any, to: SIMD2<UInt64>.self)
         return (words[0] | words[1]) & 0x8080_8080_8080_8080 == 0
     }
 }
@@ -195,15 +195,15 @@ extension JSONStringDecoding {
     /// malformed escape (2 bytes becoming the 3 of U+FFFD) can need more.
     @inline(__always)
     static func withUnescaped(_ raw: UnsafeRawBufferPointer, validUTF8: Bool) -> String? {
-        withUnsafeTemporaryAllocation(byteCount: raw.count, alignment: 1) { buffer -> String? in
-            guard let out = buffer.baseAddress else { return raw.isEmpty ? "" : nil }
+        unsafe withUnsafeTemporaryAllocation(byteCount: raw.count, alignment: 1) { buffer -> String? in
+            guard let out = buffer.baseAddress else { return unsafe raw.isEmpty ? "" : nil }
             let capacity = buffer.count
             var written = 0
-            let fits = forEachPiece(of: raw) { run in
+            let fits = unsafe forEachPiece(of: raw) { run in
                 guard let from = run.baseAddress, run.count <= capacity &- written else { return false }
                 // SAFETY: `out + written ..< out + written + run.count` lies inside `buffer`
                 // (checked above), and `run` inside `raw`, which does not overlap it.
-                (out + written).copyMemory(from: from, byteCount: run.count)
+                unsafe (out + written).copyMemory(from: from, byteCount: run.count)
                 written &+= run.count
                 return true
             } escape: { utf8, count in
@@ -212,20 +212,20 @@ extension JSONStringDecoding {
                 if room >= 4 {
                     // SAFETY: `out + written ..< out + written + 4` lies inside `buffer`; the bytes
                     // past `count` are overwritten by what follows or left past `written`.
-                    (out + written).storeBytes(of: utf8.littleEndian, as: UInt32.self)
+                    unsafe (out + written).storeBytes(of: utf8.littleEndian, as: UInt32.self)
                 } else {
                     guard count <= room else { return false }
                     for k in 0..<count {
                         // SAFETY: `written + k < capacity` (checked above).
-                        out.storeBytes(of: byte(k, of: utf8), toByteOffset: written &+ k, as: UInt8.self)
+                        unsafe out.storeBytes(of: byte(k, of: utf8), toByteOffset: written &+ k, as: UInt8.self)
                     }
                 }
                 written &+= count
                 return true
             }
             guard fits else { return nil }
-            let bytes = UnsafeRawBufferPointer(start: out, count: written)
-            return validUTF8 ? fromValidUTF8(bytes) : String(decoding: bytes, as: UTF8.self)
+            let bytes = unsafe UnsafeRawBufferPointer(start: out, count: written)
+            return unsafe validUTF8 ? fromValidUTF8(bytes) : String(decoding: bytes, as: UTF8.self)
         }
     }
 
@@ -234,7 +234,7 @@ extension JSONStringDecoding {
     @inline(never)
     static func decodeMalformed(_ raw: UnsafeRawBufferPointer) -> String {
         var bytes: [UInt8] = []
-        unescape(raw, into: &bytes)
+        unsafe unescape(raw, into: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -255,11 +255,11 @@ extension JSONStringDecoding {
         let n = raw.count
         var i = 0
         while i < n {
-            let stop = firstBackslash(in: raw, from: i)
+            let stop = unsafe firstBackslash(in: raw, from: i)
             // SAFETY: `i < stop <= n`: the run lies inside `raw`.
-            if stop > i, !run(UnsafeRawBufferPointer(start: base + i, count: stop &- i)) { return false }
+            if stop > i, unsafe !run(UnsafeRawBufferPointer(start: base + i, count: stop &- i)) { return false }
             guard stop < n else { return true }
-            let (scalar, next) = decodeEscape(raw, at: stop)
+            let (scalar, next) = unsafe decodeEscape(raw, at: stop)
             var encoded: UInt32 = 0
             let count = utf8(scalar, into: &encoded)
             guard escape(encoded, count) else { return false }
@@ -280,10 +280,10 @@ extension JSONStringDecoding {
     static func firstBackslash(in raw: UnsafeRawBufferPointer, from i: Int) -> Int {
         guard let base = raw.baseAddress, i < raw.count else { return raw.count }
         // Escapes often follow one another (`\"\n`, a surrogate pair): no call for those.
-        if raw[i] == UInt8(ascii: "\\") { return i }
+        if unsafe raw[i] == UInt8(ascii: "\\") { return i }
         // SAFETY: `base + i ..< base + raw.count` lies inside `raw`, and a match is in it.
-        guard let found = memchr(base + i, Int32(UInt8(ascii: "\\")), raw.count &- i) else { return raw.count }
-        return UnsafeRawPointer(found) - base
+        guard let found = unsafe memchr(base + i, Int32(UInt8(ascii: "\\")), raw.count &- i) else { return raw.count }
+        return unsafe UnsafeRawPointer(found) - base
     }
 
     /// Decodes the escape whose `\` is at `i`: its scalar value (U+FFFD when malformed or an
@@ -291,7 +291,7 @@ extension JSONStringDecoding {
     static func decodeEscape(_ raw: UnsafeRawBufferPointer, at i: Int) -> (scalar: UInt32, next: Int) {
         let replacement: UInt32 = 0xFFFD
         guard i &+ 1 < raw.count else { return (replacement, raw.count) }
-        switch raw[i &+ 1] {
+        switch unsafe raw[i &+ 1] {
         case UInt8(ascii: "\""): return (0x22, i &+ 2)
         case UInt8(ascii: "\\"): return (0x5C, i &+ 2)
         case UInt8(ascii: "/"): return (0x2F, i &+ 2)
@@ -301,11 +301,12 @@ extension JSONStringDecoding {
         case UInt8(ascii: "r"): return (0x0D, i &+ 2)
         case UInt8(ascii: "t"): return (0x09, i &+ 2)
         case UInt8(ascii: "u"):
-            guard let first = hex4(raw, at: i &+ 2) else { return (replacement, i &+ 2) }
+            guard let first = unsafe hex4(raw, at: i &+ 2) else { return (replacement, i &+ 2) }
             switch first {
             case 0xD800...0xDBFF:
-                if i &+ 12 <= raw.count, raw[i &+ 6] == UInt8(ascii: "\\"), raw[i &+ 7] == UInt8(ascii: "u"),
-                    let second = hex4(raw, at: i &+ 8), (0xDC00...0xDFFF).contains(second)
+                if i &+ 12 <= raw.count, unsafe raw[i &+ 6] == UInt8(ascii: "\\"),
+                    unsafe raw[i &+ 7] == UInt8(ascii: "u"),
+                    let second = unsafe hex4(raw, at: i &+ 8), (0xDC00...0xDFFF).contains(second)
                 {
                     return (0x10000 &+ ((first &- 0xD800) &<< 10) &+ (second &- 0xDC00), i &+ 12)
                 }
@@ -329,7 +330,7 @@ extension JSONStringDecoding {
         guard i >= 0, i &+ 4 <= raw.count else { return nil }
         var value: UInt32 = 0
         for k in i..<(i &+ 4) {
-            guard let digit = JSONScanner.hexValue(raw[k]) else { return nil }
+            guard let digit = unsafe JSONScanner.hexValue(raw[k]) else { return nil }
             value = value &<< 4 | digit
         }
         return value

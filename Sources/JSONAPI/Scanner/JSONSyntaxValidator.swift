@@ -59,7 +59,7 @@ public struct JSONSyntaxValidator: Sendable {
     ///   later call throws it again.
     /// - Complexity: O(`bytes.count`).
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(JSONAPIError) {
-        try scan(bytes, isFinal: false)
+        unsafe try scan(bytes, isFinal: false)
     }
 
     /// Checks the next chunk of the input.
@@ -70,7 +70,7 @@ public struct JSONSyntaxValidator: Sendable {
     public mutating func feed(_ bytes: some Collection<UInt8>) throws(JSONAPIError) {
         let result = bytes.withContiguousStorageIfAvailable { buffer -> JSONAPIError? in
             do throws(JSONAPIError) {
-                try scan(UnsafeRawBufferPointer(buffer), isFinal: false)
+                unsafe try scan(UnsafeRawBufferPointer(buffer), isFinal: false)
                 return nil
             } catch {
                 return error
@@ -100,7 +100,8 @@ public struct JSONSyntaxValidator: Sendable {
     /// - Throws: ``JSONAPIError/Code/unexpectedEnd`` when the input stopped inside the value (or
     ///   held none), or the error an earlier call threw.
     public mutating func finish() throws(JSONAPIError) {
-        try scan(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true)
+        // SAFETY: an empty buffer reads nothing.
+        unsafe try scan(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true)
     }
 
     /// Checks a whole document.
@@ -111,7 +112,7 @@ public struct JSONSyntaxValidator: Sendable {
     /// - Throws: The first syntax error, with its offset, line, column and JSON Pointer.
     /// - Complexity: O(`bytes.count`).
     public static func validate(_ bytes: [UInt8], maximumDepth: Int = 512) throws(JSONAPIError) {
-        let failure = bytes.withUnsafeBytes { check($0, maximumDepth: maximumDepth) }
+        let failure = unsafe bytes.withUnsafeBytes { unsafe check($0, maximumDepth: maximumDepth) }
         if let failure { throw failure }
     }
 
@@ -123,7 +124,7 @@ public struct JSONSyntaxValidator: Sendable {
     /// - Throws: The first syntax error, with its offset, line, column and JSON Pointer.
     /// - Complexity: O(`bytes.count`).
     public static func validate(_ bytes: UnsafeRawBufferPointer, maximumDepth: Int = 512) throws(JSONAPIError) {
-        if let failure = check(bytes, maximumDepth: maximumDepth) { throw failure }
+        if let failure = unsafe check(bytes, maximumDepth: maximumDepth) { throw failure }
     }
 
     // MARK: Implementation
@@ -133,11 +134,11 @@ public struct JSONSyntaxValidator: Sendable {
         var scanner = JSONScanner(maximumDepth: maximumDepth)
         var handler = SyntaxOnlyHandler()
         do {
-            try scanner.scan(bytes, baseOffset: 0, isFinal: true, into: &handler)
+            unsafe try scanner.scan(bytes, baseOffset: 0, isFinal: true, into: &handler)
             return nil
         } catch {
             var located = error
-            if let location = SourceLocator.locate(offsets: [error.offset], in: bytes).first {
+            if let location = unsafe SourceLocator.locate(offsets: [error.offset], in: bytes).first {
                 located.line = location.line
                 located.column = location.column
                 located.pointer = location.pointer
@@ -148,9 +149,9 @@ public struct JSONSyntaxValidator: Sendable {
 
     /// Feeds bytes gathered from a collection without contiguous storage.
     mutating func feedPiece(_ piece: [UInt8]) throws(JSONAPIError) {
-        let failure = piece.withUnsafeBytes { buffer -> JSONAPIError? in
+        let failure = unsafe piece.withUnsafeBytes { buffer -> JSONAPIError? in
             do throws(JSONAPIError) {
-                try scan(buffer, isFinal: false)
+                unsafe try scan(buffer, isFinal: false)
                 return nil
             } catch {
                 return error
@@ -165,47 +166,55 @@ public struct JSONSyntaxValidator: Sendable {
         let base = scanner.bytesConsumed
         var handler = SyntaxOnlyHandler()
         do {
-            try scanner.scan(bytes, baseOffset: base, isFinal: isFinal, into: &handler)
+            unsafe try scanner.scan(bytes, baseOffset: base, isFinal: isFinal, into: &handler)
         } catch {
             var located = error
-            if let (line, column) = place(error.offset, chunk: bytes, base: base) {
+            if let (line, column) = unsafe place(error.offset, chunk: bytes, base: base) {
                 located.line = line
                 located.column = column
             }
             failure = located
             throw located
         }
-        record(bytes)
+        unsafe record(bytes)
     }
 
     /// The line and column of `offset`, if it lies in the chunk or the kept tail.
     func place(_ offset: Int, chunk: UnsafeRawBufferPointer, base: Int) -> (line: Int, column: Int)? {
         if offset >= base {
             var counter = lines
-            counter.advance(over: UnsafeRawBufferPointer(rebasing: chunk[0..<min(offset &- base, chunk.count)]))
+            // SAFETY: `offset >= base` here, and the end is clamped to the chunk.
+            unsafe counter.advance(over: UnsafeRawBufferPointer(rebasing: chunk[0..<min(offset &- base, chunk.count)]))
             return (counter.line, counter.column)
         }
         let tailStart = base &- tail.count
         guard offset >= tailStart else { return nil }
         var counter = tailLines
-        tail.withUnsafeBytes { counter.advance(over: UnsafeRawBufferPointer(rebasing: $0[0..<(offset &- tailStart)])) }
+        // SAFETY: `tailStart <= offset` and the tail holds the bytes up to `offset`.
+        unsafe tail.withUnsafeBytes {
+            unsafe counter.advance(over: UnsafeRawBufferPointer(rebasing: $0[0..<(offset &- tailStart)]))
+        }
         return (counter.line, counter.column)
     }
 
     /// Moves the line count and the tail past a chunk that scanned cleanly.
     mutating func record(_ chunk: UnsafeRawBufferPointer) {
         let capacity = Self.tailCapacity
+        // SAFETY: the slices end inside the chunk (`chunk.count >= capacity`) and inside the tail (`excess <
+        // tail.count`).
         if chunk.count >= capacity {
-            lines.advance(over: UnsafeRawBufferPointer(rebasing: chunk[0..<(chunk.count &- capacity)]))
+            unsafe lines.advance(over: UnsafeRawBufferPointer(rebasing: chunk[0..<(chunk.count &- capacity)]))
             tailLines = lines
-            tail = Array(chunk[(chunk.count &- capacity)...])
-            tail.withUnsafeBytes { lines.advance(over: $0) }
-        } else if !chunk.isEmpty {
-            lines.advance(over: chunk)
-            tail.append(contentsOf: chunk)
+            tail = unsafe Array(chunk[(chunk.count &- capacity)...])
+            unsafe tail.withUnsafeBytes { unsafe lines.advance(over: $0) }
+        } else if unsafe !chunk.isEmpty {
+            unsafe lines.advance(over: chunk)
+            unsafe tail.append(contentsOf: chunk)
             let excess = tail.count &- capacity
             if excess > 0 {
-                tail.withUnsafeBytes { tailLines.advance(over: UnsafeRawBufferPointer(rebasing: $0[0..<excess])) }
+                unsafe tail.withUnsafeBytes {
+                    unsafe tailLines.advance(over: UnsafeRawBufferPointer(rebasing: $0[0..<excess]))
+                }
                 tail.removeFirst(excess)
             }
         }
@@ -241,7 +250,7 @@ extension JSONSyntaxValidator {
         var scanner = JSONScanner(maximumDepth: maximumDepth, maximumStringBytes: maximumStringBytes)
         var handler = SyntaxOnlyHandler()
         do {
-            try scanner.scan(bytes, baseOffset: 0, isFinal: isFinal, into: &handler)
+            unsafe try scanner.scan(bytes, baseOffset: 0, isFinal: isFinal, into: &handler)
             return nil
         } catch {
             return error

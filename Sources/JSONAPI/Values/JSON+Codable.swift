@@ -84,8 +84,8 @@ extension JSON: Codable {
             let view = try JSONValue(from: decoder)
             // The value's own levels count towards DecodingOptions.maximumDepth like nested
             // structs do: its outermost container is the level this decode already entered.
-            guard let value = JSON(view, maximumDepth: decoder.options.maximumDepth &- decoder.depth &+ 1) else {
-                throw decoder.tooDeep(decoder.node, key: .none)
+            guard let value = unsafe JSON(view, maximumDepth: decoder.options.maximumDepth &- decoder.depth &+ 1) else {
+                throw unsafe decoder.tooDeep(decoder.node, key: .none)
             }
             self = value
             return

@@ -217,13 +217,15 @@ extension JSON {
     ///
     /// - Complexity: O(n) in the size of the value; uses an explicit stack, not recursion.
     public init(_ view: JSONValue) {
-        self = view.storage.withBytes { bytes in JSON.copy(bytes, view.range, maximumDepth: .max) } ?? .null
+        self =
+            unsafe view.storage.withBytes { bytes in unsafe JSON.copy(bytes, view.range, maximumDepth: .max) } ?? .null
     }
 
     /// Copies a value out of a parsed document unless its arrays and objects nest more than
     /// `maximumDepth` levels (a scalar has none, `[]` one, `[[]]` two); nil when they do.
     init?(_ view: JSONValue, maximumDepth: Int) {
-        guard let copy = view.storage.withBytes({ JSON.copy($0, view.range, maximumDepth: maximumDepth) }) else {
+        guard let copy = unsafe view.storage.withBytes({ unsafe JSON.copy($0, view.range, maximumDepth: maximumDepth) })
+        else {
             return nil
         }
         self = copy
@@ -240,11 +242,11 @@ extension JSON {
             let isObject: Bool
             let key: String
         }
-        let ends = ContainerEnds(bytes, from: Int(range.start), to: Int(range.end))
+        let ends = unsafe ContainerEnds(bytes, from: Int(range.start), to: Int(range.end))
         func scalar(_ range: ByteRange) -> JSON? {
             let start = Int(range.start)
             guard start < bytes.count else { return .null }
-            switch bytes[start] {
+            switch unsafe bytes[start] {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 return nil
             case UInt8(ascii: "n"):
@@ -254,22 +256,22 @@ extension JSON {
             case UInt8(ascii: "f"):
                 return .bool(false)
             case UInt8(ascii: "\""):
-                let contents = bytes.slice(ByteRange(start + 1, max(start + 1, Int(range.end) - 1)))
-                return .string(JSONStringDecoding.decode(validUTF8: contents))
+                let contents = unsafe bytes.slice(ByteRange(start + 1, max(start + 1, Int(range.end) - 1)))
+                return unsafe .string(JSONStringDecoding.decode(validUTF8: contents))
             default:
-                return JSON.number(text: bytes.slice(range))
+                return unsafe JSON.number(text: bytes.slice(range))
             }
         }
         func frame(_ range: ByteRange, key: String) -> Frame {
-            var frame = Frame(isObject: bytes[Int(range.start)] == UInt8(ascii: "{"), key: key)
+            var frame = unsafe Frame(isObject: bytes[Int(range.start)] == UInt8(ascii: "{"), key: key)
             if frame.isObject {
-                ends.forEachMember(bytes, object: Int(range.start)) { name, escaped, value in
-                    frame.items.append(
+                unsafe ends.forEachMember(bytes, object: Int(range.start)) { name, escaped, value in
+                    unsafe frame.items.append(
                         (JSONStringDecoding.decode(validUTF8: bytes.slice(name), hasEscapes: escaped), value))
                     return true
                 }
             } else {
-                ends.forEachElement(bytes, array: Int(range.start)) { element in
+                unsafe ends.forEachElement(bytes, array: Int(range.start)) { element in
                     frame.items.append(("", element))
                     return true
                 }
@@ -314,12 +316,13 @@ extension JSON {
 
     /// The narrowest exact form of valid JSON number text.
     static func number(text: UnsafeRawBufferPointer) -> JSON {
-        let string = String(decoding: text, as: UTF8.self)
+        let string = unsafe String(decoding: text, as: UTF8.self)
         var isInteger = true
         var significant = 0
         var leading = true
         var inExponent = false
-        for byte in text {
+        for index in text.indices {
+            let byte = unsafe text[index]
             switch byte {
             case UInt8(ascii: "."):
                 isInteger = false

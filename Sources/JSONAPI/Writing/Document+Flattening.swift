@@ -130,10 +130,10 @@ private struct Flattener {
             writer.string(lid)
         }
         let record = resource.record
-        resource.storage.withBytes { bytes in
-            ValueReader.forEachMember(bytes, object: Int(record.attributes.start)) { key, _, value in
-                writer.key(rawEscaped: bytes.slice(key))
-                writer.copyJSON(bytes.slice(value), sortingKeys: false)
+        unsafe resource.storage.withBytes { bytes in
+            unsafe ValueReader.forEachMember(bytes, object: Int(record.attributes.start)) { key, _, value in
+                unsafe writer.key(rawEscaped: bytes.slice(key))
+                unsafe writer.copyJSON(bytes.slice(value), sortingKeys: false)
                 return true
             }
         }

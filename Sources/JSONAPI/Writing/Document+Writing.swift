@@ -5,7 +5,7 @@ extension DocumentStorage {
     /// Writes the value at `range` of the input through `writer`.
     @inline(__always)
     func write(_ range: ByteRange, to writer: inout JSONWriter, sortingKeys: Bool) {
-        withBytes { bytes in writer.copyJSON(bytes.slice(range), sortingKeys: sortingKeys) }
+        unsafe withBytes { bytes in unsafe writer.copyJSON(bytes.slice(range), sortingKeys: sortingKeys) }
     }
 }
 

@@ -119,12 +119,12 @@ extension JSONWriter {
     /// The bytes must be one valid JSON value, as every byte range of a parsed document is.
     mutating func copyJSON(_ json: UnsafeRawBufferPointer, sortingKeys: Bool) {
         if sortingKeys {
-            copySorted(json)
+            unsafe copySorted(json)
         } else if pretty {
-            rawValue(json)
+            unsafe rawValue(json)
         } else {
             guard beforeValue() else { return }
-            Self.appendMinified(json, to: &storage)
+            unsafe Self.appendMinified(json, to: &storage)
         }
     }
 
@@ -144,20 +144,24 @@ extension JSONWriter {
         var index = 0
         var runStart = 0
         while index < count {
-            let byte = json[index]
+            let byte = unsafe json[index]
             if byte == UInt8(ascii: "\"") {
-                index = ValueReader.stringEnd(json, index).end
+                index = unsafe ValueReader.stringEnd(json, index).end
             } else if byte <= 0x20 {
                 // Outside strings, the only bytes up to 0x20 in valid JSON are whitespace.
-                if runStart < index { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: json[runStart..<index])) }
+                if runStart < index {
+                    // SAFETY: `runStart < index <= count`, the length of `json`.
+                    unsafe out.append(contentsOf: UnsafeRawBufferPointer(rebasing: json[runStart..<index]))
+                }
                 index &+= 1
-                while index < count, json[index] <= 0x20 { index &+= 1 }
+                while index < count, unsafe json[index] <= 0x20 { index &+= 1 }
                 runStart = index
             } else {
                 index &+= 1
             }
         }
-        if runStart < count { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: json[runStart..<count])) }
+        // SAFETY: `runStart < count`, the length of `json`.
+        if runStart < count { unsafe out.append(contentsOf: UnsafeRawBufferPointer(rebasing: json[runStart..<count])) }
     }
 
     /// A member (or element) waiting to be written by the sorted walk.
@@ -182,12 +186,12 @@ extension JSONWriter {
     /// stack (so nesting depth costs heap, not call stack). The items of every open container
     /// share one array, each container's members sorted in place.
     private mutating func copySorted(_ json: UnsafeRawBufferPointer) {
-        let start = ValueReader.skipWhitespace(json, 0)
-        let ends = ContainerEnds(json, from: start, to: json.count)
+        let start = unsafe ValueReader.skipWhitespace(json, 0)
+        let ends = unsafe ContainerEnds(json, from: start, to: json.count)
         var items: [SortItem] = []
         var frames: [SortFrame] = []
         let rootPosition = ends.position(of: start) ?? -1
-        var next = SortItem(
+        var next = unsafe SortItem(
             key: .absent,
             value: rootPosition >= 0
                 ? ends.range(at: rootPosition) : ByteRange(start, ValueReader.valueEnd(json, start)),
@@ -196,30 +200,30 @@ extension JSONWriter {
             // Open `next`: write a scalar, copy an array without objects, or push a container.
             let range = next.value
             if next.position < 0 {
-                if beforeValue() { storage.append(contentsOf: json.slice(range)) }
-            } else if json[Int(range.start)] == UInt8(ascii: "{") {
+                if beforeValue() { unsafe storage.append(contentsOf: json.slice(range)) }
+            } else if unsafe json[Int(range.start)] == UInt8(ascii: "{") {
                 let begin = items.count
-                var cursor = ends.cursor(json, at: next.position)
-                while let member = ends.nextMember(json, &cursor) {
+                var cursor = unsafe ends.cursor(json, at: next.position)
+                while let member = unsafe ends.nextMember(json, &cursor) {
                     items.append(
                         SortItem(
                             key: member.key, value: member.value, position: member.position,
                             keyHasEscapes: member.keyHasEscapes))
                 }
-                if items.count - begin > 1 { items[begin...].sort { Self.keyPrecedes($0, $1, in: json) } }
+                if items.count - begin > 1 { items[begin...].sort { unsafe Self.keyPrecedes($0, $1, in: json) } }
                 beginObject()
                 frames.append(SortFrame(begin: begin, next: begin, end: items.count, isObject: true))
             } else if !ends.holdsObject(at: next.position) {
                 // Nothing to sort inside: copy the whole array in the writer's format.
                 if pretty {
-                    rawValue(json.slice(range))
+                    unsafe rawValue(json.slice(range))
                 } else if beforeValue() {
-                    Self.appendMinified(json.slice(range), to: &storage)
+                    unsafe Self.appendMinified(json.slice(range), to: &storage)
                 }
             } else {
                 let begin = items.count
-                var cursor = ends.cursor(json, at: next.position)
-                while let element = ends.nextElement(json, &cursor) {
+                var cursor = unsafe ends.cursor(json, at: next.position)
+                while let element = unsafe ends.nextElement(json, &cursor) {
                     items.append(
                         SortItem(key: .absent, value: element.value, position: element.position, keyHasEscapes: false))
                 }
@@ -236,7 +240,7 @@ extension JSONWriter {
             guard let top = frames.last else { return }
             next = items[top.next]
             frames[frames.count - 1].next += 1
-            if top.isObject { key(rawEscaped: json.slice(next.key)) }
+            if top.isObject { unsafe key(rawEscaped: json.slice(next.key)) }
         }
     }
 
@@ -245,13 +249,13 @@ extension JSONWriter {
     private static func keyPrecedes(_ a: SortItem, _ b: SortItem, in json: UnsafeRawBufferPointer) -> Bool {
         let order: Int
         if !a.keyHasEscapes && !b.keyHasEscapes {
-            order = compareBytes(json.slice(a.key), json.slice(b.key))
+            order = unsafe compareBytes(json.slice(a.key), json.slice(b.key))
         } else {
             var x: [UInt8] = []
             var y: [UInt8] = []
-            JSONStringDecoding.unescape(json.slice(a.key), into: &x)
-            JSONStringDecoding.unescape(json.slice(b.key), into: &y)
-            order = x.withUnsafeBytes { x in y.withUnsafeBytes { y in compareBytes(x, y) } }
+            unsafe JSONStringDecoding.unescape(json.slice(a.key), into: &x)
+            unsafe JSONStringDecoding.unescape(json.slice(b.key), into: &y)
+            order = unsafe x.withUnsafeBytes { x in unsafe y.withUnsafeBytes { y in unsafe compareBytes(x, y) } }
         }
         return order != 0 ? order < 0 : a.value.start < b.value.start
     }
@@ -261,8 +265,8 @@ extension JSONWriter {
         let count = min(a.count, b.count)
         var index = 0
         while index < count {
-            let x = a[index]
-            let y = b[index]
+            let x = unsafe a[index]
+            let y = unsafe b[index]
             if x != y { return x < y ? -1 : 1 }
             index &+= 1
         }
@@ -302,12 +306,14 @@ struct ContainerEnds {
         // About one container per 40 bytes in JSON:API documents; growth handles the rest.
         containers.reserveCapacity((end &- start) / 40)
         while index < end {
-            switch json[index] {
+            switch unsafe json[index] {
             case UInt8(ascii: "\""):
-                index = ValueReader.stringEnd(json, index).end
+                index = unsafe ValueReader.stringEnd(json, index).end
                 continue
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                if json[index] == UInt8(ascii: "{"), let parent = open.last { containers[parent].holdsObject = true }
+                if unsafe json[index] == UInt8(ascii: "{"), let parent = open.last {
+                    containers[parent].holdsObject = true
+                }
                 open.append(containers.count)
                 containers.append(
                     Container(
@@ -350,12 +356,12 @@ struct ContainerEnds {
 
     /// The end (exclusive) of the value starting at `start`.
     func valueEnd(_ json: UnsafeRawBufferPointer, _ start: Int) -> Int {
-        if start < json.count, json[start] == UInt8(ascii: "{") || json[start] == UInt8(ascii: "["),
+        if start < json.count, unsafe json[start] == UInt8(ascii: "{") || json[start] == UInt8(ascii: "["),
             let position = position(of: start)
         {
             return Int(containers[position].end)
         }
-        return ValueReader.valueEnd(json, start)
+        return unsafe ValueReader.valueEnd(json, start)
     }
 
     /// A place inside an object or array, for reading its members or elements one by one.
@@ -370,8 +376,8 @@ struct ContainerEnds {
     /// A cursor on the first member or element of the container at `position`.
     func cursor(_ json: UnsafeRawBufferPointer, at position: Int) -> Cursor {
         let start = Int(containers[position].start)
-        let index = ValueReader.skipWhitespace(json, start &+ 1)
-        let empty = index >= json.count || json[index] == UInt8(ascii: "}") || json[index] == UInt8(ascii: "]")
+        let index = unsafe ValueReader.skipWhitespace(json, start &+ 1)
+        let empty = unsafe index >= json.count || json[index] == UInt8(ascii: "}") || json[index] == UInt8(ascii: "]")
         return Cursor(index: index, child: position &+ 1, finished: empty)
     }
 
@@ -380,23 +386,23 @@ struct ContainerEnds {
     func nextMember(_ json: UnsafeRawBufferPointer, _ cursor: inout Cursor) -> (
         key: ByteRange, keyHasEscapes: Bool, value: ByteRange, position: Int
     )? {
-        guard !cursor.finished, cursor.index < json.count, json[cursor.index] == UInt8(ascii: "\"") else {
+        guard !cursor.finished, cursor.index < json.count, unsafe json[cursor.index] == UInt8(ascii: "\"") else {
             return nil
         }
-        let (keyEnd, escaped) = ValueReader.stringEnd(json, cursor.index)
+        let (keyEnd, escaped) = unsafe ValueReader.stringEnd(json, cursor.index)
         let key = ByteRange(cursor.index &+ 1, max(cursor.index &+ 1, keyEnd &- 1))
-        var index = ValueReader.skipWhitespace(json, keyEnd)
-        guard index < json.count, json[index] == UInt8(ascii: ":") else {
+        var index = unsafe ValueReader.skipWhitespace(json, keyEnd)
+        guard index < json.count, unsafe json[index] == UInt8(ascii: ":") else {
             cursor.finished = true
             return nil
         }
-        index = ValueReader.skipWhitespace(json, index &+ 1)
+        index = unsafe ValueReader.skipWhitespace(json, index &+ 1)
         guard index < json.count else {
             cursor.finished = true
             return nil
         }
-        let (end, position) = valueEnd(json, index, child: &cursor.child)
-        advance(json, &cursor, past: end)
+        let (end, position) = unsafe valueEnd(json, index, child: &cursor.child)
+        unsafe advance(json, &cursor, past: end)
         return (key, escaped, ByteRange(index, end), position)
     }
 
@@ -404,17 +410,17 @@ struct ContainerEnds {
     func nextElement(_ json: UnsafeRawBufferPointer, _ cursor: inout Cursor) -> (value: ByteRange, position: Int)? {
         guard !cursor.finished, cursor.index < json.count else { return nil }
         let start = cursor.index
-        let (end, position) = valueEnd(json, start, child: &cursor.child)
-        advance(json, &cursor, past: end)
+        let (end, position) = unsafe valueEnd(json, start, child: &cursor.child)
+        unsafe advance(json, &cursor, past: end)
         return (ByteRange(start, end), position)
     }
 
     /// Moves past the value ending at `end` and the comma after it; finishes at the closing bracket.
     @inline(__always)
     private func advance(_ json: UnsafeRawBufferPointer, _ cursor: inout Cursor, past end: Int) {
-        let index = ValueReader.skipWhitespace(json, end)
-        if index < json.count, json[index] == UInt8(ascii: ",") {
-            cursor.index = ValueReader.skipWhitespace(json, index &+ 1)
+        let index = unsafe ValueReader.skipWhitespace(json, end)
+        if index < json.count, unsafe json[index] == UInt8(ascii: ",") {
+            cursor.index = unsafe ValueReader.skipWhitespace(json, index &+ 1)
         } else {
             cursor.finished = true
         }
@@ -424,7 +430,7 @@ struct ContainerEnds {
     /// position of the next container among the siblings, moved past this one when it is one.
     @inline(__always)
     private func valueEnd(_ json: UnsafeRawBufferPointer, _ start: Int, child: inout Int) -> (Int, Int) {
-        let byte = json[start]
+        let byte = unsafe json[start]
         if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "["), child < containers.count,
             Int(containers[child].start) == start
         {
@@ -432,7 +438,7 @@ struct ContainerEnds {
             child &+= Int(containers[position].subtreeCount)
             return (Int(containers[position].end), position)
         }
-        return (ValueReader.valueEnd(json, start), -1)
+        return unsafe (ValueReader.valueEnd(json, start), -1)
     }
 
     /// Calls `body` with (key contents, key has escapes, value) for each member of the object
@@ -440,18 +446,18 @@ struct ContainerEnds {
     func forEachMember(
         _ json: UnsafeRawBufferPointer, object start: Int, _ body: (ByteRange, Bool, ByteRange) -> Bool
     ) {
-        guard let position = position(of: start), json[start] == UInt8(ascii: "{") else { return }
-        var cursor = cursor(json, at: position)
-        while let member = nextMember(json, &cursor) {
+        guard let position = position(of: start), unsafe json[start] == UInt8(ascii: "{") else { return }
+        var cursor = unsafe cursor(json, at: position)
+        while let member = unsafe nextMember(json, &cursor) {
             guard body(member.key, member.keyHasEscapes, member.value) else { return }
         }
     }
 
     /// Calls `body` with each element of the array starting at `start`, until it returns false.
     func forEachElement(_ json: UnsafeRawBufferPointer, array start: Int, _ body: (ByteRange) -> Bool) {
-        guard let position = position(of: start), json[start] == UInt8(ascii: "[") else { return }
-        var cursor = cursor(json, at: position)
-        while let element = nextElement(json, &cursor) {
+        guard let position = position(of: start), unsafe json[start] == UInt8(ascii: "[") else { return }
+        var cursor = unsafe cursor(json, at: position)
+        while let element = unsafe nextElement(json, &cursor) {
             guard body(element.value) else { return }
         }
     }

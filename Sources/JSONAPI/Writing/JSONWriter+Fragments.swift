@@ -6,7 +6,8 @@ extension JSONWriter {
     mutating func rawMember(_ name: String, _ range: Range<Int>?, of bytes: UnsafeRawBufferPointer) {
         guard let range else { return }
         key(name)
-        rawValue(UnsafeRawBufferPointer(rebasing: bytes[range]))
+        // SAFETY: callers pass a range recorded inside `bytes`.
+        unsafe rawValue(UnsafeRawBufferPointer(rebasing: bytes[range]))
     }
 
     /// Writes, as one value, an object whose members are the comma-less `"name":value` ranges
@@ -18,7 +19,8 @@ extension JSONWriter {
         for range in members {
             if !first { storage.append(UInt8(ascii: ",")) }
             first = false
-            storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
+            // SAFETY: callers pass a range recorded inside `bytes`.
+            unsafe storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
         }
         storage.append(UInt8(ascii: "}"))
     }

@@ -35,10 +35,11 @@ extension JSONWriter {
             return
         }
         // 20 digits and a sign at most.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+        unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
             guard let base = buffer.baseAddress else { return }
-            let start = Self.formatDigits(magnitude, negative: negative, endingAt: 24, in: base)
-            storage.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<24]))
+            let start = unsafe Self.formatDigits(magnitude, negative: negative, endingAt: 24, in: base)
+            // SAFETY: the digits were written right-aligned in the 24-byte buffer from `start`.
+            unsafe storage.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<24]))
         }
     }
 
@@ -49,28 +50,28 @@ extension JSONWriter {
     static func formatDigits(
         _ magnitude: UInt64, negative: Bool, endingAt end: Int, in buffer: UnsafeMutablePointer<UInt8>
     ) -> Int {
-        let pairs = digitPairs.utf8Start
+        let pairs = unsafe digitPairs.utf8Start
         var position = end
         var rest = magnitude
         while rest >= 100 {
             let pair = Int(truncatingIfNeeded: rest % 100) &* 2
             rest /= 100
             position &-= 2
-            buffer[position] = pairs[pair]
-            buffer[position &+ 1] = pairs[pair &+ 1]
+            unsafe buffer[position] = pairs[pair]
+            unsafe buffer[position &+ 1] = pairs[pair &+ 1]
         }
         if rest >= 10 {
             let pair = Int(truncatingIfNeeded: rest) &* 2
             position &-= 2
-            buffer[position] = pairs[pair]
-            buffer[position &+ 1] = pairs[pair &+ 1]
+            unsafe buffer[position] = pairs[pair]
+            unsafe buffer[position &+ 1] = pairs[pair &+ 1]
         } else {
             position &-= 1
-            buffer[position] = UInt8(truncatingIfNeeded: rest) &+ UInt8(ascii: "0")
+            unsafe buffer[position] = UInt8(truncatingIfNeeded: rest) &+ UInt8(ascii: "0")
         }
         if negative {
             position &-= 1
-            buffer[position] = UInt8(ascii: "-")
+            unsafe buffer[position] = UInt8(ascii: "-")
         }
         return position
     }
@@ -161,7 +162,7 @@ extension JSONWriter {
     @usableFromInline
     mutating func appendDescription(_ text: String) {
         var text = text
-        text.withUTF8 { storage.append(contentsOf: $0) }
+        text.withUTF8 { unsafe storage.append(contentsOf: $0) }
     }
 
     @usableFromInline
@@ -179,10 +180,10 @@ extension JSONWriter {
     @inlinable
     public mutating func number(text: some StringProtocol) throws(JSONAPIError) {
         var text = String(text)
-        let valid = text.withUTF8 { Self.isJSONNumber(UnsafeRawBufferPointer($0)) }
+        let valid = text.withUTF8 { unsafe Self.isJSONNumber(UnsafeRawBufferPointer($0)) }
         guard valid else { throw Self.invalidNumberText(text) }
         guard beforeValue() else { return }
-        text.withUTF8 { storage.append(contentsOf: $0) }
+        text.withUTF8 { unsafe storage.append(contentsOf: $0) }
     }
 
     /// Writes the number text in `bytes` (ASCII), which must be a JSON number, exactly as given.
@@ -190,11 +191,11 @@ extension JSONWriter {
     /// - Throws: ``JSONAPIError/Code/encodingFailed`` if the bytes are not a JSON number.
     @inlinable
     public mutating func number(textBytes bytes: UnsafeRawBufferPointer) throws(JSONAPIError) {
-        guard Self.isJSONNumber(bytes) else {
-            throw Self.invalidNumberText(String(decoding: bytes, as: UTF8.self))
+        guard unsafe Self.isJSONNumber(bytes) else {
+            throw unsafe Self.invalidNumberText(String(decoding: bytes, as: UTF8.self))
         }
         guard beforeValue() else { return }
-        storage.append(contentsOf: bytes)
+        unsafe storage.append(contentsOf: bytes)
     }
 
     /// Writes a Foundation `Decimal` exactly, in plain digits (`3.14`, `-0.001`, `1000`).
@@ -215,22 +216,26 @@ extension JSONWriter {
     static func isJSONNumber(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let count = bytes.count
         var index = 0
-        func isDigit(_ i: Int) -> Bool { i < count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") }
-        if index < count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        func isDigit(_ i: Int) -> Bool {
+            unsafe i < count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9")
+        }
+        if index < count, unsafe bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard isDigit(index) else { return false }
-        if bytes[index] == UInt8(ascii: "0") {
+        if unsafe bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else {
             while isDigit(index) { index += 1 }
         }
-        if index < count, bytes[index] == UInt8(ascii: ".") {
+        if index < count, unsafe bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard isDigit(index) else { return false }
             while isDigit(index) { index += 1 }
         }
-        if index < count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+        if index < count, unsafe bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < count, unsafe bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard isDigit(index) else { return false }
             while isDigit(index) { index += 1 }
         }

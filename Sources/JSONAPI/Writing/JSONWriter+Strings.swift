@@ -11,12 +11,12 @@ extension JSONWriter {
     public mutating func string(_ value: Substring) {
         guard beforeValue() else { return }
         storage.append(UInt8(ascii: "\""))
-        let done: Void? = value.utf8.withContiguousStorageIfAvailable { buffer in
-            writeEscaped(UnsafeRawBufferPointer(buffer))
+        let done: Void? = unsafe value.utf8.withContiguousStorageIfAvailable { buffer in
+            unsafe writeEscaped(UnsafeRawBufferPointer(buffer))
         }
         if done == nil {
             var copy = String(value)
-            copy.withUTF8 { writeEscaped(UnsafeRawBufferPointer($0)) }
+            copy.withUTF8 { unsafe writeEscaped(UnsafeRawBufferPointer($0)) }
         }
         storage.append(UInt8(ascii: "\""))
     }
@@ -27,7 +27,7 @@ extension JSONWriter {
     public mutating func string(rawEscaped contents: UnsafeRawBufferPointer) {
         guard beforeValue() else { return }
         storage.append(UInt8(ascii: "\""))
-        storage.append(contentsOf: contents)
+        unsafe storage.append(contentsOf: contents)
         storage.append(UInt8(ascii: "\""))
     }
 
@@ -35,28 +35,30 @@ extension JSONWriter {
     /// `:` or `: ` after a key), with a single append when the string is short and plain.
     @inlinable
     mutating func writeQuoted(_ value: String, suffix: UInt16, suffixCount: Int) {
-        let handled: Bool? = value.utf8.withContiguousStorageIfAvailable { utf8 in
+        let handled: Bool? = unsafe value.utf8.withContiguousStorageIfAvailable { utf8 in
             let count = utf8.count
             guard count <= 48, let base = utf8.baseAddress else { return false }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+            return unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
                 guard let out = buffer.baseAddress else { return false }
                 // Copy first, pad with spaces (never escaped) to whole 16-byte chunks, then
                 // check the copy: no partial loads, no tail loop.
-                out[0] = UInt8(ascii: "\"")
-                (out + 1).initialize(from: base, count: count)
+                // SAFETY: `count <= 48`, so the quote, the copy padded to `padded <= 48` bytes and the quote and two
+                // suffix bytes after it all fit in the 64-byte buffer; the chunks checked lie in the padded copy.
+                unsafe out[0] = UInt8(ascii: "\"")
+                unsafe (out + 1).initialize(from: base, count: count)
                 let padded = (count &+ 15) & ~15
-                (out + 1 + count).initialize(repeating: UInt8(ascii: " "), count: padded &- count)
+                unsafe (out + 1 + count).initialize(repeating: UInt8(ascii: " "), count: padded &- count)
                 var offset = 0
                 while offset < padded {
-                    if Self.chunkNeedsEscape(UnsafeRawPointer(out + 1 + offset), slashes: escapeSlashes) {
+                    if unsafe Self.chunkNeedsEscape(UnsafeRawPointer(out + 1 + offset), slashes: escapeSlashes) {
                         return false
                     }
                     offset &+= 16
                 }
-                out[count &+ 1] = UInt8(ascii: "\"")
-                out[count &+ 2] = UInt8(truncatingIfNeeded: suffix)
-                out[count &+ 3] = UInt8(truncatingIfNeeded: suffix >> 8)
-                storage.append(contentsOf: UnsafeBufferPointer(start: out, count: count &+ 2 &+ suffixCount))
+                unsafe out[count &+ 1] = UInt8(ascii: "\"")
+                unsafe out[count &+ 2] = UInt8(truncatingIfNeeded: suffix)
+                unsafe out[count &+ 3] = UInt8(truncatingIfNeeded: suffix >> 8)
+                unsafe storage.append(contentsOf: UnsafeBufferPointer(start: out, count: count &+ 2 &+ suffixCount))
                 return true
             }
         }
@@ -69,8 +71,9 @@ extension JSONWriter {
     /// True when some byte of the 16 at `pointer` is below 0x20, `"`, `\`, or (with `slashes`) `/`.
     @inlinable @inline(__always)
     static func chunkNeedsEscape(_ pointer: UnsafeRawPointer, slashes: Bool) -> Bool {
+        // SAFETY: callers guarantee 16 readable bytes at `pointer`.
         // Two words' flags combined before the one branch.
-        wordEscapeFlags(pointer.loadUnaligned(as: UInt64.self), slashes: slashes)
+        unsafe wordEscapeFlags(pointer.loadUnaligned(as: UInt64.self), slashes: slashes)
             | wordEscapeFlags(pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self), slashes: slashes) != 0
     }
 
@@ -80,8 +83,10 @@ extension JSONWriter {
         guard let base = utf8.baseAddress else { return false }
         let count = utf8.count
         var index = 0
+        // SAFETY: each word read ends at `index + 8 <= count`; the tail copy moves the `count - index < 8`
+        // remaining bytes into an 8-byte word.
         while index &+ 8 <= count {
-            if wordNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self), slashes: slashes) {
+            if unsafe wordNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self), slashes: slashes) {
                 return true
             }
             index &+= 8
@@ -89,7 +94,9 @@ extension JSONWriter {
         if index < count {
             // Pad the tail with spaces, which never need escaping.
             var word: UInt64 = 0x2020_2020_2020_2020
-            withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: utf8[index...])) }
+            unsafe withUnsafeMutableBytes(of: &word) {
+                unsafe $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: utf8[index...]))
+            }
             return wordNeedsEscape(word, slashes: slashes)
         }
         return false
@@ -100,10 +107,12 @@ extension JSONWriter {
     mutating func writeQuoted(_ value: String) {
         storage.append(UInt8(ascii: "\""))
         // Native and small strings are contiguous; bridged ones are copied once.
-        let done: Void? = value.utf8.withContiguousStorageIfAvailable { writeEscaped(UnsafeRawBufferPointer($0)) }
+        let done: Void? = unsafe value.utf8.withContiguousStorageIfAvailable {
+            unsafe writeEscaped(UnsafeRawBufferPointer($0))
+        }
         if done == nil {
             var copy = value
-            copy.withUTF8 { writeEscaped(UnsafeRawBufferPointer($0)) }
+            copy.withUTF8 { unsafe writeEscaped(UnsafeRawBufferPointer($0)) }
         }
         storage.append(UInt8(ascii: "\""))
     }
@@ -119,25 +128,28 @@ extension JSONWriter {
         let slashes = escapeSlashes
         var index = 0
         var runStart = 0
+        // SAFETY: every read is guarded by its length check (`index + 16 <= count`, `index + 8 <= count`,
+        // `index < count`), and the runs appended lie in `0..<count`.
         while index < count {
             while index &+ 16 <= count,
-                !Self.chunkNeedsEscape(base + index, slashes: slashes)
+                unsafe !Self.chunkNeedsEscape(base + index, slashes: slashes)
             {
                 index &+= 16
             }
             while index &+ 8 <= count,
-                !Self.wordNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self), slashes: slashes)
+                unsafe !Self.wordNeedsEscape(
+                    base.loadUnaligned(fromByteOffset: index, as: UInt64.self), slashes: slashes)
             {
                 index &+= 8
             }
             let chunkEnd = min(index &+ 8, count)
             while index < chunkEnd {
-                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                let byte = unsafe base.load(fromByteOffset: index, as: UInt8.self)
                 if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
                     || (slashes && byte == UInt8(ascii: "/"))
                 {
                     if runStart < index {
-                        storage.append(
+                        unsafe storage.append(
                             contentsOf: UnsafeRawBufferPointer(start: base + runStart, count: index &- runStart))
                     }
                     appendEscape(byte)
@@ -147,7 +159,7 @@ extension JSONWriter {
             }
         }
         if runStart < count {
-            storage.append(contentsOf: UnsafeRawBufferPointer(start: base + runStart, count: count &- runStart))
+            unsafe storage.append(contentsOf: UnsafeRawBufferPointer(start: base + runStart, count: count &- runStart))
         }
     }
 
@@ -191,8 +203,8 @@ extension JSONWriter {
         case 0x09: return pair(UInt8(ascii: "t"))
         default:
             let hex: StaticString = "0123456789abcdef"
-            let high = UInt64(hex.utf8Start[Int(byte >> 4)])
-            let low = UInt64(hex.utf8Start[Int(byte & 0x0F)])
+            let high = unsafe UInt64(hex.utf8Start[Int(byte >> 4)])
+            let low = unsafe UInt64(hex.utf8Start[Int(byte & 0x0F)])
             // \u00XX
             let prefix = backslash | UInt64(UInt8(ascii: "u")) << 8 | 0x3030 << 16
             return (prefix | high << 32 | low << 40, 6)
@@ -221,8 +233,8 @@ extension JSONWriter {
             storage.append(UInt8(ascii: "u"))
             storage.append(UInt8(ascii: "0"))
             storage.append(UInt8(ascii: "0"))
-            storage.append(hex.utf8Start[Int(byte >> 4)])
-            storage.append(hex.utf8Start[Int(byte & 0x0F)])
+            unsafe storage.append(hex.utf8Start[Int(byte >> 4)])
+            unsafe storage.append(hex.utf8Start[Int(byte & 0x0F)])
         }
     }
 }

@@ -212,7 +212,7 @@ public struct JSONWriter: Sendable {
     public mutating func key(rawEscaped name: UnsafeRawBufferPointer) {
         guard beforeKey() else { return }
         storage.append(UInt8(ascii: "\""))
-        storage.append(contentsOf: name)
+        unsafe storage.append(contentsOf: name)
         storage.append(UInt8(ascii: "\""))
         writeColon()
     }
@@ -247,9 +247,9 @@ public struct JSONWriter: Sendable {
     public mutating func rawValue(_ json: UnsafeRawBufferPointer) {
         guard beforeValue() else { return }
         if pretty {
-            writeReindented(json)
+            unsafe writeReindented(json)
         } else {
-            storage.append(contentsOf: json)
+            unsafe storage.append(contentsOf: json)
         }
     }
 
@@ -374,7 +374,7 @@ public struct JSONWriter: Sendable {
         var level = stack.count
         var index = 0
         while index < count {
-            let byte = json[index]
+            let byte = unsafe json[index]
             switch byte {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 index += 1
@@ -382,7 +382,7 @@ public struct JSONWriter: Sendable {
                 let start = index
                 index += 1
                 while index < count {
-                    let c = json[index]
+                    let c = unsafe json[index]
                     if c == UInt8(ascii: "\\") {
                         index += 2
                     } else {
@@ -390,13 +390,14 @@ public struct JSONWriter: Sendable {
                         if c == UInt8(ascii: "\"") { break }
                     }
                 }
-                storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: json[start..<min(index, count)]))
+                // SAFETY: the end is clamped to `count`, the length of `json`, and `start` is at most `index`.
+                unsafe storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: json[start..<min(index, count)]))
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 storage.append(byte)
                 var next = index + 1
-                while next < count, Self.isWhitespace(json[next]) { next += 1 }
+                while next < count, unsafe Self.isWhitespace(json[next]) { next += 1 }
                 let close = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                if next < count, json[next] == close {
+                if next < count, unsafe json[next] == close {
                     storage.append(close)
                     index = next + 1
                 } else {
@@ -421,8 +422,9 @@ public struct JSONWriter: Sendable {
                 // Numbers and literals: copy the run up to the next structural byte or space.
                 let start = index
                 index += 1
-                while index < count, !Self.endsScalar(json[index]) { index += 1 }
-                storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: json[start..<index]))
+                while index < count, unsafe !Self.endsScalar(json[index]) { index += 1 }
+                // SAFETY: `start <= index <= count`, the length of `json`.
+                unsafe storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: json[start..<index]))
             }
         }
     }

@@ -103,8 +103,8 @@ struct RequestTarget {
         prefix = String(decoding: bytes[..<question], as: UTF8.self)
         pieces = bytes[(question + 1)..<end].split(separator: UInt8(ascii: "&")).map { piece in
             let nameEnd = piece.firstIndex(of: UInt8(ascii: "=")) ?? piece.endIndex
-            let name = piece[..<nameEnd].withUnsafeBufferPointer { name in
-                try? QueryPercentEncoding.decode(name, 0..<name.count).get()
+            let name = unsafe piece[..<nameEnd].withUnsafeBufferPointer { name in
+                unsafe try? QueryPercentEncoding.decode(name, 0..<name.count).get()
             }
             return (String(decoding: piece, as: UTF8.self), name)
         }

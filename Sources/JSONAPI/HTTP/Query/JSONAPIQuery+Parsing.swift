@@ -54,7 +54,7 @@ extension JSONAPIQuery {
         var text = String(query)
         let result = text.withUTF8 { bytes in
             var parser = QueryParser(rules: rules, options: options)
-            parser.parse(bytes)
+            unsafe parser.parse(bytes)
             return parser.finish()
         }
         self = try result.get()

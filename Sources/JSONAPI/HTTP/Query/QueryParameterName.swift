@@ -22,7 +22,7 @@ struct QueryParameterName {
     /// `[` or `]`, or text after a `]`). The contents of the brackets are not checked here.
     init?(splitting name: String) {
         var name = name
-        guard let parts = name.withUTF8({ Self.split(name: $0) }) else { return nil }
+        guard let parts = name.withUTF8({ unsafe Self.split(name: $0) }) else { return nil }
         (base, groups) = parts
     }
 
@@ -30,22 +30,22 @@ struct QueryParameterName {
         let open = UInt8(ascii: "[")
         let close = UInt8(ascii: "]")
         var index = 0
-        while index < bytes.count, bytes[index] != open {
-            if bytes[index] == close { return nil }
+        while index < bytes.count, unsafe bytes[index] != open {
+            if unsafe bytes[index] == close { return nil }
             index += 1
         }
-        let base = text(bytes, 0..<index)
+        let base = unsafe text(bytes, 0..<index)
         var groups: [String] = []
         while index < bytes.count {
-            guard bytes[index] == open else { return nil }
+            guard unsafe bytes[index] == open else { return nil }
             let start = index + 1
             var end = start
-            while end < bytes.count, bytes[end] != close {
-                if bytes[end] == open { return nil }
+            while end < bytes.count, unsafe bytes[end] != close {
+                if unsafe bytes[end] == open { return nil }
                 end += 1
             }
             guard end < bytes.count else { return nil }
-            groups.append(text(bytes, start..<end))
+            unsafe groups.append(text(bytes, start..<end))
             index = end + 1
         }
         return (base, groups)
@@ -54,7 +54,8 @@ struct QueryParameterName {
     /// `bytes[range]` as a string; the bytes are UTF-8 already checked, cut at ASCII bytes.
     @inline(__always)
     static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        // SAFETY: callers pass a range of `bytes` found by the parser.
+        unsafe String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     /// True when `text` is not empty and made of `a-z` only: a name JSON:API keeps for itself.
@@ -65,21 +66,24 @@ struct QueryParameterName {
     /// Why `bytes` are not a legal member name (no @-member, no namespace), or nil when they are
     /// one. The member-name rule itself lives in ``MemberNameRules``.
     static func memberNameProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        if case .invalid(let why) = MemberNameRules.classifyPlain(UnsafeRawBufferPointer(bytes)) { return why }
+        if case .invalid(let why) = unsafe MemberNameRules.classifyPlain(UnsafeRawBufferPointer(bytes)) { return why }
         return nil
     }
 
     /// Why `text` is not a legal member name, or nil when it is one.
     static func memberNameProblem(_ text: String) -> String? {
         var text = text
-        return text.withUTF8 { memberNameProblem($0) }
+        return text.withUTF8 { unsafe memberNameProblem($0) }
     }
 
     /// Why `bytes` are not a dot-separated list of member names, or nil when they are one.
     static func pathProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var start = 0
-        for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: ".") {
-            if let problem = memberNameProblem(UnsafeBufferPointer(rebasing: bytes[start..<index])) { return problem }
+        for index in 0...bytes.count where unsafe index == bytes.count || bytes[index] == UInt8(ascii: ".") {
+            // SAFETY: `start <= index <= bytes.count` in this loop.
+            if let problem = unsafe memberNameProblem(UnsafeBufferPointer(rebasing: bytes[start..<index])) {
+                return problem
+            }
             start = index + 1
         }
         return nil
@@ -88,7 +92,7 @@ struct QueryParameterName {
     /// Why `text` is not a dot-separated list of member names, or nil when it is one.
     static func pathProblem(_ text: String) -> String? {
         var text = text
-        return text.withUTF8 { pathProblem($0) }
+        return text.withUTF8 { unsafe pathProblem($0) }
     }
 
     /// `text` split at every `separator` byte, empty parts kept. Bytes rather than characters,
@@ -98,8 +102,8 @@ struct QueryParameterName {
         return text.withUTF8 { bytes in
             var parts: [String] = []
             var start = 0
-            for index in 0...bytes.count where index == bytes.count || bytes[index] == separator {
-                parts.append(Self.text(bytes, start..<index))
+            for index in 0...bytes.count where unsafe index == bytes.count || bytes[index] == separator {
+                unsafe parts.append(Self.text(bytes, start..<index))
                 start = index + 1
             }
             return parts
@@ -118,11 +122,11 @@ struct QueryParameterName {
     static func extensionNamespace(_ base: String) -> String? {
         var base = base
         return base.withUTF8 { bytes in
-            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon + 1 < bytes.count,
-                bytes[..<colon].allSatisfy(MemberNameRules.isASCIIAlphanumeric),
-                bytes[(colon + 1)...].allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
+            guard let colon = unsafe bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon + 1 < bytes.count,
+                unsafe bytes[..<colon].allSatisfy(MemberNameRules.isASCIIAlphanumeric),
+                unsafe bytes[(colon + 1)...].allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
             else { return nil }
-            return text(bytes, 0..<colon)
+            return unsafe text(bytes, 0..<colon)
         }
     }
 }

@@ -44,13 +44,13 @@ struct QueryParser {
                     detail: "the query string is \(bytes.count) bytes long; the limit is \(options.maximumQueryBytes)"))
             return
         }
-        let start = bytes.first == UInt8(ascii: "?") ? 1 : 0
+        let start = unsafe bytes.first == UInt8(ascii: "?") ? 1 : 0
         let ampersand = UInt8(ascii: "&")
 
         // Counting first keeps an over-long list from being decoded at all.
         var count = 0
         var pieceStart = start
-        for index in start...bytes.count where index == bytes.count || bytes[index] == ampersand {
+        for index in start...bytes.count where unsafe index == bytes.count || bytes[index] == ampersand {
             if index > pieceStart { count += 1 }
             pieceStart = index + 1
         }
@@ -63,8 +63,8 @@ struct QueryParser {
         }
 
         pieceStart = start
-        for index in start...bytes.count where index == bytes.count || bytes[index] == ampersand {
-            if index > pieceStart { readPiece(bytes, pieceStart..<index) }
+        for index in start...bytes.count where unsafe index == bytes.count || bytes[index] == ampersand {
+            if index > pieceStart { unsafe readPiece(bytes, pieceStart..<index) }
             pieceStart = index + 1
         }
         finishPage()
@@ -74,7 +74,7 @@ struct QueryParser {
     /// Decodes one `name=value` piece and hands it to its family's reader.
     private mutating func readPiece(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
         var equals = range.upperBound
-        for index in range where bytes[index] == UInt8(ascii: "=") {
+        for index in range where unsafe bytes[index] == UInt8(ascii: "=") {
             equals = index
             break
         }
@@ -82,17 +82,18 @@ struct QueryParser {
         let valueRange = equals < range.upperBound ? equals + 1..<range.upperBound : range.upperBound..<range.upperBound
 
         let name: String
-        switch QueryPercentEncoding.decode(bytes, nameRange) {
+        switch unsafe QueryPercentEncoding.decode(bytes, nameRange) {
         case .success(let decoded):
             name = decoded
         case .failure(let failure):
             // The name cannot be decoded, so it is named as written.
-            let written = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameRange]), as: UTF8.self)
+            // SAFETY: `nameRange` was found inside `bytes`.
+            let written = unsafe String(decoding: UnsafeBufferPointer(rebasing: bytes[nameRange]), as: UTF8.self)
             report(failure, in: "the parameter name", parameter: written)
             return
         }
         let value: String
-        switch QueryPercentEncoding.decode(bytes, valueRange) {
+        switch unsafe QueryPercentEncoding.decode(bytes, valueRange) {
         case .success(let decoded):
             value = decoded
         case .failure(let failure):
