@@ -70,19 +70,13 @@ extension DocumentBuilder {
     private mutating func classifyMember(
         _ name: UnsafeRawBufferPointer, kind: FrameKind, context: UInt8, at offset: Int
     ) -> Member {
+        // An object whose members the specification fixes: the table says which member the
+        // name is; any other name is foreign there.
+        if let set = Self.definedMembers(kind) {
+            if let member = unsafe options.rules.member(name, in: set, within: input) { return member }
+            return unsafe foreignMember(name, in: Self.objectName(kind), at: offset, topLevel: kind == .topLevel)
+        }
         switch kind {
-        case .topLevel:
-            if let member = unsafe options.rules.member(name, in: .topLevel, within: input) { return member }
-            return unsafe foreignMember(name, in: "the top-level object", at: offset, topLevel: true)
-        case .resource:
-            if let member = unsafe options.rules.member(name, in: .resource, within: input) { return member }
-            return unsafe foreignMember(name, in: "a resource object", at: offset)
-        case .identifier:
-            if let member = unsafe options.rules.member(name, in: .identifier, within: input) { return member }
-            return unsafe foreignMember(name, in: "a resource identifier object", at: offset)
-        case .relationship:
-            if let member = unsafe options.rules.member(name, in: .relationship, within: input) { return member }
-            return unsafe foreignMember(name, in: "a relationship object", at: offset)
         case .attributes:
             unsafe checkFieldName(name, at: offset, what: "an attribute")
             return .attributeValue
@@ -99,20 +93,26 @@ extension DocumentBuilder {
             return .metaValue
         case .links:
             return unsafe linkName(name, context: LinksContext(rawValue: context) ?? .resource, at: offset)
-        case .linkObject:
-            if let member = unsafe options.rules.member(name, in: .linkObject, within: input) { return member }
-            return unsafe foreignMember(name, in: "a link object", at: offset)
-        case .error:
-            if let member = unsafe options.rules.member(name, in: .error, within: input) { return member }
-            return unsafe foreignMember(name, in: "an error object", at: offset)
-        case .errorSource:
-            if let member = unsafe options.rules.member(name, in: .errorSource, within: input) { return member }
-            return unsafe foreignMember(name, in: "an error's `source` object", at: offset)
-        case .jsonapi:
-            if let member = unsafe options.rules.member(name, in: .jsonapi, within: input) { return member }
-            return unsafe foreignMember(name, in: "the `jsonapi` object", at: offset)
-        case .dataArray, .includedArray, .linkageArray, .errorsArray, .stringArray:
+        case .dataArray, .includedArray, .linkageArray, .errorsArray, .stringArray, .topLevel, .resource, .identifier,
+            .relationship, .linkObject, .error, .errorSource, .jsonapi:
             return .ignored
+        }
+    }
+
+    /// How messages name an object of this kind.
+    static func objectName(_ kind: FrameKind) -> String {
+        switch kind {
+        case .topLevel: "the top-level object"
+        case .resource: "a resource object"
+        case .identifier: "a resource identifier object"
+        case .relationship: "a relationship object"
+        case .linkObject: "a link object"
+        case .error: "an error object"
+        case .errorSource: "an error's `source` object"
+        case .jsonapi: "the `jsonapi` object"
+        case .dataArray, .includedArray, .attributes, .relationships, .linkageArray, .links, .errorsArray, .meta,
+            .stringArray:
+            "an object"
         }
     }
 
