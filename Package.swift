@@ -9,6 +9,7 @@ import PackageDescription
 //
 //   Macros   the JSONAPIMacros product (`@ResourceReadable`) and the generated documents' typed models: swift-syntax
 //   CLI      the `jsonapi` command-line tool: swift-argument-parser
+//   Hummingbird  the JSONAPIHummingbird adapter and the jsonapi-example-server executable: hummingbird
 //
 // No trait is on by default. Building this package itself needs them all: `swift build --enable-all-traits` (the
 // scripts pass it).
@@ -22,10 +23,17 @@ let package = Package(
         .library(name: "JSONAPIGenerator", targets: ["JSONAPIGenerator"]),
         .library(name: "JSONAPIGeneratorModels", targets: ["JSONAPIGeneratorModels"]),
         .executable(name: "jsonapi", targets: ["JSONAPICLI"]),
+        .library(name: "JSONAPIHummingbird", targets: ["JSONAPIHummingbird"]),
+        .executable(name: "jsonapi-example-server", targets: ["JSONAPIExampleServer"]),
     ],
     traits: [
         .trait(name: "Macros", description: "The @ResourceReadable macro (JSONAPIMacros), which needs swift-syntax."),
         .trait(name: "CLI", description: "The jsonapi command-line tool, which needs swift-argument-parser."),
+        .trait(
+            name: "Hummingbird",
+            description:
+                "The Hummingbird 2 adapter (JSONAPIHummingbird) and the example server, which need hummingbird."
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -36,6 +44,7 @@ let package = Package(
         // `swift package generate-documentation` (scripts/docs runs it). A plugin only: no product uses
         // it, so a package that depends on this one never resolves it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .target(
@@ -93,6 +102,27 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
             ],
             path: "Sources/JSONAPICLI"
+        ),
+        // Serving JSON:API from Hummingbird 2: request bodies streamed into `DocumentParser`, responses
+        // written as `application/vnd.api+json`, negotiation and error documents from the core.
+        .target(
+            name: "JSONAPIHummingbird",
+            dependencies: [
+                "JSONAPI",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            ],
+            path: "Sources/JSONAPIHummingbird"
+        ),
+        // An in-memory JSON:API service (articles, people, comments, tags). The store and handlers are
+        // framework-neutral; only the front file imports Hummingbird.
+        .executableTarget(
+            name: "JSONAPIExampleServer",
+            dependencies: [
+                "JSONAPI",
+                "JSONAPIHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            ],
+            path: "Sources/JSONAPIExampleServer"
         ),
         .executableTarget(
             name: "JSONAPIBenchmarks",
@@ -157,6 +187,17 @@ let package = Package(
             name: "JSONAPICLITests",
             dependencies: ["JSONAPI", "JSONAPIGenerator", "JSONAPITestSupport"],
             path: "Tests/JSONAPICLITests"
+        ),
+        // The Hummingbird adapter and the example service, over a real loopback socket.
+        .testTarget(
+            name: "JSONAPIHummingbirdTests",
+            dependencies: [
+                "JSONAPI", "JSONAPIHummingbird", "JSONAPIExampleServer",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(
+                    name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            ],
+            path: "Tests/JSONAPIHummingbirdTests"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,70 @@
+import JSONAPI
+
+/// The resource types the example service serves, and what each holds. Every rule of the
+/// service (allowed attributes, include paths, sparse fieldsets, sort fields) derives from it.
+struct ResourceSchema: Sendable {
+    /// A relationship and the type it points to.
+    struct Relation: Sendable {
+        var type: String
+        var isToMany: Bool
+    }
+
+    var type: String
+    /// Attribute names; those in `required` must be present on create.
+    var attributes: [String]
+    var required: Set<String>
+    var relationships: [String: Relation]
+
+    static let all: [String: ResourceSchema] = [
+        "articles": ResourceSchema(
+            type: "articles", attributes: ["title", "body", "createdAt"], required: ["title"],
+            relationships: [
+                "author": Relation(type: "people", isToMany: false),
+                "comments": Relation(type: "comments", isToMany: true),
+                "tags": Relation(type: "tags", isToMany: true),
+            ]),
+        "people": ResourceSchema(type: "people", attributes: ["name"], required: ["name"], relationships: [:]),
+        "comments": ResourceSchema(
+            type: "comments", attributes: ["body"], required: ["body"],
+            relationships: ["author": Relation(type: "people", isToMany: false)]),
+        "tags": ResourceSchema(type: "tags", attributes: ["name"], required: ["name"], relationships: [:]),
+    ]
+
+    /// Include paths reachable from this type, up to two relationships deep.
+    var includePaths: Set<String> {
+        var paths: Set<String> = []
+        for (name, relation) in relationships {
+            paths.insert(name)
+            for nested in ResourceSchema.all[relation.type]?.relationships.keys.sorted() ?? [] {
+                paths.insert(name + "." + nested)
+            }
+        }
+        return paths
+    }
+
+    /// The query rules of this type's endpoints: collections add sorting, page-based pagination
+    /// and `filter[ATTRIBUTE]` (exact match).
+    func rules(collection: Bool) -> QueryRules {
+        var fields: [String: Set<String>] = [:]
+        for schema in ResourceSchema.all.values {
+            fields[schema.type] = Set(schema.attributes).union(schema.relationships.keys)
+        }
+        let fieldsets = QueryRules.Fieldsets.only(fields)
+        guard collection else { return QueryRules(includePaths: .only(includePaths), fieldsets: fieldsets) }
+        let attributes = Set(attributes)
+        return QueryRules(
+            includePaths: .only(includePaths), fieldsets: fieldsets, sortFields: .only(attributes.union(["id"])),
+            pagination: .pages(defaultSize: 10, maximumSize: 100),
+            filter: { filter throws(QueryFailure) in
+                let refused = filter.entries.filter { $0.path.count != 1 || !attributes.contains($0.path[0]) }
+                guard refused.isEmpty else {
+                    throw QueryFailure(
+                        refused.map {
+                            QueryProblem.invalidFilter(
+                                $0,
+                                detail: "filters are supported on \(attributes.sorted().joined(separator: ", ")) only")
+                        })
+                }
+            })
+    }
+}

@@ -1,0 +1,123 @@
+import JSONAPI
+import Synchronization
+
+/// The example service's data: resources of every type in memory, in insertion order.
+///
+/// Framework-neutral: it knows JSON:API resource objects and nothing of HTTP servers. Every
+/// mutation runs under one lock, so a batch of Atomic Operations is applied all or nothing.
+final class ExampleStore: Sendable {
+    struct State: Sendable {
+        var resources: [String: [String: JSONAPIResourceObject]] = [:]
+        var order: [String: [String]] = [:]
+        var nextID = 1
+
+        func resource(_ type: String, _ id: String) -> JSONAPIResourceObject? { resources[type]?[id] }
+
+        func all(_ type: String) -> [JSONAPIResourceObject] {
+            (order[type] ?? []).compactMap { resources[type]?[$0] }
+        }
+
+        mutating func put(_ resource: JSONAPIResourceObject) {
+            guard let id = resource.id else { return }
+            if resources[resource.type]?[id] == nil { order[resource.type, default: []].append(id) }
+            resources[resource.type, default: [:]][id] = resource
+        }
+
+        mutating func remove(_ type: String, _ id: String) {
+            resources[type]?[id] = nil
+            order[type]?.removeAll { $0 == id }
+        }
+
+        mutating func newID() -> String {
+            defer { nextID += 1 }
+            return "n\(nextID)"
+        }
+    }
+
+    private let state: Mutex<State>
+
+    init(state: State) { self.state = Mutex(state) }
+
+    func read<Result>(_ body: (State) throws -> Result) rethrows -> Result {
+        try state.withLock { try body($0) }
+    }
+
+    /// Runs `body` on a copy of the state and keeps the copy only when `body` returns.
+    func write<Result>(_ body: (inout State) throws -> Result) throws -> Result {
+        try state.withLock { current in
+            var copy = current
+            let result = try body(&copy)
+            current = copy
+            return result
+        }
+    }
+
+    /// Deterministic data: the same `seed` and `articles` give the same resources.
+    static func seeded(articles: Int, seed: UInt64) -> ExampleStore {
+        var random = SplitMix64(seed: seed)
+        var state = State()
+        let words = [
+            "swift", "json", "api", "stream", "arena", "parser", "server", "client", "cache", "index", "query",
+            "fast", "small", "exact", "linked",
+        ]
+        func sentence(_ count: Int) -> String {
+            (0..<count).map { _ in words[Int(random.next() % UInt64(words.count))] }.joined(separator: " ")
+        }
+        let names = ["Ann", "Bo", "Cyd", "Dee", "Eli", "Fay", "Gus", "Hal"]
+        let peopleCount = max(3, articles / 4)
+        for index in 1...peopleCount {
+            state.put(
+                JSONAPIResourceObject(
+                    type: "people", id: "\(index)",
+                    attributes: ["name": JSON(names[(index - 1) % names.count] + " \(index)")]))
+        }
+        for (index, name) in ["swift", "json", "http", "news", "howto"].enumerated() {
+            state.put(JSONAPIResourceObject(type: "tags", id: "\(index + 1)", attributes: ["name": JSON(name)]))
+        }
+        var commentID = 0
+        for index in stride(from: 1, through: articles, by: 1) {
+            var comments: [ResourceIdentifier] = []
+            for _ in 0..<Int(random.next() % 3) {
+                commentID += 1
+                let author = ResourceIdentifier(type: "people", id: "\(1 + Int(random.next() % UInt64(peopleCount)))")
+                var comment = JSONAPIResourceObject(
+                    type: "comments", id: "\(commentID)", attributes: ["body": JSON(sentence(5))])
+                comment.relationships.append(key: "author", value: .toOne(author))
+                state.put(comment)
+                comments.append(ResourceIdentifier(type: "comments", id: "\(commentID)"))
+            }
+            let tags = (1...5).filter { _ in random.next() % 3 == 0 }.map {
+                ResourceIdentifier(type: "tags", id: "\($0)")
+            }
+            let day = 1 + Int(random.next() % 28)
+            var article = JSONAPIResourceObject(
+                type: "articles", id: "\(index)",
+                attributes: [
+                    "title": JSON(sentence(3)), "body": JSON(sentence(12)),
+                    "createdAt": JSON("2024-01-\(day < 10 ? "0" : "")\(day)T10:00:00Z"),
+                ])
+            article.relationships.append(
+                key: "author",
+                value: .toOne(ResourceIdentifier(type: "people", id: "\(1 + Int(random.next() % UInt64(peopleCount)))"))
+            )
+            article.relationships.append(key: "comments", value: .toMany(comments))
+            article.relationships.append(key: "tags", value: .toMany(tags))
+            state.put(article)
+        }
+        return ExampleStore(state: state)
+    }
+}
+
+/// A small, fast, deterministic generator (SplitMix64), so `--seed` reproduces the data on any
+/// platform.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,80 @@
+import JSONAPI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `jsonapi-example-server [--port N] [--articles N] [--seed S] [--framework hummingbird]`
+struct ServerOptions {
+    var port = 8080
+    var articles = 50
+    var seed: UInt64 = 1
+    var framework = "hummingbird"
+
+    static let usage = """
+        USAGE: jsonapi-example-server [--port N] [--articles N] [--seed S] [--framework hummingbird]
+
+        An in-memory JSON:API 1.1 service: /articles, /people, /comments, /tags and
+        POST /operations (Atomic Operations).
+
+        OPTIONS:
+          --port N          TCP port on 127.0.0.1 (default 8080; 0 picks a free one)
+          --articles N      number of generated articles (default 50)
+          --seed S          seed of the generated data; the same seed gives the same data (default 1)
+          --framework NAME  the HTTP framework; only `hummingbird` for now
+          -h, --help        show this help
+        """
+
+    /// Parses the arguments after the program name; nil with a message on a bad one.
+    static func parse(_ arguments: [String]) -> Result<ServerOptions?, ParseFailure> {
+        var options = ServerOptions()
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            if argument == "-h" || argument == "--help" { return .success(nil) }
+            guard let value = rest.popFirst() else { return .failure(ParseFailure("\(argument) needs a value")) }
+            switch argument {
+            case "--port":
+                guard let port = Int(value), (0...65535).contains(port) else {
+                    return .failure(ParseFailure("--port takes 0...65535"))
+                }
+                options.port = port
+            case "--articles":
+                guard let count = Int(value), (0...1_000_000).contains(count) else {
+                    return .failure(ParseFailure("--articles takes 0...1000000"))
+                }
+                options.articles = count
+            case "--seed":
+                guard let seed = UInt64(value) else {
+                    return .failure(ParseFailure("--seed takes an unsigned integer"))
+                }
+                options.seed = seed
+            case "--framework":
+                guard value == "hummingbird" else {
+                    return .failure(ParseFailure("--framework: only `hummingbird` is available"))
+                }
+                options.framework = value
+            default:
+                return .failure(ParseFailure("unknown option \(argument)"))
+            }
+        }
+        return .success(options)
+    }
+
+    struct ParseFailure: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+}
+
+switch ServerOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+case .success(nil):
+    print(ServerOptions.usage)
+case .success(let options?):
+    let service = ExampleService(store: .seeded(articles: options.articles, seed: options.seed))
+    try await HummingbirdFront.application(service: service, port: options.port).runService()
+case .failure(let failure):
+    print("error: \(failure.message)\n\n\(ServerOptions.usage)")
+    exit(2)
+}

@@ -1,0 +1,125 @@
+import Hummingbird
+import JSONAPI
+
+/// The standard JSON:API endpoints of one resource type, registered with
+/// ``Hummingbird/RouterMethods/addJSONAPIResource(_:_:)``.
+///
+/// Each handler is optional; an endpoint without one is not registered (so it answers 404
+/// through ``JSONAPIMiddleware``). Handlers read the route parameters `id` and `relationship`:
+///
+/// | Handler | Route |
+/// |---|---|
+/// | ``collection`` | `GET /articles` |
+/// | ``create`` | `POST /articles` |
+/// | ``resource`` | `GET /articles/:id` |
+/// | ``update`` | `PATCH /articles/:id` |
+/// | ``delete`` | `DELETE /articles/:id` |
+/// | ``related`` | `GET /articles/:id/:relationship` |
+/// | ``relationship`` | `GET /articles/:id/relationships/:relationship` |
+/// | ``replaceRelationship`` | `PATCH /articles/:id/relationships/:relationship` |
+/// | ``addToRelationship`` | `POST /articles/:id/relationships/:relationship` |
+/// | ``removeFromRelationship`` | `DELETE /articles/:id/relationships/:relationship` |
+///
+/// ```swift
+/// var routes = JSONAPIResourceRoutes<BasicRequestContext>()
+/// routes.resource = { request, context in
+///     let id = try context.parameters.require("id")
+///     guard let article = store.article(id) else { throw JSONAPIHTTPError.notFound() }
+///     return try JSONAPIResponse(encoding: article, encoder: JSONAPIEncoder())
+/// }
+/// router.addJSONAPIResource("articles", routes)
+/// ```
+public struct JSONAPIResourceRoutes<Context: RequestContext>: Sendable {
+    /// A handler: the request and its context in, a response out.
+    public typealias Handler = @Sendable (Request, Context) async throws -> JSONAPIResponse
+
+    /// `GET /TYPE`.
+    public var collection: Handler?
+    /// `POST /TYPE`.
+    public var create: Handler?
+    /// `GET /TYPE/:id`.
+    public var resource: Handler?
+    /// `PATCH /TYPE/:id`.
+    public var update: Handler?
+    /// `DELETE /TYPE/:id`.
+    public var delete: Handler?
+    /// `GET /TYPE/:id/:relationship`: the related resource or resources.
+    public var related: Handler?
+    /// `GET /TYPE/:id/relationships/:relationship`: the linkage.
+    public var relationship: Handler?
+    /// `PATCH /TYPE/:id/relationships/:relationship`: replaces the linkage.
+    public var replaceRelationship: Handler?
+    /// `POST /TYPE/:id/relationships/:relationship`: adds to a to-many relationship.
+    public var addToRelationship: Handler?
+    /// `DELETE /TYPE/:id/relationships/:relationship`: removes from a to-many relationship.
+    public var removeFromRelationship: Handler?
+
+    /// Creates an empty set of handlers.
+    public init() {}
+}
+
+extension RouterMethods {
+    /// Registers the standard endpoints of resource type `path` (see ``JSONAPIResourceRoutes``).
+    @discardableResult
+    public func addJSONAPIResource(_ path: String, _ routes: JSONAPIResourceRoutes<Context>) -> Self {
+        let resource = "\(path)/:id"
+        let relationship = "\(path)/:id/relationships/:relationship"
+        let endpoints: [(String, HTTPRequest.Method, JSONAPIResourceRoutes<Context>.Handler?)] = [
+            (path, .get, routes.collection),
+            (path, .post, routes.create),
+            (resource, .get, routes.resource),
+            (resource, .patch, routes.update),
+            (resource, .delete, routes.delete),
+            ("\(path)/:id/:relationship", .get, routes.related),
+            (relationship, .get, routes.relationship),
+            (relationship, .patch, routes.replaceRelationship),
+            (relationship, .post, routes.addToRelationship),
+            (relationship, .delete, routes.removeFromRelationship),
+        ]
+        for (routePath, method, handler) in endpoints {
+            guard let handler else { continue }
+            on(RouterPath(routePath), method: method, use: handler)
+        }
+        return self
+    }
+
+    /// Registers an Atomic Operations endpoint (`POST path`, https://jsonapi.org/ext/atomic).
+    ///
+    /// The request must be sent as `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"`
+    /// (415 otherwise), and the configuration must list ``AtomicOperations/extensionURI`` among
+    /// its supported extensions. The operations are read and checked against the extension's
+    /// rules before `perform` runs; the results are answered with 200 and the same media type,
+    /// or 204 when no operation returned anything. `perform` should apply all operations or none.
+    ///
+    /// ```swift
+    /// router.addJSONAPIOperations("operations", configuration: configuration) { operations, request, context in
+    ///     try store.perform(operations)   // an AtomicResultsDocument
+    /// }
+    /// ```
+    @discardableResult
+    public func addJSONAPIOperations(
+        _ path: String = "operations", configuration: JSONAPIConfiguration,
+        perform: @escaping @Sendable ([AtomicOperation], Request, Context) async throws -> AtomicResultsDocument
+    ) -> Self {
+        post(RouterPath(path)) { request, context -> JSONAPIResponse in
+            let requestType = try request.jsonapiRequestMediaType(configuration: configuration)
+            guard requestType.extensions.contains(AtomicOperations.extensionURI) else {
+                throw JSONAPIHTTPError.unsupportedMediaType(
+                    "an Atomic Operations request must be sent with ext=\"\(AtomicOperations.extensionURI)\"")
+            }
+            let document = try await request.jsonapiDocument(kind: .response, configuration: configuration)
+            let operations = try document.atomicOperations()
+            guard !operations.isEmpty else {
+                throw JSONAPIHTTPError(
+                    status: 400, code: "missing-operations", title: "Invalid Atomic Operations document",
+                    detail: "the document has no `\(AtomicOperations.operationsMember)` member",
+                    source: .pointer(""))
+            }
+            let results = try await perform(operations, request, context)
+            if results.results.allSatisfy({ $0.data == nil && $0.meta == nil }) { return .noContent() }
+            return try JSONAPIResponse(
+                document: results, mediaType: JSONAPIMediaType(extensions: [AtomicOperations.extensionURI]),
+                options: configuration.writingOptions)
+        }
+    }
+}
