@@ -144,6 +144,7 @@ struct StreamBuffer: ~Copyable {
             let rest = length &- offset
             var word: UInt64 = 0x2020_2020_2020_2020
             unsafe withUnsafeMutableBytes(of: &word) {
+                // SAFETY: `rest < 8` bytes, from `contents + offset`, which lie inside the copy of `length` bytes.
                 unsafe $0.baseAddress?.copyMemory(from: contents + offset, byteCount: rest)
             }
             flags |= JSONWriter.wordEscapeFlags(word, slashes: escapeSlashes)
@@ -180,6 +181,7 @@ struct StreamBuffer: ~Copyable {
                 }
                 hit = index &+ flags.trailingZeroBitCount >> 3
             } else {
+                // SAFETY: `index < length`.
                 let byte = unsafe source.load(fromByteOffset: index, as: UInt8.self)
                 guard
                     byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
@@ -190,12 +192,14 @@ struct StreamBuffer: ~Copyable {
                 }
                 hit = index
             }
+            // SAFETY: `runStart <= hit < length`: the run and the byte at `hit` lie inside `utf8`.
             if runStart < hit { unsafe append(UnsafeRawBufferPointer(rebasing: utf8[runStart..<hit])) }
             let escape = unsafe JSONWriter.escapeSequence(source.load(fromByteOffset: hit, as: UInt8.self))
             appendPacked(escape.word, count: escape.count)
             index = hit &+ 1
             runStart = index
         }
+        // SAFETY: `runStart < length`: the tail lies inside `utf8`.
         if runStart < length { unsafe append(UnsafeRawBufferPointer(rebasing: utf8[runStart...])) }
     }
 

@@ -213,6 +213,7 @@ public struct JSONSyntaxValidator: Sendable {
             let excess = tail.count &- capacity
             if excess > 0 {
                 unsafe tail.withUnsafeBytes {
+                    // SAFETY: `0 < excess < tail.count`: the slice lies inside the buffer.
                     unsafe tailLines.advance(over: UnsafeRawBufferPointer(rebasing: $0[0..<excess]))
                 }
                 tail.removeFirst(excess)

@@ -58,6 +58,7 @@ extension JSONWriter {
                 unsafe out[count &+ 1] = UInt8(ascii: "\"")
                 unsafe out[count &+ 2] = UInt8(truncatingIfNeeded: suffix)
                 unsafe out[count &+ 3] = UInt8(truncatingIfNeeded: suffix >> 8)
+                // SAFETY: `out` holds the quote, the `count` bytes, the closing quote and the suffix written above.
                 unsafe storage.append(contentsOf: UnsafeBufferPointer(start: out, count: count &+ 2 &+ suffixCount))
                 return true
             }
@@ -95,6 +96,7 @@ extension JSONWriter {
             // Pad the tail with spaces, which never need escaping.
             var word: UInt64 = 0x2020_2020_2020_2020
             unsafe withUnsafeMutableBytes(of: &word) {
+                // SAFETY: `count - index < 8` bytes, from inside `utf8`, into the 8-byte word.
                 unsafe $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: utf8[index...]))
             }
             return wordNeedsEscape(word, slashes: slashes)
@@ -144,6 +146,7 @@ extension JSONWriter {
             }
             let chunkEnd = min(index &+ 8, count)
             while index < chunkEnd {
+                // SAFETY: `index < chunkEnd <= count`; the runs appended below lie in `0..<count`.
                 let byte = unsafe base.load(fromByteOffset: index, as: UInt8.self)
                 if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
                     || (slashes && byte == UInt8(ascii: "/"))
@@ -159,6 +162,7 @@ extension JSONWriter {
             }
         }
         if runStart < count {
+            // SAFETY: `runStart < count`: the tail lies inside the string's bytes.
             unsafe storage.append(contentsOf: UnsafeRawBufferPointer(start: base + runStart, count: count &- runStart))
         }
     }
