@@ -9,7 +9,8 @@ import PackageDescription
 //
 //   Macros   the JSONAPIMacros product (`@ResourceReadable`) and the generated documents' typed models: swift-syntax
 //   CLI      the `jsonapi` command-line tool: swift-argument-parser
-//   Hummingbird  the JSONAPIHummingbird adapter and the jsonapi-example-server executable: hummingbird
+//   Hummingbird  the JSONAPIHummingbird adapter (and the example server's Hummingbird front): hummingbird
+//   Vapor    the JSONAPIVapor adapter (and the example server's Vapor front): vapor
 //
 // No trait is on by default. Building this package itself needs them all: `swift build --enable-all-traits` (the
 // scripts pass it).
@@ -24,6 +25,7 @@ let package = Package(
         .library(name: "JSONAPIGeneratorModels", targets: ["JSONAPIGeneratorModels"]),
         .executable(name: "jsonapi", targets: ["JSONAPICLI"]),
         .library(name: "JSONAPIHummingbird", targets: ["JSONAPIHummingbird"]),
+        .library(name: "JSONAPIVapor", targets: ["JSONAPIVapor"]),
         .executable(name: "jsonapi-example-server", targets: ["JSONAPIExampleServer"]),
     ],
     traits: [
@@ -33,6 +35,10 @@ let package = Package(
             name: "Hummingbird",
             description:
                 "The Hummingbird 2 adapter (JSONAPIHummingbird) and the example server, which need hummingbird."
+        ),
+        .trait(
+            name: "Vapor",
+            description: "The Vapor 4 adapter (JSONAPIVapor) and the example server's Vapor front, which need vapor."
         ),
         .default(enabledTraits: []),
     ],
@@ -45,6 +51,9 @@ let package = Package(
         // it, so a package that depends on this one never resolves it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
+        // The Vapor tests' HTTP client (Vapor depends on it already).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .target(
@@ -113,15 +122,33 @@ let package = Package(
             ],
             path: "Sources/JSONAPIHummingbird"
         ),
+        // Serving JSON:API from Vapor 4: the same capabilities through Vapor's content coders, an
+        // `AsyncMiddleware` and streamed request bodies.
+        .target(
+            name: "JSONAPIVapor",
+            dependencies: [
+                "JSONAPI",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+            ],
+            path: "Sources/JSONAPIVapor"
+        ),
         // An in-memory JSON:API service (articles, people, comments, tags). The store and handlers are
-        // framework-neutral; only the front file imports Hummingbird.
-        .executableTarget(
-            name: "JSONAPIExampleServer",
+        // framework-neutral; one front file per framework (`#if Hummingbird`, `#if Vapor`). A library
+        // (not a product) so that the tests start it in-process.
+        .target(
+            name: "JSONAPIExample",
             dependencies: [
                 "JSONAPI",
                 "JSONAPIHummingbird",
+                "JSONAPIVapor",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
             ],
+            path: "Sources/JSONAPIExample"
+        ),
+        .executableTarget(
+            name: "JSONAPIExampleServer",
+            dependencies: ["JSONAPIExample"],
             path: "Sources/JSONAPIExampleServer"
         ),
         .executableTarget(
@@ -192,12 +219,22 @@ let package = Package(
         .testTarget(
             name: "JSONAPIHummingbirdTests",
             dependencies: [
-                "JSONAPI", "JSONAPIHummingbird", "JSONAPIExampleServer",
+                "JSONAPI", "JSONAPIHummingbird", "JSONAPIExample", "JSONAPITestSupport",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(
                     name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
             ],
             path: "Tests/JSONAPIHummingbirdTests"
+        ),
+        // The Vapor adapter and the example service's Vapor front, over a real loopback socket.
+        .testTarget(
+            name: "JSONAPIVaporTests",
+            dependencies: [
+                "JSONAPI", "JSONAPIVapor", "JSONAPIExample", "JSONAPITestSupport",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Vapor"])),
+            ],
+            path: "Tests/JSONAPIVaporTests"
         ),
     ],
     swiftLanguageModes: [.v6]

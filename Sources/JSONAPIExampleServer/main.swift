@@ -1,4 +1,4 @@
-import JSONAPI
+import JSONAPIExample
 
 #if canImport(Glibc)
     import Glibc
@@ -6,7 +6,7 @@ import JSONAPI
     import Darwin
 #endif
 
-/// `jsonapi-example-server [--port N] [--articles N] [--seed S] [--framework hummingbird]`
+/// `jsonapi-example-server [--port N] [--articles N] [--seed S] [--framework hummingbird|vapor]`
 struct ServerOptions {
     var port = 8080
     var articles = 50
@@ -14,7 +14,7 @@ struct ServerOptions {
     var framework = "hummingbird"
 
     static let usage = """
-        USAGE: jsonapi-example-server [--port N] [--articles N] [--seed S] [--framework hummingbird]
+        USAGE: jsonapi-example-server [--port N] [--articles N] [--seed S] [--framework hummingbird|vapor]
 
         An in-memory JSON:API 1.1 service: /articles, /people, /comments, /tags and
         POST /operations (Atomic Operations).
@@ -23,7 +23,7 @@ struct ServerOptions {
           --port N          TCP port on 127.0.0.1 (default 8080; 0 picks a free one)
           --articles N      number of generated articles (default 50)
           --seed S          seed of the generated data; the same seed gives the same data (default 1)
-          --framework NAME  the HTTP framework; only `hummingbird` for now
+          --framework NAME  the HTTP framework: hummingbird (default) or vapor
           -h, --help        show this help
         """
 
@@ -51,8 +51,9 @@ struct ServerOptions {
                 }
                 options.seed = seed
             case "--framework":
-                guard value == "hummingbird" else {
-                    return .failure(ParseFailure("--framework: only `hummingbird` is available"))
+                guard ExampleServer.frameworks.contains(value) else {
+                    let available = ExampleServer.frameworks.map { "`\($0)`" }.joined(separator: ", ")
+                    return .failure(ParseFailure("--framework takes one of \(available) (this build has those)"))
                 }
                 options.framework = value
             default:
@@ -72,8 +73,8 @@ switch ServerOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .success(nil):
     print(ServerOptions.usage)
 case .success(let options?):
-    let service = ExampleService(store: .seeded(articles: options.articles, seed: options.seed))
-    try await HummingbirdFront.application(service: service, port: options.port).runService()
+    try await ExampleServer.run(
+        framework: options.framework, port: options.port, articles: options.articles, seed: options.seed)
 case .failure(let failure):
     print("error: \(failure.message)\n\n\(ServerOptions.usage)")
     exit(2)

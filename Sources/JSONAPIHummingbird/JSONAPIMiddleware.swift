@@ -31,21 +31,30 @@ public struct JSONAPIMiddleware<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         do {
-            if case .failure(let failure) = JSONAPINegotiation.checkContentType(
-                request.headers[.contentType], supportedExtensions: configuration.supportedExtensions,
-                version: configuration.specVersion)
-            {
-                throw failure
-            }
-            _ = try request.jsonapiResponseMediaType(configuration: configuration)
+            try configuration.negotiate(contentType: request.headers[.contentType], accept: request.headers[.accept])
             return try await next(request, context)
         } catch {
-            let objects = JSONAPIHTTPError.errorObjects(describing: error)
+            let objects = Self.errorObjects(describing: error)
             if objects.contains(where: { ($0.httpStatus ?? 500) >= 500 }) {
                 context.logger.error("request failed: \(String(reflecting: error))")
             }
             return JSONAPIResponse(errors: JSONAPIErrorDocument(errors: objects))
                 .response(from: request, context: context)
         }
+    }
+
+    /// The error objects that describe any error to a client.
+    ///
+    /// A ``JSONAPI/JSONAPIErrorConvertible`` error describes itself; another
+    /// `HTTPResponseError` (such as Hummingbird's 404 for an unknown route) keeps its status with
+    /// the standard reason phrase as title; anything else is a generic 500. No message of the
+    /// underlying error reaches the client: a `HTTPError`'s message can hold internal details.
+    public static func errorObjects(describing error: any Error) -> [JSONAPIErrorObject] {
+        if error is any JSONAPIErrorConvertible { return JSONAPIErrorObject.errors(describing: error) }
+        if let error = error as? any HTTPResponseError {
+            return JSONAPIHTTPError.errorObjects(
+                frameworkStatus: error.status.code, reasonPhrase: error.status.reasonPhrase)
+        }
+        return [.internalServerError]
     }
 }

@@ -103,23 +103,13 @@ extension RouterMethods {
     ) -> Self {
         post(RouterPath(path)) { request, context -> JSONAPIResponse in
             let requestType = try request.jsonapiRequestMediaType(configuration: configuration)
-            guard requestType.extensions.contains(AtomicOperations.extensionURI) else {
-                throw JSONAPIHTTPError.unsupportedMediaType(
-                    "an Atomic Operations request must be sent with ext=\"\(AtomicOperations.extensionURI)\"")
-            }
             let document = try await request.jsonapiDocument(kind: .response, configuration: configuration)
-            let operations = try document.atomicOperations()
-            guard !operations.isEmpty else {
-                throw JSONAPIHTTPError(
-                    status: 400, code: "missing-operations", title: "Invalid Atomic Operations document",
-                    detail: "the document has no `\(AtomicOperations.operationsMember)` member",
-                    source: .pointer(""))
-            }
+            let operations = try AtomicOperations.checkedOperations(of: document, requestType: requestType)
             let results = try await perform(operations, request, context)
-            if results.results.allSatisfy({ $0.data == nil && $0.meta == nil }) { return .noContent() }
-            return try JSONAPIResponse(
-                document: results, mediaType: JSONAPIMediaType(extensions: [AtomicOperations.extensionURI]),
-                options: configuration.writingOptions)
+            guard let body = try AtomicOperations.responseBody(for: results, options: configuration.writingOptions)
+            else { return .noContent() }
+            return JSONAPIResponse(
+                bytes: body, mediaType: JSONAPIMediaType(extensions: [AtomicOperations.extensionURI]))
         }
     }
 }

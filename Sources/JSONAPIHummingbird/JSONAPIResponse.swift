@@ -72,9 +72,11 @@ public struct JSONAPIResponse: ResponseGenerator, Sendable {
         self.init(status: HTTPResponse.Status(code: errors.httpStatus), bytes: bytes, mediaType: mediaType)
     }
 
-    /// The error document describing `error` (see ``JSONAPIHTTPError/errorObjects(describing:)``).
+    /// The error document describing `error` (see ``JSONAPIMiddleware/errorObjects(describing:)``).
     public init(describing error: any Error) {
-        self.init(errors: JSONAPIErrorDocument(errors: JSONAPIHTTPError.errorObjects(describing: error)))
+        self.init(
+            errors: JSONAPIErrorDocument(errors: JSONAPIMiddleware<BasicRequestContext>.errorObjects(describing: error))
+        )
     }
 
     /// 204 No Content: no body and no `Content-Type`.

@@ -14,26 +14,28 @@ extension Request {
     ///
     /// - Throws: ``JSONAPIHTTPError`` 415 when `Content-Type` is not the JSON:API media type (or
     ///   has parameters ``JSONAPINegotiation/checkContentType(_:supportedExtensions:version:)``
-    ///   refuses), 413 when `Content-Length` or the bytes received exceed
-    ///   ``JSONAPIConfiguration/maximumBodyBytes``; ``JSONAPIError`` (400, 413) when the body is
-    ///   not a valid document of that kind.
+    ///   refuses) or 413 when `Content-Length` exceeds
+    ///   ``JSONAPI/JSONAPIConfiguration/maximumBodyBytes``; ``JSONAPI/JSONAPIError`` 413 when the
+    ///   bytes received exceed it, 400 when the body is not a valid document of that kind;
+    ///   ``JSONAPI/JSONAPIHTTPError/incompleteBody()`` (400) when the connection does not deliver
+    ///   the whole body.
     public func jsonapiDocument(
         kind: ParsingOptions.Kind, configuration: JSONAPIConfiguration = JSONAPIConfiguration()
     ) async throws -> Document {
         _ = try jsonapiRequestMediaType(configuration: configuration)
-        var expected = 0
-        if let declared = headers[.contentLength] {
-            guard let count = Int(declared), count >= 0 else {
-                throw JSONAPIHTTPError(status: 400, title: "Bad Request", detail: "invalid Content-Length")
+        var parser = try configuration.bodyParser(kind: kind, contentLength: headers[.contentLength])
+        var buffers = body.makeAsyncIterator()
+        while true {
+            let next: ByteBuffer?
+            do {
+                next = try await buffers.next()
+            } catch {
+                throw JSONAPIHTTPError.incompleteBody()
             }
-            if count > configuration.maximumBodyBytes {
-                throw JSONAPIHTTPError.bodyTooLarge(limit: configuration.maximumBodyBytes)
-            }
-            expected = count
+            guard let buffer = next else { break }
+            try buffer.withUnsafeReadableBytes { bytes in try parser.feed(bytes) }
         }
-        return try await JSONAPIBodyReader.parse(
-            body, options: configuration.parsingOptions(kind: kind), expectedByteCount: expected,
-            limit: configuration.maximumBodyBytes)
+        return try parser.finish()
     }
 
     /// Reads the body as a document of `kind` and decodes its primary data as `T` with `decoder`.
@@ -73,17 +75,7 @@ extension Request {
     public func jsonapiRequestMediaType(
         configuration: JSONAPIConfiguration = JSONAPIConfiguration()
     ) throws -> JSONAPIMediaType {
-        let header = headers[.contentType]
-        let checked = JSONAPINegotiation.checkContentType(
-            header, supportedExtensions: configuration.supportedExtensions, version: configuration.specVersion)
-        switch checked {
-        case .failure(let failure): throw failure
-        case .success(let type?): return type
-        case .success(nil):
-            throw JSONAPIHTTPError.unsupportedMediaType(
-                "the request body must be sent as \(JSONAPIMediaType.base) (Content-Type is \(header.map { "`\($0)`" } ?? "absent"))"
-            )
-        }
+        try configuration.requestMediaType(contentType: headers[.contentType])
     }
 
     /// The media type to answer with, chosen from `Accept`.
@@ -92,27 +84,6 @@ extension Request {
     public func jsonapiResponseMediaType(
         configuration: JSONAPIConfiguration = JSONAPIConfiguration()
     ) throws -> JSONAPIMediaType {
-        try JSONAPINegotiation.negotiateAccept(
-            headers[.accept], supportedExtensions: configuration.supportedExtensions,
-            supportedProfiles: configuration.supportedProfiles, version: configuration.specVersion
-        ).get()
-    }
-}
-
-/// Feeds a body into ``DocumentParser`` as it arrives, counting bytes against a limit.
-enum JSONAPIBodyReader {
-    /// Parses a sequence of buffers; generic so the limit and streaming can be tested without a
-    /// server (a chunked request has no `Content-Length`, so the count is the only bound).
-    static func parse<Body: AsyncSequence>(
-        _ body: Body, options: ParsingOptions, expectedByteCount: Int, limit: Int
-    ) async throws -> Document where Body.Element == ByteBuffer {
-        var parser = DocumentParser(options: options, expectedByteCount: expectedByteCount)
-        var received = 0
-        for try await buffer in body {
-            received += buffer.readableBytes
-            if received > limit { throw JSONAPIHTTPError.bodyTooLarge(limit: limit) }
-            try buffer.withUnsafeReadableBytes { bytes in try parser.feed(bytes) }
-        }
-        return try parser.finish()
+        try configuration.responseMediaType(accept: headers[.accept])
     }
 }

@@ -1,9 +1,8 @@
 import Hummingbird
 import HummingbirdTesting
 import JSONAPI
+import JSONAPIHummingbird
 import Testing
-
-@testable import JSONAPIHummingbird
 
 @Suite struct AdapterTests {
     struct SecretFailure: Error, CustomStringConvertible {
@@ -28,27 +27,5 @@ import Testing
                 #expect(response.headers[.contentType] == "application/vnd.api+json")
             }
         }
-    }
-
-    @Test func streamedBodyIsCountedAgainstTheLimit() async throws {
-        let chunks = AsyncStream<ByteBuffer> { continuation in
-            for _ in 0..<10 { continuation.yield(ByteBuffer(string: "          ")) }
-            continuation.finish()
-        }
-        await #expect(throws: JSONAPIHTTPError.self) {
-            _ = try await JSONAPIBodyReader.parse(chunks, options: ParsingOptions(), expectedByteCount: 0, limit: 64)
-        }
-    }
-
-    @Test func chunksAnywhereParseLikeOneBuffer() async throws {
-        let text = #"{"data":{"type":"articles","attributes":{"title":"é"}}}"#
-        let bytes = Array(text.utf8)
-        let chunks = AsyncStream<ByteBuffer> { continuation in
-            for byte in bytes { continuation.yield(ByteBuffer(bytes: [byte])) }
-            continuation.finish()
-        }
-        let document = try await JSONAPIBodyReader.parse(
-            chunks, options: ParsingOptions(kind: .createRequest), expectedByteCount: bytes.count, limit: 1024)
-        #expect(document.primaryResources.first?.attributes["title"]?.stringValue == "é")
     }
 }

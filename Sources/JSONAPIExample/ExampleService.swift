@@ -43,6 +43,15 @@ struct ExampleService: Sendable {
 
     enum RelationshipChange { case replace, add, remove }
 
+    /// The service's configuration, the same for every framework: Atomic Operations on, a 1 MiB
+    /// body limit.
+    static func configuration(maximumBodyBytes: Int = 1 << 20) -> JSONAPIConfiguration {
+        var configuration = JSONAPIConfiguration()
+        configuration.supportedExtensions = [AtomicOperations.extensionURI]
+        configuration.maximumBodyBytes = maximumBodyBytes
+        return configuration
+    }
+
     func schema(_ type: String) throws -> ResourceSchema {
         guard let schema = ResourceSchema.all[type] else { throw ServiceError.notFound("no resource type `\(type)`") }
         return schema

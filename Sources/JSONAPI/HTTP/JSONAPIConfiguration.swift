@@ -1,16 +1,16 @@
-import JSONAPI
-
 /// What a JSON:API service accepts: body size, extensions and profiles, the negotiation rules,
 /// the parsing limits and how responses are written.
 ///
-/// One value is shared by ``JSONAPIMiddleware`` and the request helpers, so the middleware
-/// negotiates with the same extensions the handlers apply.
+/// The server adapters (`JSONAPIHummingbird`, `JSONAPIVapor`) share one value between their
+/// middleware and their request helpers, so the middleware negotiates with the same extensions
+/// the handlers apply. It holds no framework type: one configuration serves either.
 ///
 /// ```swift
 /// var configuration = JSONAPIConfiguration()
 /// configuration.maximumBodyBytes = 256 * 1024
 /// configuration.supportedExtensions = [AtomicOperations.extensionURI]
-/// router.add(middleware: JSONAPIMiddleware(configuration: configuration))
+/// let options = configuration.parsingOptions(kind: .createRequest)
+/// // options.kind == .createRequest, options.maximumDocumentBytes <= 256 KiB
 /// ```
 public struct JSONAPIConfiguration: Sendable {
     /// The largest request body read, in bytes; a longer one is answered with 413. Default 1 MiB:
@@ -35,8 +35,9 @@ public struct JSONAPIConfiguration: Sendable {
     /// Creates the default configuration.
     public init() {}
 
-    /// The parsing options for one kind of request document.
-    func parsingOptions(kind: ParsingOptions.Kind) -> ParsingOptions {
+    /// The parsing options for one kind of request document: ``parsingOptions`` with `kind` set
+    /// and ``ParsingOptions/maximumDocumentBytes`` capped by ``maximumBodyBytes``.
+    public func parsingOptions(kind: ParsingOptions.Kind) -> ParsingOptions {
         var options = parsingOptions
         options.kind = kind
         options.maximumDocumentBytes = min(options.maximumDocumentBytes, max(maximumBodyBytes, 0))

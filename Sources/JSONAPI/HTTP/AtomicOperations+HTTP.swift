@@ -1,0 +1,42 @@
+extension AtomicOperations {
+    /// The operations of an Atomic Operations request, checked the way an endpoint must check
+    /// them before applying any.
+    ///
+    /// The request body must have been sent with the extension in its media type's `ext`, and the
+    /// document must hold at least one operation; each operation is checked against the
+    /// extension's rules by ``Document/atomicOperations()``.
+    ///
+    /// ```swift
+    /// let type = try configuration.requestMediaType(contentType: contentType)
+    /// let operations = try AtomicOperations.checkedOperations(of: document, requestType: type)
+    /// ```
+    ///
+    /// - Throws: ``JSONAPIHTTPError`` 415 without the extension, 400 without operations;
+    ///   ``JSONAPIError`` (400) for an operation that breaks the extension's rules.
+    public static func checkedOperations(
+        of document: Document, requestType: JSONAPIMediaType
+    ) throws -> [AtomicOperation] {
+        guard requestType.extensions.contains(extensionURI) else {
+            throw JSONAPIHTTPError.unsupportedMediaType(
+                "an Atomic Operations request must be sent with ext=\"\(extensionURI)\"")
+        }
+        let operations = try document.atomicOperations()
+        guard !operations.isEmpty else {
+            throw JSONAPIHTTPError(
+                status: 400, code: "missing-operations", title: "Invalid Atomic Operations document",
+                detail: "the document has no `\(operationsMember)` member", source: .pointer(""))
+        }
+        return operations
+    }
+
+    /// The body answering an Atomic Operations request: the results document, or nil when no
+    /// operation returned data or meta (the extension answers that with 204 No Content).
+    ///
+    /// - Throws: ``JSONAPIError`` when a result holds something JSON cannot represent.
+    public static func responseBody(
+        for results: AtomicResultsDocument, options: JSONWritingOptions = JSONWritingOptions()
+    ) throws -> [UInt8]? {
+        if results.results.allSatisfy({ $0.data == nil && $0.meta == nil }) { return nil }
+        return try results.jsonBytes(options: options)
+    }
+}

@@ -1,0 +1,43 @@
+import JSONAPI
+
+/// The example service as a program runs it: a seeded store served by one of the frameworks this
+/// build has (package traits `Hummingbird`, `Vapor`).
+public enum ExampleServer {
+    /// The frameworks this build was compiled with.
+    public static var frameworks: [String] {
+        var names: [String] = []
+        #if Hummingbird
+            names.append("hummingbird")
+        #endif
+        #if Vapor
+            names.append("vapor")
+        #endif
+        return names
+    }
+
+    /// Serves `articles` generated articles (and their people, comments and tags) from `seed` on
+    /// 127.0.0.1:`port` with `framework` until the process is stopped.
+    ///
+    /// - Throws: The framework's error when the port cannot be bound.
+    public static func run(framework: String, port: Int, articles: Int, seed: UInt64) async throws {
+        let service = ExampleService(store: .seeded(articles: articles, seed: seed))
+        switch framework {
+        #if Vapor
+            case "vapor": try await VaporFront.run(service: service, port: port)
+        #endif
+        #if Hummingbird
+            case "hummingbird": try await HummingbirdFront.application(service: service, port: port).runService()
+        #endif
+        default: throw UnknownFramework(name: framework)
+        }
+    }
+
+    /// A framework this build does not have.
+    public struct UnknownFramework: Error, CustomStringConvertible {
+        /// The name asked for.
+        public var name: String
+        public var description: String {
+            "--framework \(name) is not in this build (it has: \(ExampleServer.frameworks.joined(separator: ", ")))"
+        }
+    }
+}

@@ -1,0 +1,109 @@
+#if Vapor
+    import JSONAPI
+    import JSONAPIVapor
+    import Vapor
+
+    /// The example service served by Vapor 4: routes of ``JSONAPIResourceRoutes`` for every type, an
+    /// Atomic Operations endpoint, and ``JSONAPIMiddleware`` in front of them all.
+    enum VaporFront {
+        static func register(on app: Application, service: ExampleService, configuration: JSONAPIConfiguration) {
+            app.middleware.use(JSONAPIMiddleware(configuration: configuration))
+            for type in ResourceSchema.all.keys.sorted() {
+                app.jsonapiResource(type, routes(type, service: service, configuration: configuration))
+            }
+            app.jsonapiOperations("operations", configuration: configuration) { operations, _ in
+                try service.perform(operations)
+            }
+        }
+
+        static func routes(
+            _ type: String, service: ExampleService, configuration: JSONAPIConfiguration
+        ) -> JSONAPIResourceRoutes {
+            var routes = JSONAPIResourceRoutes()
+            routes.collection = { request in
+                response(try service.list(type: type, rawQuery: request.url.query ?? "", target: request.jsonapiTarget))
+            }
+            routes.resource = { request in
+                response(try service.show(type: type, id: try id(request), rawQuery: request.url.query ?? ""))
+            }
+            routes.related = { request in
+                response(
+                    try service.related(
+                        type: type, id: try id(request), relationship: try relationship(request),
+                        rawQuery: request.url.query ?? ""))
+            }
+            routes.relationship = { request in
+                response(
+                    try service.relationship(
+                        type: type, id: try id(request), relationship: try relationship(request),
+                        rawQuery: request.url.query ?? ""))
+            }
+            routes.create = { request in
+                let document = try await request.jsonapiDocument(kind: .createRequest, configuration: configuration)
+                return response(try service.create(type: type, document: document))
+            }
+            routes.update = { request in
+                let document = try await request.jsonapiDocument(kind: .updateRequest, configuration: configuration)
+                return response(try service.update(type: type, id: try id(request), document: document))
+            }
+            routes.delete = { request in response(try service.delete(type: type, id: try id(request))) }
+            let changes:
+                [(
+                    ExampleService.RelationshipChange,
+                    WritableKeyPath<JSONAPIResourceRoutes, JSONAPIResourceRoutes.Handler?>
+                )] = [
+                    (.replace, \.replaceRelationship), (.add, \.addToRelationship), (.remove, \.removeFromRelationship),
+                ]
+            for (change, keyPath) in changes {
+                routes[keyPath: keyPath] = { request in
+                    let document = try await request.jsonapiDocument(
+                        kind: .relationshipUpdate, configuration: configuration)
+                    return response(
+                        try service.changeRelationship(
+                            type: type, id: try id(request), relationship: try relationship(request), change: change,
+                            document: document))
+                }
+            }
+            return routes
+        }
+
+        static func id(_ request: Request) throws -> String { try request.parameters.require("id") }
+
+        static func relationship(_ request: Request) throws -> String { try request.parameters.require("relationship") }
+
+        static func response(_ response: ServiceResponse) -> JSONAPIResponse {
+            var headers = HTTPHeaders()
+            if let location = response.location { headers.replaceOrAdd(name: .location, value: location) }
+            guard let body = response.body else { return .noContent(headers: headers) }
+            return JSONAPIResponse(
+                status: HTTPResponseStatus(statusCode: response.status), bytes: body, headers: headers)
+        }
+
+        /// An application serving the example on 127.0.0.1:`port` (0 picks a free port), not yet
+        /// started. Its environment has no command-line arguments: the example's own options are
+        /// not Vapor's.
+        static func application(
+            service: ExampleService, port: Int, configuration: JSONAPIConfiguration = ExampleService.configuration()
+        ) async throws -> Application {
+            let app = try await Application.make(Environment(name: "production", arguments: ["jsonapi-example-server"]))
+            app.http.server.configuration.hostname = "127.0.0.1"
+            app.http.server.configuration.port = port
+            app.http.server.configuration.serverName = "jsonapi-example-server"
+            register(on: app, service: service, configuration: configuration)
+            return app
+        }
+
+        /// Runs the service until the process is stopped (Vapor's `serve` command, which stops on
+        /// SIGINT and SIGTERM).
+        static func run(service: ExampleService, port: Int) async throws {
+            let app = try await application(service: service, port: port)
+            do {
+                try await app.execute()
+            } catch {
+                try? await app.asyncShutdown()
+                throw error
+            }
+            try await app.asyncShutdown()
+        }
+    }
+#endif

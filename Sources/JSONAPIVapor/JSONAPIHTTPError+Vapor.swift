@@ -1,0 +1,12 @@
+import JSONAPI
+import Vapor
+
+/// Vapor answers an `AbortError` with its status: a ``JSONAPI/JSONAPIHTTPError`` keeps its status
+/// even past every middleware (``JSONAPIMiddleware`` answers it with its error document).
+extension JSONAPIHTTPError: AbortError {
+    /// The status of the error document.
+    public var status: HTTPResponseStatus { HTTPResponseStatus(statusCode: httpStatus) }
+
+    /// The first error object's detail, or its title.
+    public var reason: String { errors.first.map { $0.detail ?? $0.title ?? "" } ?? "" }
+}

@@ -1,0 +1,117 @@
+import JSONAPI
+import Vapor
+
+/// The standard JSON:API endpoints of one resource type, registered with
+/// ``Vapor/RoutesBuilder/jsonapiResource(_:_:)``.
+///
+/// Each handler is optional; an endpoint without one is not registered (so it answers 404
+/// through ``JSONAPIMiddleware``). Handlers read the route parameters `id` and `relationship`.
+/// The endpoints that take a body are registered with `body: .stream`, so
+/// ``Vapor/Request/jsonapiDocument(kind:configuration:)`` parses it as it arrives:
+///
+/// | Handler | Route |
+/// |---|---|
+/// | ``collection`` | `GET /articles` |
+/// | ``create`` | `POST /articles` |
+/// | ``resource`` | `GET /articles/:id` |
+/// | ``update`` | `PATCH /articles/:id` |
+/// | ``delete`` | `DELETE /articles/:id` |
+/// | ``related`` | `GET /articles/:id/:relationship` |
+/// | ``relationship`` | `GET /articles/:id/relationships/:relationship` |
+/// | ``replaceRelationship`` | `PATCH /articles/:id/relationships/:relationship` |
+/// | ``addToRelationship`` | `POST /articles/:id/relationships/:relationship` |
+/// | ``removeFromRelationship`` | `DELETE /articles/:id/relationships/:relationship` |
+///
+/// ```swift
+/// var routes = JSONAPIResourceRoutes()
+/// routes.resource = { request in
+///     let id = try request.parameters.require("id")
+///     guard let article = store.article(id) else { throw JSONAPIHTTPError.notFound() }
+///     return try JSONAPIResponse(encoding: article, encoder: JSONAPIEncoder())
+/// }
+/// app.jsonapiResource("articles", routes)
+/// ```
+public struct JSONAPIResourceRoutes: Sendable {
+    /// A handler: the request in, a response out.
+    public typealias Handler = @Sendable (Request) async throws -> JSONAPIResponse
+
+    /// `GET /TYPE`.
+    public var collection: Handler?
+    /// `POST /TYPE`.
+    public var create: Handler?
+    /// `GET /TYPE/:id`.
+    public var resource: Handler?
+    /// `PATCH /TYPE/:id`.
+    public var update: Handler?
+    /// `DELETE /TYPE/:id`.
+    public var delete: Handler?
+    /// `GET /TYPE/:id/:relationship`: the related resource or resources.
+    public var related: Handler?
+    /// `GET /TYPE/:id/relationships/:relationship`: the linkage.
+    public var relationship: Handler?
+    /// `PATCH /TYPE/:id/relationships/:relationship`: replaces the linkage.
+    public var replaceRelationship: Handler?
+    /// `POST /TYPE/:id/relationships/:relationship`: adds to a to-many relationship.
+    public var addToRelationship: Handler?
+    /// `DELETE /TYPE/:id/relationships/:relationship`: removes from a to-many relationship.
+    public var removeFromRelationship: Handler?
+
+    /// Creates an empty set of handlers.
+    public init() {}
+}
+
+extension RoutesBuilder {
+    /// Registers the standard endpoints of resource type `path` (see ``JSONAPIResourceRoutes``).
+    public func jsonapiResource(_ path: String, _ routes: JSONAPIResourceRoutes) {
+        let collection = path.pathComponents
+        let resource = collection + [":id"]
+        let relationship = resource + ["relationships", ":relationship"]
+        let endpoints: [([PathComponent], HTTPMethod, JSONAPIResourceRoutes.Handler?)] = [
+            (collection, .GET, routes.collection),
+            (collection, .POST, routes.create),
+            (resource, .GET, routes.resource),
+            (resource, .PATCH, routes.update),
+            (resource, .DELETE, routes.delete),
+            (resource + [":relationship"], .GET, routes.related),
+            (relationship, .GET, routes.relationship),
+            (relationship, .PATCH, routes.replaceRelationship),
+            (relationship, .POST, routes.addToRelationship),
+            (relationship, .DELETE, routes.removeFromRelationship),
+        ]
+        for (components, method, handler) in endpoints {
+            guard let handler else { continue }
+            let strategy: HTTPBodyStreamStrategy = method == .GET ? .collect : .stream
+            on(method, components, body: strategy, use: handler)
+        }
+    }
+
+    /// Registers an Atomic Operations endpoint (`POST path`, https://jsonapi.org/ext/atomic).
+    ///
+    /// The request must be sent as `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"`
+    /// (415 otherwise), and the configuration must list ``JSONAPI/AtomicOperations/extensionURI``
+    /// among its supported extensions. The operations are read (streamed) and checked against the
+    /// extension's rules before `perform` runs; the results are answered with 200 and the same
+    /// media type, or 204 when no operation returned anything. `perform` should apply all
+    /// operations or none.
+    ///
+    /// ```swift
+    /// app.jsonapiOperations("operations", configuration: configuration) { operations, request in
+    ///     try store.perform(operations)   // an AtomicResultsDocument
+    /// }
+    /// ```
+    public func jsonapiOperations(
+        _ path: String = "operations", configuration: JSONAPIConfiguration,
+        perform: @escaping @Sendable ([AtomicOperation], Request) async throws -> AtomicResultsDocument
+    ) {
+        on(.POST, path.pathComponents, body: .stream) { request async throws -> JSONAPIResponse in
+            let requestType = try request.jsonapiRequestMediaType(configuration: configuration)
+            let document = try await request.jsonapiDocument(kind: .response, configuration: configuration)
+            let operations = try AtomicOperations.checkedOperations(of: document, requestType: requestType)
+            let results = try await perform(operations, request)
+            guard let body = try AtomicOperations.responseBody(for: results, options: configuration.writingOptions)
+            else { return .noContent() }
+            return JSONAPIResponse(
+                bytes: body, mediaType: JSONAPIMediaType(extensions: [AtomicOperations.extensionURI]))
+        }
+    }
+}

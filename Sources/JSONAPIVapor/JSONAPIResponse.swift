@@ -1,0 +1,102 @@
+import JSONAPI
+import Vapor
+
+/// A JSON:API response: a status, a document, and `Content-Type: application/vnd.api+json`
+/// (with the `ext` and `profile` parameters of ``mediaType``, never `charset`).
+///
+/// Vapor's own `HTTPMediaType.jsonAPI` carries `charset=utf-8`, which JSON:API 1.1 forbids; this
+/// type writes the header itself.
+///
+/// ```swift
+/// app.get("articles", ":id") { request async throws -> JSONAPIResponse in
+///     let article = try store.article(request.parameters.require("id"))
+///     return try JSONAPIResponse(encoding: article, encoder: JSONAPIEncoder())
+/// }
+/// ```
+public struct JSONAPIResponse: AsyncResponseEncodable, Sendable {
+    /// The HTTP status.
+    public var status: HTTPResponseStatus
+    /// Further headers (`Location`, ...); `Content-Type` is set from ``mediaType``.
+    public var headers: HTTPHeaders
+    /// The media type written in `Content-Type`; nil for a response without a body (204).
+    public var mediaType: JSONAPIMediaType?
+    /// The document's bytes.
+    public var body: ByteBuffer
+
+    /// A response whose body is `bytes`, already a JSON:API document.
+    public init(
+        status: HTTPResponseStatus = .ok, bytes: some Sequence<UInt8>,
+        mediaType: JSONAPIMediaType = JSONAPIMediaType(), headers: HTTPHeaders = [:]
+    ) {
+        self.status = status
+        self.headers = headers
+        self.mediaType = mediaType
+        self.body = ByteBuffer(bytes: bytes)
+    }
+
+    /// A response writing `document` (a parsed ``JSONAPI/Document``, a
+    /// ``JSONAPI/JSONAPIErrorDocument``, an ``JSONAPI/AtomicResultsDocument``, any
+    /// ``JSONAPI/JSONWritable``).
+    ///
+    /// - Throws: ``JSONAPI/JSONAPIError`` when the value holds something JSON cannot represent.
+    public init(
+        status: HTTPResponseStatus = .ok, document: some JSONWritable,
+        mediaType: JSONAPIMediaType = JSONAPIMediaType(), headers: HTTPHeaders = [:],
+        options: JSONWritingOptions = JSONWritingOptions()
+    ) throws {
+        self.init(
+            status: status, bytes: try document.jsonBytes(options: options), mediaType: mediaType, headers: headers)
+    }
+
+    /// A response whose primary data is `value`, written by `encoder`.
+    ///
+    /// ```swift
+    /// let query = try request.jsonapiQuery(rules: rules)
+    /// return try JSONAPIResponse(encoding: page, encoder: JSONAPIEncoder(options: EncodingOptions(query: query)),
+    ///                            meta: ["total": 40], links: links)
+    /// ```
+    public init<Value: Encodable>(
+        status: HTTPResponseStatus = .ok, encoding value: Value, encoder: JSONAPIEncoder,
+        meta: (any Encodable)? = nil, links: (any Encodable)? = nil,
+        mediaType: JSONAPIMediaType = JSONAPIMediaType(), headers: HTTPHeaders = [:]
+    ) throws {
+        self.init(
+            status: status, bytes: try encoder.encode(value, meta: meta, links: links), mediaType: mediaType,
+            headers: headers)
+    }
+
+    /// An error document, with its status (``JSONAPI/JSONAPIErrorDocument/httpStatus``).
+    public init(errors: JSONAPIErrorDocument, mediaType: JSONAPIMediaType = JSONAPIMediaType()) {
+        // An error document holds only strings and objects built from them; should one ever fail to
+        // write, a fixed 500 document stands in, since this is the answer of last resort.
+        let bytes =
+            (try? errors.jsonBytes())
+            ?? Array(#"{"errors":[{"status":"500","title":"Internal Server Error"}]}"#.utf8)
+        self.init(status: HTTPResponseStatus(statusCode: errors.httpStatus), bytes: bytes, mediaType: mediaType)
+    }
+
+    /// The error document describing `error` (see ``JSONAPIMiddleware/errorObjects(describing:)``).
+    public init(describing error: any Error) {
+        self.init(errors: JSONAPIErrorDocument(errors: JSONAPIMiddleware.errorObjects(describing: error)))
+    }
+
+    /// 204 No Content: no body and no `Content-Type`.
+    public static func noContent(headers: HTTPHeaders = [:]) -> JSONAPIResponse {
+        var response = JSONAPIResponse(status: .noContent, bytes: [], headers: headers)
+        response.mediaType = nil
+        return response
+    }
+
+    /// The Vapor response.
+    public func encodeResponse(for request: Request) async throws -> Response {
+        response()
+    }
+
+    /// The Vapor response, without a request.
+    public func response() -> Response {
+        var headers = headers
+        guard let mediaType else { return Response(status: status, headers: headers) }
+        headers.replaceOrAdd(name: .contentType, value: mediaType.description)
+        return Response(status: status, headers: headers, body: Response.Body(buffer: body))
+    }
+}

@@ -1,0 +1,173 @@
+import JSONAPI
+import Testing
+
+/// The checks every front of the example service must pass over a real socket, whatever the
+/// framework: every endpoint, query family, negotiation failure, error status and body limit,
+/// each error answered with a valid error document, and the server still answering after bad
+/// input. An adapter's tests start the service on a free port and run these against it.
+struct ExampleServiceScenario {
+    static let jsonapi = "application/vnd.api+json"
+    static let atomic = #"application/vnd.api+json; ext="https://jsonapi.org/ext/atomic""#
+
+    /// The port of a running example service.
+    var port: Int
+
+    /// Sends a request; checks the status, the `Content-Type` (exactly the JSON:API media type,
+    /// never a `charset`) and that the body parses, as an error document for a 4xx or 5xx.
+    @discardableResult
+    func send(
+        _ method: String, _ target: String, body: String? = nil, contentType: String? = jsonapi,
+        accept: String? = nil, expect status: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Document? {
+        let response = try await LoopbackHTTP.send(
+            port: port, method, target, text: body, contentType: contentType, accept: accept)
+        guard let response else {
+            Issue.record("\(method) \(target): connection closed without an answer", sourceLocation: sourceLocation)
+            return nil
+        }
+        return try Self.check(response, method: method, target: target, status: status, sourceLocation: sourceLocation)
+    }
+
+    /// Checks a response as ``send(_:_:body:contentType:accept:expect:sourceLocation:)`` does.
+    @discardableResult
+    static func check(
+        _ response: LoopbackHTTP.Response, method: String, target: String, status: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Document? {
+        #expect(response.status == status, "\(method) \(target): \(response.text)", sourceLocation: sourceLocation)
+        if response.status == 204 {
+            #expect(response.body.isEmpty, sourceLocation: sourceLocation)
+            return nil
+        }
+        let type = response.header("Content-Type") ?? ""
+        #expect(
+            type == jsonapi || type.hasPrefix(jsonapi + ";") && !type.contains("charset"),
+            "\(method) \(target): Content-Type \(type)", sourceLocation: sourceLocation)
+        let document = try Document(parsing: response.body)
+        if response.status >= 400 {
+            #expect(document.hasErrors, sourceLocation: sourceLocation)
+            #expect(
+                document.errors.allSatisfy { $0.status == String(response.status) || response.status == 400 },
+                "\(method) \(target): \(response.text)", sourceLocation: sourceLocation)
+        }
+        return document
+    }
+
+    /// Reads: collections, pages, sorting, includes, sparse fieldsets, filters, related
+    /// resources and linkage. Needs a service seeded with 12 articles, seed 7.
+    func readEndpointsAndQueries() async throws {
+        let list = try await send("GET", "/articles", expect: 200)
+        #expect(list?.primaryResources.count == 10)
+        let page = try await send("GET", "/articles?page[number]=2&page[size]=5&sort=-id", expect: 200)
+        #expect(page?.primaryResources.map { $0.id ?? "" } == ["7", "6", "5", "4", "3"])
+        #expect(page?.links?["next"] != nil)
+        let included = try await send(
+            "GET", "/articles?include=author,comments.author,tags&fields%5Bpeople%5D=name", expect: 200)
+        #expect(included?.included.isEmpty == false)
+        #expect(included?.included.filter { $0.type == "people" }.allSatisfy { $0.attributes.keys == ["name"] } == true)
+        let sparse = try await send("GET", "/articles/1?fields[articles]=title", expect: 200)
+        #expect(sparse?.primaryResources.first?.attributes.keys == ["title"])
+        let tagged = try await send("GET", "/tags?filter[name]=swift", expect: 200)
+        #expect(tagged?.primaryResources.count == 1)
+        try await send("GET", "/articles/1/author", expect: 200)
+        try await send("GET", "/articles/1/comments?include=author", expect: 200)
+        try await send("GET", "/articles/1/relationships/tags", expect: 200)
+        try await send("GET", "/people", expect: 200)
+        try await send("GET", "/comments?include=author", expect: 200)
+    }
+
+    /// Writes: create with `lid` and with a client id, `PATCH` keeping absent and `null` apart,
+    /// relationship endpoints, delete, and an Atomic Operations batch.
+    func writeEndpoints() async throws {
+        let created = try await send(
+            "POST", "/articles",
+            body:
+                #"{"data":{"type":"articles","lid":"a","attributes":{"title":"New","body":"Text"},"relationships":{"author":{"data":{"type":"people","id":"1"}}}}}"#,
+            expect: 201)
+        let id = created?.primaryResources.first?.id ?? ""
+        try await send(
+            "POST", "/articles", body: #"{"data":{"type":"articles","id":"cg-1","attributes":{"title":"Mine"}}}"#,
+            expect: 201)
+        let patched = try await send(
+            "PATCH", "/articles/\(id)", body: #"{"data":{"type":"articles","id":"\#(id)","attributes":{"body":null}}}"#,
+            expect: 200)
+        let attributes = patched?.primaryResources.first?.attributes
+        #expect(attributes?["title"]?.stringValue == "New")
+        #expect(attributes?["body"]?.isNull == true)
+        try await send(
+            "POST", "/articles/\(id)/relationships/tags", body: #"{"data":[{"type":"tags","id":"1"}]}"#, expect: 204)
+        try await send(
+            "DELETE", "/articles/\(id)/relationships/tags", body: #"{"data":[{"type":"tags","id":"1"}]}"#, expect: 204)
+        try await send("PATCH", "/articles/\(id)/relationships/author", body: #"{"data":null}"#, expect: 204)
+        try await send("DELETE", "/articles/\(id)", expect: 204)
+        try await send("GET", "/articles/\(id)", expect: 404)
+        let operations = #"""
+            {"atomic:operations":[
+              {"op":"add","data":{"type":"people","lid":"p","attributes":{"name":"Zed"}}},
+              {"op":"add","data":{"type":"articles","attributes":{"title":"T"},
+                "relationships":{"author":{"data":{"type":"people","lid":"p"}}}}},
+              {"op":"remove","ref":{"type":"articles","id":"2"}}]}
+            """#
+        try await send("POST", "/operations", body: operations, contentType: Self.atomic, expect: 200)
+        try await send("GET", "/articles/2", expect: 404)
+    }
+
+    /// Bad input of every kind, against a service whose body limit is 256 bytes: each gets its
+    /// status and an error document, and the service keeps answering.
+    func errorsAndNegotiation() async throws {
+        let create = #"{"data":{"type":"articles","attributes":{"title":"x"}}}"#
+        try await send("POST", "/articles", body: create, contentType: Self.jsonapi + "; charset=utf-8", expect: 415)
+        try await send("POST", "/articles", body: create, contentType: "application/json", expect: 415)
+        try await send("POST", "/articles", body: create, contentType: nil, expect: 415)
+        try await send("GET", "/articles", accept: Self.jsonapi + "; foo=bar", expect: 406)
+        try await send("POST", "/articles", body: "{\"data\": {", expect: 400)
+        try await send("POST", "/articles", body: "{\"data\": {\"type\": \"articles\"", expect: 400)
+        try await send("POST", "/articles", body: "{not json}", expect: 400)
+        try await send("POST", "/articles", body: "", expect: 400)
+        try await send("POST", "/articles", body: String(repeating: " ", count: 300) + create, expect: 413)
+        try await send("GET", "/articles?include=nope", expect: 400)
+        try await send("GET", "/articles?page[size]=100000", expect: 400)
+        try await send("GET", "/articles?foo=1", expect: 400)
+        try await send("GET", "/articles?sort=nope", expect: 400)
+        try await send("GET", "/articles/999", expect: 404)
+        try await send("GET", "/nowhere", expect: 404)
+        try await send("POST", "/people", body: create, expect: 409)
+        try await send("POST", "/articles", body: #"{"data":{"type":"articles","attributes":{}}}"#, expect: 422)
+        try await send("POST", "/operations", body: #"{"atomic:operations":[]}"#, contentType: Self.atomic, expect: 400)
+        try await send("POST", "/operations", body: #"{"data":null}"#, contentType: Self.jsonapi, expect: 415)
+        try await streamedBodies(limit: 256)
+        try await send("GET", "/tags", expect: 200)
+    }
+
+    /// Bodies that arrive in pieces: a chunked body is parsed as it comes and refused (413) at
+    /// the chunk that passes the limit, a chunked body under it is accepted, and a body shorter
+    /// than its `Content-Length` is refused or dropped, never parsed as if whole.
+    func streamedBodies(limit: Int) async throws {
+        let headers = [("Content-Type", Self.jsonapi)]
+        let create = Array(#"{"data":{"type":"articles","attributes":{"title":"chunked"}}}"#.utf8)
+        let pieces = stride(from: 0, to: create.count, by: 7).map { Array(create[$0..<min($0 + 7, create.count)]) }
+        let accepted = try await LoopbackHTTP.send(
+            port: port, "POST", "/articles", headers: headers, body: .chunked(pieces))
+        if let accepted {
+            let document = try Self.check(accepted, method: "POST", target: "/articles (chunked)", status: 201)
+            #expect(document?.primaryResources.first?.attributes["title"]?.stringValue == "chunked")
+        } else {
+            Issue.record("chunked create: no answer")
+        }
+        let padding = [UInt8](repeating: 32, count: 64)
+        let tooLong = try await LoopbackHTTP.send(
+            port: port, "POST", "/articles", headers: headers,
+            body: .chunked(Array(repeating: padding, count: limit / padding.count + 2) + [create]))
+        if let tooLong {
+            try Self.check(tooLong, method: "POST", target: "/articles (chunked past the limit)", status: 413)
+        } else {
+            Issue.record("chunked body past the limit: no answer")
+        }
+        let short = try await LoopbackHTTP.send(
+            port: port, "POST", "/articles", headers: headers,
+            body: .short(declared: 120, bytes: Array(create.prefix(30))))
+        if let short {
+            #expect((400..<500).contains(short.status), "short body: \(short.status) \(short.text)")
+        }
+    }
+}
