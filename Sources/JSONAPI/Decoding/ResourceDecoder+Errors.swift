@@ -196,8 +196,8 @@ extension ResourceDecoder {
         let depth = pathCount
         guard errorPath.count > depth else { return offset(of: node) }
         let key = errorPath[depth]
-        let savedTop = unsafe table.top
-        defer { unsafe table.top = savedTop }
+        let savedTop = table.top
+        defer { table.top = savedTop }
         switch node {
         case .value(let range):
             if firstByte(range) == UInt8(ascii: "{") {
