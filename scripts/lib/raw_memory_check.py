@@ -32,7 +32,6 @@ OWNERS = [
 # none may be added.
 DIRECT_READERS = [
     "Decoding/KeyMatcher.swift",
-    "Decoding/ResourceDecoder+Errors.swift",
     "Decoding/ResourceDecoder+Keyed.swift",
     "Decoding/ResourceDecoder.swift",
     "Decoding/ValueDecoder.swift",
@@ -41,7 +40,6 @@ DIRECT_READERS = [
     "Document/ValueReader.swift",
     "Errors/SourceLocator.swift",
     "HTTP/Query/QueryParameterName.swift",
-    "HTTP/Query/QueryParser.swift",
     "HTTP/Query/QueryPercentEncoding.swift",
     "Parsing/DocumentBuilder+Grammar.swift",
     "Parsing/DocumentBuilder+WholeObjects.swift",
@@ -50,8 +48,6 @@ DIRECT_READERS = [
     "Parsing/MemberNameRules.swift",
     "Parsing/ParseDriver.swift",
     "Writing/DocumentWriter.swift",
-    "Writing/JSONWriter+Fragments.swift",
-    "Writing/JSONWriter.swift",
 ]
 
 OPERATION = re.compile(
