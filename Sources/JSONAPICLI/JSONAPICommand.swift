@@ -23,7 +23,7 @@ struct JSONAPICommand: ParsableCommand {
             """,
         subcommands: [
             ValidateCommand.self, InspectCommand.self, GenerateCommand.self, FormatCommand.self, GetCommand.self,
-            FlattenCommand.self,
+            FlattenCommand.self, ProjectCommand.self,
         ]
     )
 

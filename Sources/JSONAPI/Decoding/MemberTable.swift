@@ -54,70 +54,46 @@ struct MemberSegment {
 
 /// The shared entry buffer. Owned by one ``ResourceDecoder``; never shared across threads.
 ///
-/// `@safe`: the entry buffer is allocated, grown and freed here only, and ``reserve(_:)`` keeps
-/// every index used below its capacity.
+/// `@safe`: the entries live in a ``TrivialStack`` that the table alone holds and frees, and
+/// every index used is checked against its count.
 @safe
 final class MemberTable {
-    // SAFETY: `entries` points at `capacity` initialized-on-write entries; every index used is
-    // below `top`, which never exceeds `capacity` (checked in `reserve`). `MemberEntry` is
-    // trivial, so memory is moved with plain copies and freed without deinitialization.
-    // Only the owning decoder's thread touches these, never through overlapping accesses.
-    @exclusivity(unchecked) private(set) var entries: UnsafeMutablePointer<MemberEntry>
-    @exclusivity(unchecked) private var capacity: Int
-    @exclusivity(unchecked) var top = 0
+    // SAFETY: the table owns the stack and frees it once, in `deinit`; it is never copied out.
+    // Only the owning decoder's thread touches it, never through overlapping accesses.
+    @exclusivity(unchecked) private var entries = unsafe TrivialStack<MemberEntry>(capacity: 256)
     @exclusivity(unchecked) private var nextStamp: UInt32 = 1
 
-    init() {
-        unsafe capacity = 256
-        // SAFETY: `capacity` entries, freed in `deinit` or when replaced.
-        unsafe entries = .allocate(capacity: capacity)
+    deinit {
+        unsafe entries.free()
     }
 
-    // SAFETY: the table owns `entries`; `MemberEntry` is trivial, so no deinitialization is needed.
-    deinit {
-        unsafe entries.deallocate()
+    /// The number of entries in use: a segment made since is dropped by setting it back.
+    var top: Int {
+        @inline(__always) get { unsafe entries.count }
+        @inline(__always) set { unsafe entries.truncate(to: newValue) }
     }
 
     /// Forgets every entry (segments made before are no longer valid), keeping the buffer
     /// unless it grew past 4,096 entries (a decoder kept for reuse holds small buffers only).
     func reset() {
-        unsafe top = 0
+        unsafe entries.removeAll(shrinkingTo: 256, ifAbove: 4096)
         unsafe nextStamp &+= 1
-        // SAFETY: no segment survives `reset`, so the big buffer can be swapped for a small one.
-        if unsafe capacity > 4096 {
-            unsafe entries.deallocate()
-            unsafe capacity = 256
-            unsafe entries = .allocate(capacity: capacity)
-        }
-    }
-
-    @inline(__always)
-    private func reserve(_ extra: Int) {
-        if unsafe top &+ extra > capacity { unsafe grow(top &+ extra) }
-    }
-
-    @inline(never)
-    private func grow(_ needed: Int) {
-        var newCapacity = unsafe capacity &* 2
-        while newCapacity < needed { newCapacity &*= 2 }
-        // SAFETY: the first `top` entries are initialized and `newCapacity > top`; the old buffer is freed
-        // once copied.
-        let fresh = UnsafeMutablePointer<MemberEntry>.allocate(capacity: newCapacity)
-        unsafe fresh.update(from: entries, count: top)
-        unsafe entries.deallocate()
-        unsafe entries = fresh
-        unsafe capacity = newCapacity
     }
 
     /// Whether `segment` still holds the members it was made with.
     @inline(__always)
     func isValid(_ segment: MemberSegment) -> Bool {
-        unsafe segment.base >= 0 && segment.base < top && entries[segment.base].keyStart == segment.stamp
+        unsafe segment.base >= 0 && segment.base < entries.count
+            && entries[unchecked: segment.base].keyStart == segment.stamp
     }
+
+    // SAFETY (`hint`, `mayContain`, `setHint`, `member`): callers pass a segment that `scan`
+    // made and `isValid` accepts (its header is below `top`) and, for a member, a position below
+    // the segment's count, so every index read below is in `0..<top`.
 
     /// The lookup hint of a segment (a member position).
     @inline(__always)
-    func hint(_ segment: MemberSegment) -> Int { unsafe Int(entries[segment.base].valueStart) }
+    func hint(_ segment: MemberSegment) -> Int { unsafe Int(entries[unchecked: segment.base].valueStart) }
 
     /// The filter bit of a member name (see the type's documentation).
     @inline(__always)
@@ -128,7 +104,7 @@ final class MemberTable {
     /// Whether `segment` may have a member whose raw name is `name` (false: it has none).
     @inline(__always)
     func mayContain(_ segment: MemberSegment, name: UnsafeRawBufferPointer) -> Bool {
-        let header = unsafe entries[segment.base]
+        let header = unsafe entries[unchecked: segment.base]
         let filter = UInt64(header.valueEnd) | UInt64(header.flags) &<< 32
         let first = unsafe name.isEmpty ? 0 : name[0]
         return filter & Self.filterBit(firstByte: first, count: name.count) != 0
@@ -136,13 +112,13 @@ final class MemberTable {
 
     @inline(__always)
     func setHint(_ segment: MemberSegment, _ position: Int) {
-        unsafe entries[segment.base].valueStart = UInt32(truncatingIfNeeded: position)
+        unsafe entries[unchecked: segment.base].valueStart = UInt32(truncatingIfNeeded: position)
     }
 
     /// The entry of member `position` of `segment`.
     @inline(__always)
     func member(_ segment: MemberSegment, _ position: Int) -> MemberEntry {
-        unsafe entries[segment.base &+ 1 &+ position]
+        unsafe entries[unchecked: segment.base &+ 1 &+ position]
     }
 
     /// Scans the object at `range` (which the parser validated) and pushes its members.
@@ -152,12 +128,11 @@ final class MemberTable {
         guard range.isPresent, Int(range.start) < b.count, unsafe b[Int(range.start)] == UInt8(ascii: "{") else {
             return .empty
         }
-        let base = unsafe top
-        reserve(17)
+        let base = unsafe entries.count
+        unsafe entries.reserve(17)
         let stamp = unsafe nextStamp
         unsafe nextStamp &+= 1
-        unsafe entries[base] = MemberEntry(keyStart: stamp, keyEnd: 0, valueStart: 0, valueEnd: 0, flags: 0)
-        unsafe top = base &+ 1
+        unsafe entries.push(MemberEntry(keyStart: stamp, keyEnd: 0, valueStart: 0, valueEnd: 0, flags: 0))
         let end = min(Int(range.end), b.count)
         var filter: UInt64 = 0
         var i = unsafe ValueReader.skipWhitespace(b, Int(range.start) &+ 1)
@@ -189,19 +164,18 @@ final class MemberTable {
             } else {
                 i = unsafe ValueReader.valueEnd(b, i)
             }
-            reserve(1)
-            unsafe entries[top] = MemberEntry(
-                keyStart: UInt32(truncatingIfNeeded: keyStart),
-                keyEnd: UInt32(truncatingIfNeeded: max(keyStart, keyEnd &- 1)),
-                valueStart: UInt32(truncatingIfNeeded: valueStart), valueEnd: UInt32(truncatingIfNeeded: i),
-                flags: flags)
-            unsafe top &+= 1
+            unsafe entries.push(
+                MemberEntry(
+                    keyStart: UInt32(truncatingIfNeeded: keyStart),
+                    keyEnd: UInt32(truncatingIfNeeded: max(keyStart, keyEnd &- 1)),
+                    valueStart: UInt32(truncatingIfNeeded: valueStart), valueEnd: UInt32(truncatingIfNeeded: i),
+                    flags: flags))
             if i < end, unsafe b[i] != UInt8(ascii: ",") { i = unsafe ValueReader.skipWhitespace(b, i) }
             guard i < end, unsafe b[i] == UInt8(ascii: ",") else { break }
             i &+= 1
             if i < end, unsafe b[i] <= 0x20 { i = unsafe ValueReader.skipWhitespace(b, i) }
         }
-        let count = unsafe top &- base &- 1
+        let count = unsafe entries.count &- base &- 1
         unsafe entries[base].keyEnd = UInt32(truncatingIfNeeded: count)
         unsafe entries[base].valueEnd = UInt32(truncatingIfNeeded: filter)
         unsafe entries[base].flags = UInt32(truncatingIfNeeded: filter &>> 32)

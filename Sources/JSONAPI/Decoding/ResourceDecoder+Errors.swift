@@ -196,8 +196,8 @@ extension ResourceDecoder {
         let depth = pathCount
         guard errorPath.count > depth else { return offset(of: node) }
         let key = errorPath[depth]
-        let savedTop = unsafe table.top
-        defer { unsafe table.top = savedTop }
+        let savedTop = table.top
+        defer { table.top = savedTop }
         switch node {
         case .value(let range):
             if firstByte(range) == UInt8(ascii: "{") {
@@ -285,8 +285,7 @@ extension ResourceDecoder {
     func snippet(_ range: ByteRange) -> String {
         let raw = unsafe bytes.slice(range)
         if raw.count <= 40 { return unsafe String(decoding: raw, as: UTF8.self) }
-        // SAFETY: `raw` has more than 40 bytes here.
-        return unsafe String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<40]), as: UTF8.self) + "…"
+        return unsafe String(decoding: raw.prefix(40), as: UTF8.self) + "…"
     }
 
     /// "a string", "an integer (Int8)", … for messages.

@@ -186,8 +186,8 @@ final class ResourceDecoder: Decoder {
 
     // SAFETY: the decoder is the only owner of its stacks and frees each once.
     deinit {
-        unsafe keys.deallocate()
-        unsafe chain.deallocate()
+        unsafe keys.free()
+        unsafe chain.free()
     }
 
     // MARK: Reuse between sessions
@@ -270,7 +270,7 @@ final class ResourceDecoder: Decoder {
         let decoder = unsafe ResourceDecoder(session: session, bytes: bytes, node: node)
         unsafe decoder.basePath = path
         // SAFETY: the new decoder's own stack is freed before it is replaced by a copy of this one's.
-        unsafe decoder.chain.deallocate()
+        unsafe decoder.chain.free()
         unsafe decoder.chain = chain.copy()
         unsafe decoder.depth = depth
         return decoder
@@ -391,7 +391,7 @@ final class ResourceDecoder: Decoder {
     @inline(__always)
     func pop(_ frame: Frame) {
         unsafe node = frame.node
-        unsafe table.top = frame.top
+        table.top = frame.top
         unsafe chain.truncate(to: frame.chain)
         unsafe expectedType = frame.expected
         unsafe expectedModel = frame.model
@@ -508,12 +508,7 @@ final class ResourceDecoder: Decoder {
     @inline(__always)
     func construct<T: Decodable>(_ type: T.Type, _ info: TypeInfo) throws -> T {
         if let readable = info.readable, unsafe node.isReadable {
-            // SAFETY: the memory has room for a `T` and holds no value; `readable` is `T` (the
-            // type information of `T` holds it), so `read` initializes a `T` there as its last
-            // step (or throws having initialized nothing), which `move` takes out at once.
-            let memory = unsafe resultSlot.memory(size: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment)
-            unsafe try readable.read(from: self, into: memory)
-            return unsafe memory.assumingMemoryBound(to: T.self).move()
+            return try resultSlot.read(T.self, through: readable, from: self)
         }
         return try T(from: self)
     }

@@ -6,21 +6,23 @@ extension JSONWriter {
     mutating func rawMember(_ name: String, _ range: Range<Int>?, of bytes: UnsafeRawBufferPointer) {
         guard let range else { return }
         key(name)
-        // SAFETY: callers pass a range recorded inside `bytes`.
-        unsafe rawValue(UnsafeRawBufferPointer(rebasing: bytes[range]))
+        // SAFETY: `bytes` outlives this call, and so the view; the range is checked against it.
+        let value = unsafe ByteView(unsafeBytes: bytes).subview(range)
+        unsafe value.withUnsafeBytes { json in unsafe rawValue(json) }
     }
 
     /// Writes, as one value, an object whose members are the comma-less `"name":value` ranges
     /// `members` of `bytes` (compact output only: the bytes are copied as they are).
     mutating func rawObject(members: [Range<Int>], of bytes: UnsafeRawBufferPointer) {
         guard beforeValue() else { return }
+        // SAFETY: `bytes` outlives this call, and so the view; each range is checked against it.
+        let view = unsafe ByteView(unsafeBytes: bytes)
         storage.append(UInt8(ascii: "{"))
         var first = true
         for range in members {
             if !first { storage.append(UInt8(ascii: ",")) }
             first = false
-            // SAFETY: callers pass a range recorded inside `bytes`.
-            unsafe storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
+            view.append(range, to: &storage)
         }
         storage.append(UInt8(ascii: "}"))
     }

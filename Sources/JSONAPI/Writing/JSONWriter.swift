@@ -370,6 +370,8 @@ public struct JSONWriter: Sendable {
     /// pretty output at the current depth. Strings are copied untouched.
     @usableFromInline
     mutating func writeReindented(_ json: UnsafeRawBufferPointer) {
+        // SAFETY: `json` outlives this call, and so the view.
+        let view = unsafe ByteView(unsafeBytes: json)
         let count = json.count
         var level = stack.count
         var index = 0
@@ -390,8 +392,7 @@ public struct JSONWriter: Sendable {
                         if c == UInt8(ascii: "\"") { break }
                     }
                 }
-                // SAFETY: the end is clamped to `count`, the length of `json`, and `start` is at most `index`.
-                unsafe storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: json[start..<min(index, count)]))
+                view.append(start..<min(index, count), to: &storage)
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 storage.append(byte)
                 var next = index + 1
@@ -423,8 +424,7 @@ public struct JSONWriter: Sendable {
                 let start = index
                 index += 1
                 while index < count, unsafe !Self.endsScalar(json[index]) { index += 1 }
-                // SAFETY: `start <= index <= count`, the length of `json`.
-                unsafe storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: json[start..<index]))
+                view.append(start..<index, to: &storage)
             }
         }
     }

@@ -54,8 +54,7 @@ struct QueryParameterName {
     /// `bytes[range]` as a string; the bytes are UTF-8 already checked, cut at ASCII bytes.
     @inline(__always)
     static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
-        // SAFETY: callers pass a range of `bytes` found by the parser.
-        unsafe String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        unsafe String(decoding: bytes[range], as: UTF8.self)
     }
 
     /// True when `text` is not empty and made of `a-z` only: a name JSON:API keeps for itself.

@@ -87,8 +87,7 @@ struct QueryParser {
             name = decoded
         case .failure(let failure):
             // The name cannot be decoded, so it is named as written.
-            // SAFETY: `nameRange` was found inside `bytes`.
-            let written = unsafe String(decoding: UnsafeBufferPointer(rebasing: bytes[nameRange]), as: UTF8.self)
+            let written = unsafe String(decoding: bytes[nameRange], as: UTF8.self)
             report(failure, in: "the parameter name", parameter: written)
             return
         }
