@@ -354,7 +354,8 @@ extension JSON: JSONWritable {
     public func write(to writer: inout JSONWriter, sortingKeys: Bool) {
         enum Frame {
             case array([JSON], next: Int)
-            case object(Object, order: [Int], next: Int)
+            // `order` nil: the members in their own order (no index array to build).
+            case object(Object, order: [Int]?, next: Int)
         }
         func open(_ value: JSON, _ writer: inout JSONWriter) -> Frame? {
             switch value {
@@ -371,7 +372,7 @@ extension JSON: JSONWritable {
                 return .array(elements, next: 0)
             case .object(let object):
                 writer.beginObject()
-                return .object(object, order: sortingKeys ? object.sortedOrder() : Array(object.indices), next: 0)
+                return .object(object, order: sortingKeys ? object.sortedOrder() : nil, next: 0)
             }
             return nil
         }
@@ -388,13 +389,13 @@ extension JSON: JSONWritable {
                 stack[stack.count - 1] = .array(elements, next: next + 1)
                 if let frame = open(elements[next], &writer) { stack.append(frame) }
             case .object(let object, let order, let next):
-                guard next < order.count else {
+                guard next < object.count else {
                     writer.endObject()
                     stack.removeLast()
                     continue
                 }
                 stack[stack.count - 1] = .object(object, order: order, next: next + 1)
-                let member = object[order[next]]
+                let member = object[order?[next] ?? next]
                 writer.key(member.key)
                 if let frame = open(member.value, &writer) { stack.append(frame) }
             }

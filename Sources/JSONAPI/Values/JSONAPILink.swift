@@ -79,9 +79,16 @@ extension OrderedMembers: JSONWritable where Value: JSONWritable {
     /// Writes the members as a JSON object, in order or sorted by key.
     public func write(to writer: inout JSONWriter, sortingKeys: Bool) {
         writer.beginObject()
-        for index in sortingKeys ? sortedOrder() : Array(indices) {
-            writer.key(members[index].key)
-            members[index].value.write(to: &writer, sortingKeys: sortingKeys)
+        if sortingKeys {
+            for index in sortedOrder() {
+                writer.key(members[index].key)
+                members[index].value.write(to: &writer, sortingKeys: true)
+            }
+        } else {
+            for member in members {
+                writer.key(member.key)
+                member.value.write(to: &writer, sortingKeys: false)
+            }
         }
         writer.endObject()
     }

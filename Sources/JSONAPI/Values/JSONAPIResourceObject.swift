@@ -59,6 +59,39 @@ extension JSONAPIResourceObject: JSONWritable {
     /// Writes `type`, `id`, `lid`, `attributes`, `relationships`, `links` and `meta`, leaving out
     /// what is nil or empty.
     public func write(to writer: inout JSONWriter, sortingKeys: Bool) {
+        // In member order, written directly: no list of members to sort (the common case, and
+        // the one a server answers every request with).
+        if !sortingKeys {
+            writer.beginObject()
+            writer.key("type")
+            writer.string(type)
+            if let id {
+                writer.key("id")
+                writer.string(id)
+            }
+            if let lid {
+                writer.key("lid")
+                writer.string(lid)
+            }
+            if !attributes.isEmpty {
+                writer.key("attributes")
+                JSON.object(attributes).write(to: &writer, sortingKeys: false)
+            }
+            if !relationships.isEmpty {
+                writer.key("relationships")
+                relationships.write(to: &writer, sortingKeys: false)
+            }
+            if let links {
+                writer.key("links")
+                links.write(to: &writer, sortingKeys: false)
+            }
+            if let meta {
+                writer.key("meta")
+                JSON.object(meta).write(to: &writer, sortingKeys: false)
+            }
+            writer.endObject()
+            return
+        }
         var members: [(String, (inout JSONWriter) -> Void)] = [("type", { $0.string(type) })]
         if let id { members.append(("id", { $0.string(id) })) }
         if let lid { members.append(("lid", { $0.string(lid) })) }
@@ -148,6 +181,23 @@ extension JSONAPIRelationship.Linkage: JSONWritable {
 extension JSONAPIRelationship: JSONWritable {
     /// Writes `data`, `links` and `meta`, leaving out what is nil.
     public func write(to writer: inout JSONWriter, sortingKeys: Bool) {
+        if !sortingKeys {
+            writer.beginObject()
+            if let data {
+                writer.key("data")
+                data.write(to: &writer, sortingKeys: false)
+            }
+            if let links {
+                writer.key("links")
+                links.write(to: &writer, sortingKeys: false)
+            }
+            if let meta {
+                writer.key("meta")
+                JSON.object(meta).write(to: &writer, sortingKeys: false)
+            }
+            writer.endObject()
+            return
+        }
         var members: [(String, (inout JSONWriter) -> Void)] = []
         if let data { members.append(("data", { data.write(to: &$0, sortingKeys: sortingKeys) })) }
         if let links { members.append(("links", { links.write(to: &$0, sortingKeys: sortingKeys) })) }

@@ -5,9 +5,24 @@ extension ResourceIdentifier: JSONWritable {
     /// print(try ResourceIdentifier(type: "people", id: "9").jsonString())  // {"type":"people","id":"9"}
     /// ```
     public func write(to writer: inout JSONWriter, sortingKeys: Bool) {
-        var members: [(String, (inout JSONWriter) -> Void)] = [("type", { $0.string(type) })]
-        if let id { members.append(("id", { $0.string(id) })) }
-        if let lid { members.append(("lid", { $0.string(lid) })) }
-        writer.writeObject(members, sortingKeys: sortingKeys)
+        // Written directly, no list of members: sorted, the keys come as `id`, `lid`, `type`.
+        writer.beginObject()
+        if !sortingKeys {
+            writer.key("type")
+            writer.string(type)
+        }
+        if let id {
+            writer.key("id")
+            writer.string(id)
+        }
+        if let lid {
+            writer.key("lid")
+            writer.string(lid)
+        }
+        if sortingKeys {
+            writer.key("type")
+            writer.string(type)
+        }
+        writer.endObject()
     }
 }
