@@ -16,17 +16,21 @@ public enum ExampleServer {
     }
 
     /// Serves `articles` generated articles (and their people, comments and tags) from `seed` on
-    /// 127.0.0.1:`port` with `framework` until the process is stopped.
+    /// 127.0.0.1:`port` with `framework` until the process is stopped; with `baseline`, also the
+    /// `Codable` baseline's endpoints under `/baseline/` (for `scripts/loadtest`).
     ///
     /// - Throws: The framework's error when the port cannot be bound.
-    public static func run(framework: String, port: Int, articles: Int, seed: UInt64) async throws {
+    public static func run(
+        framework: String, port: Int, articles: Int, seed: UInt64, baseline: Bool = false
+    ) async throws {
         let service = ExampleService(store: .seeded(articles: articles, seed: seed))
         switch framework {
         #if Vapor
-            case "vapor": try await VaporFront.run(service: service, port: port)
+            case "vapor": try await VaporFront.run(service: service, port: port, baseline: baseline)
         #endif
         #if Hummingbird
-            case "hummingbird": try await HummingbirdFront.application(service: service, port: port).runService()
+            case "hummingbird":
+                try await HummingbirdFront.application(service: service, port: port, baseline: baseline).runService()
         #endif
         default: throw UnknownFramework(name: framework)
         }

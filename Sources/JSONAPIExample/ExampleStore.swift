@@ -43,6 +43,12 @@ final class ExampleStore: Sendable {
     }
 
     /// Runs `body` on a copy of the state and keeps the copy only when `body` returns.
+    /// Runs `body` on the state itself, for a change that mutates only after every check has
+    /// passed (a single create), so that it does not pay for a copy of the whole store.
+    func writeInPlace<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try state.withLock { try body(&$0) }
+    }
+
     func write<Result>(_ body: (inout State) throws -> Result) throws -> Result {
         try state.withLock { current in
             var copy = current

@@ -6,8 +6,9 @@
     /// The example service served by Hummingbird 2: routes of ``JSONAPIResourceRoutes`` for every
     /// type, an Atomic Operations endpoint, and ``JSONAPIMiddleware`` in front of them all.
     enum HummingbirdFront {
-        static func router(service: ExampleService, configuration: JSONAPIConfiguration) -> Router<BasicRequestContext>
-        {
+        static func router(
+            service: ExampleService, configuration: JSONAPIConfiguration, baseline: Bool = false
+        ) -> Router<BasicRequestContext> {
             let router = Router()
             router.add(middleware: JSONAPIMiddleware(configuration: configuration))
             for type in ResourceSchema.all.keys.sorted() {
@@ -16,6 +17,11 @@
             router.addJSONAPIOperations("operations", configuration: configuration) { operations, _, _ in
                 try service.perform(operations)
             }
+            router.post("imports") { request, _ in
+                let document = try await request.jsonapiDocument(kind: .response, configuration: configuration)
+                return response(try service.importDocument(document))
+            }
+            if baseline { addBaseline(to: router, CodableBaseline(store: service.store)) }
             return router
         }
 
@@ -85,11 +91,45 @@
             return JSONAPIResponse(status: HTTPResponse.Status(code: response.status), bytes: body, headers: headers)
         }
 
+        /// The `Codable` baseline's endpoints, written as a Hummingbird user writes them.
+        static func addBaseline(to router: Router<BasicRequestContext>, _ baseline: CodableBaseline) {
+            @Sendable func respond(_ status: HTTPResponse.Status, _ body: [UInt8]) -> Response {
+                Response(
+                    status: status, headers: [.contentType: "application/vnd.api+json"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+            }
+            @Sendable func collect(_ request: Request, _ context: BasicRequestContext) async throws -> [UInt8] {
+                Array(buffer: try await request.body.collect(upTo: context.maxUploadSize))
+            }
+            @Sendable func mapped<T>(_ body: () throws -> T) throws -> T {
+                do { return try body() } catch let error as CodableBaseline.BaselineError {
+                    throw HTTPError(HTTPResponse.Status(code: error.status))
+                }
+            }
+            router.get("baseline/articles") { request, _ in
+                let parameters = request.uri.queryParameters
+                let include = Set((parameters.get("include") ?? "").split(separator: ",").map(String.init))
+                let body = try baseline.list(
+                    pageNumber: parameters.get("page[number]", as: Int.self) ?? 1,
+                    pageSize: min(parameters.get("page[size]", as: Int.self) ?? 10, 100), include: include)
+                return respond(.ok, body)
+            }
+            router.post("baseline/articles") { request, context in
+                let body = try await collect(request, context)
+                return respond(.created, try mapped { try baseline.create(body: body) })
+            }
+            router.post("baseline/imports") { request, context in
+                let body = try await collect(request, context)
+                return respond(.ok, try mapped { try baseline.importDocument(body: body) })
+            }
+        }
+
         static func application(
-            service: ExampleService, port: Int, configuration: JSONAPIConfiguration = ExampleService.configuration()
+            service: ExampleService, port: Int, configuration: JSONAPIConfiguration = ExampleService.configuration(),
+            baseline: Bool = false
         ) -> some ApplicationProtocol {
             Application(
-                router: router(service: service, configuration: configuration),
+                router: router(service: service, configuration: configuration, baseline: baseline),
                 configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "jsonapi-example-server"))
         }
     }

@@ -6,7 +6,9 @@
     /// The example service served by Vapor 4: routes of ``JSONAPIResourceRoutes`` for every type, an
     /// Atomic Operations endpoint, and ``JSONAPIMiddleware`` in front of them all.
     enum VaporFront {
-        static func register(on app: Application, service: ExampleService, configuration: JSONAPIConfiguration) {
+        static func register(
+            on app: Application, service: ExampleService, configuration: JSONAPIConfiguration, baseline: Bool = false
+        ) {
             app.middleware.use(JSONAPIMiddleware(configuration: configuration))
             for type in ResourceSchema.all.keys.sorted() {
                 app.jsonapiResource(type, routes(type, service: service, configuration: configuration))
@@ -14,6 +16,11 @@
             app.jsonapiOperations("operations", configuration: configuration) { operations, _ in
                 try service.perform(operations)
             }
+            app.on(.POST, "imports", body: .stream) { request async throws -> JSONAPIResponse in
+                let document = try await request.jsonapiDocument(kind: .response, configuration: configuration)
+                return response(try service.importDocument(document))
+            }
+            if baseline { addBaseline(to: app, CodableBaseline(store: service.store)) }
         }
 
         static func routes(
@@ -79,24 +86,55 @@
                 status: HTTPResponseStatus(statusCode: response.status), bytes: body, headers: headers)
         }
 
+        /// The `Codable` baseline's endpoints, written as a Vapor user writes them.
+        static func addBaseline(to app: Application, _ baseline: CodableBaseline) {
+            @Sendable func respond(_ status: HTTPResponseStatus, _ body: [UInt8]) -> Response {
+                Response(
+                    status: status, headers: ["Content-Type": "application/vnd.api+json"],
+                    body: Response.Body(buffer: ByteBuffer(bytes: body)))
+            }
+            @Sendable func mapped<T>(_ body: () throws -> T) throws -> T {
+                do { return try body() } catch let error as CodableBaseline.BaselineError {
+                    throw Abort(HTTPResponseStatus(statusCode: error.status))
+                }
+            }
+            app.get("baseline", "articles") { request async throws -> Response in
+                let include = Set(
+                    ((try? request.query.get(String.self, at: "include")) ?? "").split(separator: ",").map(String.init))
+                let body = try baseline.list(
+                    pageNumber: (try? request.query.get(Int.self, at: "page", "number")) ?? 1,
+                    pageSize: min((try? request.query.get(Int.self, at: "page", "size")) ?? 10, 100), include: include)
+                return respond(.ok, body)
+            }
+            app.on(.POST, "baseline", "articles", body: .collect(maxSize: "2mb")) { request async throws -> Response in
+                let body = Array(buffer: request.body.data ?? ByteBuffer())
+                return respond(.created, try mapped { try baseline.create(body: body) })
+            }
+            app.on(.POST, "baseline", "imports", body: .collect(maxSize: "2mb")) { request async throws -> Response in
+                let body = Array(buffer: request.body.data ?? ByteBuffer())
+                return respond(.ok, try mapped { try baseline.importDocument(body: body) })
+            }
+        }
+
         /// An application serving the example on 127.0.0.1:`port` (0 picks a free port), not yet
         /// started. Its environment has no command-line arguments: the example's own options are
         /// not Vapor's.
         static func application(
-            service: ExampleService, port: Int, configuration: JSONAPIConfiguration = ExampleService.configuration()
+            service: ExampleService, port: Int, configuration: JSONAPIConfiguration = ExampleService.configuration(),
+            baseline: Bool = false
         ) async throws -> Application {
             let app = try await Application.make(Environment(name: "production", arguments: ["jsonapi-example-server"]))
             app.http.server.configuration.hostname = "127.0.0.1"
             app.http.server.configuration.port = port
             app.http.server.configuration.serverName = "jsonapi-example-server"
-            register(on: app, service: service, configuration: configuration)
+            register(on: app, service: service, configuration: configuration, baseline: baseline)
             return app
         }
 
         /// Runs the service until the process is stopped (Vapor's `serve` command, which stops on
         /// SIGINT and SIGTERM).
-        static func run(service: ExampleService, port: Int) async throws {
-            let app = try await application(service: service, port: port)
+        static func run(service: ExampleService, port: Int, baseline: Bool) async throws {
+            let app = try await application(service: service, port: port, baseline: baseline)
             do {
                 try await app.execute()
             } catch {

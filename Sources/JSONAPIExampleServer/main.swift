@@ -6,15 +6,16 @@ import JSONAPIExample
     import Darwin
 #endif
 
-/// `jsonapi-example-server [--port N] [--articles N] [--seed S] [--framework hummingbird|vapor]`
+/// `jsonapi-example-server [--port N] [--articles N] [--seed S] [--framework hummingbird|vapor] [--baseline]`
 struct ServerOptions {
     var port = 8080
     var articles = 50
     var seed: UInt64 = 1
     var framework = "hummingbird"
+    var baseline = false
 
     static let usage = """
-        USAGE: jsonapi-example-server [--port N] [--articles N] [--seed S] [--framework hummingbird|vapor]
+        USAGE: jsonapi-example-server [--port N] [--articles N] [--seed S] [--framework hummingbird|vapor] [--baseline]
 
         An in-memory JSON:API 1.1 service: /articles, /people, /comments, /tags and
         POST /operations (Atomic Operations).
@@ -24,6 +25,7 @@ struct ServerOptions {
           --articles N      number of generated articles (default 50)
           --seed S          seed of the generated data; the same seed gives the same data (default 1)
           --framework NAME  the HTTP framework: hummingbird (default) or vapor
+          --baseline        also serve the load benchmark's Codable baseline under /baseline/
           -h, --help        show this help
         """
 
@@ -33,6 +35,10 @@ struct ServerOptions {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             if argument == "-h" || argument == "--help" { return .success(nil) }
+            if argument == "--baseline" {
+                options.baseline = true
+                continue
+            }
             guard let value = rest.popFirst() else { return .failure(ParseFailure("\(argument) needs a value")) }
             switch argument {
             case "--port":
@@ -74,7 +80,8 @@ case .success(nil):
     print(ServerOptions.usage)
 case .success(let options?):
     try await ExampleServer.run(
-        framework: options.framework, port: options.port, articles: options.articles, seed: options.seed)
+        framework: options.framework, port: options.port, articles: options.articles, seed: options.seed,
+        baseline: options.baseline)
 case .failure(let failure):
     print("error: \(failure.message)\n\n\(ServerOptions.usage)")
     exit(2)
