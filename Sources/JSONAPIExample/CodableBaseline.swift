@@ -126,9 +126,7 @@ struct CodableBaseline: Sendable {
     /// `GET /baseline/articles?include=author,comments&page[number]=N&page[size]=S`.
     func list(pageNumber: Int, pageSize: Int, include: Set<String>) throws -> [UInt8] {
         let (page, total, included) = store.read { state -> ([Article], Int, [Included]) in
-            let all = state.all("articles")
-            let start = min(max(pageNumber - 1, 0) * pageSize, all.count)
-            let page = all[start..<min(start + pageSize, all.count)]
+            let page = state.page("articles", number: pageNumber, size: pageSize)
             var included: [Included] = []
             var seen: Set<String> = []
             func add(_ identifier: Identifier) {
@@ -143,7 +141,7 @@ struct CodableBaseline: Sendable {
                 if include.contains("author"), let author = article.relationships?.author?.data { add(author) }
                 if include.contains("comments") { article.relationships?.comments?.data.forEach(add) }
             }
-            return (articles, all.count, included)
+            return (articles, state.count("articles"), included)
         }
         let document = ListDocument(data: page, included: include.isEmpty ? nil : included, meta: ["total": total])
         return Array(try JSONEncoder().encode(document))

@@ -63,6 +63,19 @@ struct ExampleService: Sendable {
     func list(type: String, rawQuery: String, target: String) throws -> ServiceResponse {
         let schema = try schema(type)
         let query = try JSONAPIQuery(parsing: rawQuery, rules: schema.rules(collection: true))
+        if query.filter.entries.isEmpty, query.sort.isEmpty,
+            let requested = query.page, case .number(let number, let size) = requested
+        {
+            // In creation order: only the page is read from the store.
+            let (page, total) = store.read { state in
+                (state.page(type, number: number, size: size), state.count(type))
+            }
+            return ServiceResponse(
+                status: 200,
+                body: try write(
+                    .many(page), query: query, meta: ["total": JSON(total)],
+                    links: requested.links(forRequest: target, result: .total(total))))
+        }
         var items = store.read { $0.all(type) }
         for entry in query.filter.entries {
             items = items.filter { $0.attributes[entry.path[0]] == JSON(entry.value) }

@@ -17,6 +17,18 @@ final class ExampleStore: Sendable {
             (order[type] ?? []).compactMap { resources[type]?[$0] }
         }
 
+        /// How many resources of `type` there are.
+        func count(_ type: String) -> Int { order[type]?.count ?? 0 }
+
+        /// Page `number` (from 1) of `size` resources of `type` in creation order, without copying
+        /// the others; empty past the end (and for numbers whose offset does not fit an `Int`).
+        func page(_ type: String, number: Int, size: Int) -> [JSONAPIResourceObject] {
+            guard let ids = order[type], let table = resources[type], number >= 1, size >= 1 else { return [] }
+            let (start, overflow) = (number - 1).multipliedReportingOverflow(by: size)
+            guard !overflow, start < ids.count else { return [] }
+            return ids[start..<min(ids.count, start + min(size, ids.count - start))].compactMap { table[$0] }
+        }
+
         mutating func put(_ resource: JSONAPIResourceObject) {
             guard let id = resource.id else { return }
             if resources[resource.type]?[id] == nil { order[resource.type, default: []].append(id) }
