@@ -64,12 +64,8 @@ public struct JSONAPIResponse: ResponseGenerator, Sendable {
 
     /// An error document, with its status (``JSONAPIErrorDocument/httpStatus``).
     public init(errors: JSONAPIErrorDocument, mediaType: JSONAPIMediaType = JSONAPIMediaType()) {
-        // An error document holds only strings and objects built from them; should one ever fail to
-        // write, a fixed 500 document stands in, since this is the answer of last resort.
-        let bytes =
-            (try? errors.jsonBytes())
-            ?? Array(#"{"errors":[{"status":"500","title":"Internal Server Error"}]}"#.utf8)
-        self.init(status: HTTPResponse.Status(code: errors.httpStatus), bytes: bytes, mediaType: mediaType)
+        self.init(
+            status: HTTPResponse.Status(code: errors.httpStatus), bytes: errors.responseBytes(), mediaType: mediaType)
     }
 
     /// The error document describing `error` (see ``JSONAPIMiddleware/errorObjects(describing:)``).

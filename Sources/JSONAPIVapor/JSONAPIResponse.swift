@@ -67,12 +67,9 @@ public struct JSONAPIResponse: AsyncResponseEncodable, Sendable {
 
     /// An error document, with its status (``JSONAPI/JSONAPIErrorDocument/httpStatus``).
     public init(errors: JSONAPIErrorDocument, mediaType: JSONAPIMediaType = JSONAPIMediaType()) {
-        // An error document holds only strings and objects built from them; should one ever fail to
-        // write, a fixed 500 document stands in, since this is the answer of last resort.
-        let bytes =
-            (try? errors.jsonBytes())
-            ?? Array(#"{"errors":[{"status":"500","title":"Internal Server Error"}]}"#.utf8)
-        self.init(status: HTTPResponseStatus(statusCode: errors.httpStatus), bytes: bytes, mediaType: mediaType)
+        self.init(
+            status: HTTPResponseStatus(statusCode: errors.httpStatus), bytes: errors.responseBytes(),
+            mediaType: mediaType)
     }
 
     /// The error document describing `error` (see ``JSONAPIMiddleware/errorObjects(describing:)``).

@@ -91,6 +91,16 @@ public struct JSONAPIHTTPError: Error, Sendable, JSONAPIErrorConvertible {
     }
 }
 
+extension JSONAPIErrorDocument {
+    /// The document's bytes for a response: it cannot fail. An error document holds only strings
+    /// and objects built from them; should one ever fail to write, the generic 500 document
+    /// stands in, since an error response is the answer of last resort.
+    public func responseBytes(options: JSONWritingOptions = JSONWritingOptions()) -> [UInt8] {
+        (try? jsonBytes(options: options))
+            ?? Array(#"{"errors":[{"status":"500","title":"Internal Server Error"}]}"#.utf8)
+    }
+}
+
 extension JSONAPIConfiguration {
     /// The JSON:API media type of a request body, from its `Content-Type` header.
     ///

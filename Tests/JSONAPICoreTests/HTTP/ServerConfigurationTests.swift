@@ -103,4 +103,11 @@ import Testing
         #expect(JSONAPIHTTPError.notFound().httpStatus == 404)
         #expect(JSONAPIHTTPError([]).httpStatus == 500)
     }
+
+    @Test func errorDocumentBytes() throws {
+        let document = JSONAPIErrorDocument(errors: [JSONAPIHTTPError.notFound("no article 7").errors[0]])
+        let parsed = try Document(parsing: document.responseBytes())
+        #expect(parsed.errors.first?.status == "404")
+        #expect(parsed.errors.first?.detail == "no article 7")
+    }
 }
