@@ -62,7 +62,17 @@ public struct JSONAPIResourceRoutes: Sendable {
 
 extension RoutesBuilder {
     /// Registers the standard endpoints of resource type `path` (see ``JSONAPIResourceRoutes``).
-    public func jsonapiResource(_ path: String, _ routes: JSONAPIResourceRoutes) {
+    ///
+    /// - Parameters:
+    ///   - path: The collection's path, the resource type (`articles`).
+    ///   - routes: The handlers; endpoints without one are not registered.
+    ///   - bodyStrategy: How the endpoints that take a body receive it. `.stream` (the default)
+    ///     parses a body buffer by buffer as it arrives, so no body is held whole before parsing;
+    ///     `.collect(maxSize:)` lets Vapor collect it first, which costs less per request for small
+    ///     bodies (Vapor's stream machinery is set up per request) and holds each body whole.
+    public func jsonapiResource(
+        _ path: String, _ routes: JSONAPIResourceRoutes, bodyStrategy: HTTPBodyStreamStrategy = .stream
+    ) {
         let collection = path.pathComponents
         let resource = collection + [":id"]
         let relationship = resource + ["relationships", ":relationship"]
@@ -80,7 +90,7 @@ extension RoutesBuilder {
         ]
         for (components, method, handler) in endpoints {
             guard let handler else { continue }
-            let strategy: HTTPBodyStreamStrategy = method == .GET ? .collect : .stream
+            let strategy: HTTPBodyStreamStrategy = method == .GET ? .collect : bodyStrategy
             on(method, components, body: strategy, use: handler)
         }
     }
