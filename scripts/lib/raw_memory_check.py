@@ -33,11 +33,7 @@ OWNERS = [
 DIRECT_READERS = [
     "Decoding/KeyMatcher.swift",
     "Decoding/ResourceDecoder+Keyed.swift",
-    "Decoding/ResourceDecoder.swift",
-    "Decoding/ValueDecoder.swift",
     "Document/Document.swift",
-    "Document/JSONValue.swift",
-    "Document/ValueReader.swift",
     "Errors/SourceLocator.swift",
     "HTTP/Query/QueryParameterName.swift",
     "HTTP/Query/QueryPercentEncoding.swift",

@@ -48,9 +48,10 @@ extension ResourceDecoder {
     @inline(__always)
     func nameMatches(_ name: ByteRange, escaped: Bool, _ wanted: UnsafeRawBufferPointer) -> Bool {
         if !escaped {
-            let raw = unsafe bytes.slice(name)
-            if unsafe exactKeys { return unsafe KeyMatcher.equal(raw, wanted) }
-            return unsafe matcher.matches(raw, wanted, path: { self.path })
+            return unsafe bytes.subview(name).withUnsafeBytes { raw in
+                if unsafe exactKeys { return unsafe KeyMatcher.equal(raw, wanted) }
+                return unsafe matcher.matches(raw, wanted, path: { self.path })
+            }
         }
         return unsafe nameMatchesEscaped(name, wanted)
     }
@@ -58,7 +59,7 @@ extension ResourceDecoder {
     @inline(never)
     func nameMatchesEscaped(_ name: ByteRange, _ wanted: UnsafeRawBufferPointer) -> Bool {
         var decoded: [UInt8] = []
-        unsafe JSONStringDecoding.unescape(bytes.slice(name), into: &decoded)
+        unsafe bytes.subview(name).withUnsafeBytes { raw in unsafe JSONStringDecoding.unescape(raw, into: &decoded) }
         return unsafe decoded.withUnsafeBytes { unsafe matcher.matches($0, wanted, path: { self.path }) }
     }
 
