@@ -35,14 +35,11 @@ DIRECT_READERS = [
     "Decoding/ResourceDecoder+Keyed.swift",
     "Document/Document.swift",
     "Errors/SourceLocator.swift",
-    "HTTP/Query/QueryParameterName.swift",
-    "HTTP/Query/QueryPercentEncoding.swift",
     "Parsing/DocumentBuilder+Grammar.swift",
     "Parsing/DocumentBuilder+WholeObjects.swift",
     "Parsing/DocumentBuilder.swift",
     "Parsing/JSONAPIRules.swift",
     "Parsing/MemberNameRules.swift",
-    "Parsing/ParseDriver.swift",
     "Writing/DocumentWriter.swift",
 ]
 
