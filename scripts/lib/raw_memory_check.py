@@ -31,8 +31,6 @@ OWNERS = [
 # Files that still read bytes through raw pointers, each to move onto ByteView (or into an owner);
 # none may be added.
 DIRECT_READERS = [
-    "Decoding/KeyMatcher.swift",
-    "Decoding/ResourceDecoder+Keyed.swift",
     "Document/Document.swift",
     "Errors/SourceLocator.swift",
     "Parsing/DocumentBuilder+Grammar.swift",
