@@ -31,22 +31,13 @@ OWNERS = [
 # Files that still read bytes through raw pointers, each to move onto ByteView (or into an owner);
 # none may be added.
 DIRECT_READERS = [
-    "Decoding/KeyMatcher.swift",
-    "Decoding/ResourceDecoder+Keyed.swift",
-    "Decoding/ResourceDecoder.swift",
-    "Decoding/ValueDecoder.swift",
     "Document/Document.swift",
-    "Document/JSONValue.swift",
-    "Document/ValueReader.swift",
     "Errors/SourceLocator.swift",
-    "HTTP/Query/QueryParameterName.swift",
-    "HTTP/Query/QueryPercentEncoding.swift",
     "Parsing/DocumentBuilder+Grammar.swift",
     "Parsing/DocumentBuilder+WholeObjects.swift",
     "Parsing/DocumentBuilder.swift",
     "Parsing/JSONAPIRules.swift",
     "Parsing/MemberNameRules.swift",
-    "Parsing/ParseDriver.swift",
     "Writing/DocumentWriter.swift",
 ]
 

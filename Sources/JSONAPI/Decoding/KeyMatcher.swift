@@ -62,9 +62,8 @@ struct KeyMatcher {
 
     @inline(__always)
     static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        guard a.count == b.count else { return false }
-        guard let p = a.baseAddress, let q = b.baseAddress else { return a.count == 0 }
-        return unsafe memcmpBytes(p, q, a.count)
+        // SAFETY: both views are used only during this call, while the buffers are lent to it.
+        unsafe ByteView(unsafeBytes: a).elementsEqual(ByteView(unsafeBytes: b))
     }
 
     /// Snake/kebab matching without building the converted name (ASCII letters and digits);

@@ -124,8 +124,8 @@ final class MemberTable {
     /// Scans the object at `range` (which the parser validated) and pushes its members.
     ///
     /// Returns an empty segment when `range` is absent or not an object.
-    func scan(_ b: UnsafeRawBufferPointer, object range: ByteRange) -> MemberSegment {
-        guard range.isPresent, Int(range.start) < b.count, unsafe b[Int(range.start)] == UInt8(ascii: "{") else {
+    func scan(_ b: ByteView, object range: ByteRange) -> MemberSegment {
+        guard range.isPresent, Int(range.start) < b.count, b[Int(range.start)] == UInt8(ascii: "{") else {
             return .empty
         }
         let base = unsafe entries.count
@@ -135,34 +135,37 @@ final class MemberTable {
         unsafe entries.push(MemberEntry(keyStart: stamp, keyEnd: 0, valueStart: 0, valueEnd: 0, flags: 0))
         let end = min(Int(range.end), b.count)
         var filter: UInt64 = 0
-        var i = unsafe ValueReader.skipWhitespace(b, Int(range.start) &+ 1)
-        while i < end, unsafe b[i] == UInt8(ascii: "\"") {
+        // SAFETY: every unchecked read below is at an offset in `0..<end`, `end <= b.count`: `i`
+        // starts past `range.start` (non-negative) and only grows, and each read is after an
+        // `i < end` test; `keyStart < keyEnd - 1 <= end` when the key has bytes.
+        var i = ValueReader.skipWhitespace(b, Int(range.start) &+ 1)
+        while i < end, unsafe b[unchecked: i] == UInt8(ascii: "\"") {
             // Strings are skipped with the whole buffer as the limit, so that the 16-byte steps
             // also run for the short keys and values near the object's end; a string of the
             // validated input always closes inside its object, and `min` keeps a bad range in it.
-            let (rawKeyEnd, keyEscaped) = unsafe ValueReader.stringEnd(b, i, limit: b.count)
+            let (rawKeyEnd, keyEscaped) = ValueReader.stringEnd(b, i, limit: b.count)
             let keyEnd = min(rawKeyEnd, end)
             let keyStart = i &+ 1
             if keyEscaped {
                 filter = ~0
             } else {
                 let keyCount = max(0, keyEnd &- 1 &- keyStart)
-                unsafe filter |= Self.filterBit(firstByte: keyCount > 0 ? b[keyStart] : 0, count: keyCount)
+                filter |= Self.filterBit(firstByte: keyCount > 0 ? unsafe b[unchecked: keyStart] : 0, count: keyCount)
             }
             i = keyEnd
-            if i < end, unsafe b[i] != UInt8(ascii: ":") { i = unsafe ValueReader.skipWhitespace(b, i) }
-            guard i < end, unsafe b[i] == UInt8(ascii: ":") else { break }
+            if i < end, unsafe b[unchecked: i] != UInt8(ascii: ":") { i = ValueReader.skipWhitespace(b, i) }
+            guard i < end, unsafe b[unchecked: i] == UInt8(ascii: ":") else { break }
             i &+= 1
-            if i < end, unsafe b[i] <= 0x20 { i = unsafe ValueReader.skipWhitespace(b, i) }
+            if i < end, unsafe b[unchecked: i] <= 0x20 { i = ValueReader.skipWhitespace(b, i) }
             guard i < end else { break }
             let valueStart = i
             var flags: UInt32 = keyEscaped ? MemberEntry.keyEscaped : 0
-            if unsafe b[i] == UInt8(ascii: "\"") {
-                let (valueEnd, valueEscaped) = unsafe ValueReader.stringEnd(b, i, limit: b.count)
+            if unsafe b[unchecked: i] == UInt8(ascii: "\"") {
+                let (valueEnd, valueEscaped) = ValueReader.stringEnd(b, i, limit: b.count)
                 if valueEscaped { flags |= MemberEntry.valueEscaped }
                 i = min(valueEnd, end)
             } else {
-                i = unsafe ValueReader.valueEnd(b, i)
+                i = ValueReader.valueEnd(b, i)
             }
             unsafe entries.push(
                 MemberEntry(
@@ -170,10 +173,10 @@ final class MemberTable {
                     keyEnd: UInt32(truncatingIfNeeded: max(keyStart, keyEnd &- 1)),
                     valueStart: UInt32(truncatingIfNeeded: valueStart), valueEnd: UInt32(truncatingIfNeeded: i),
                     flags: flags))
-            if i < end, unsafe b[i] != UInt8(ascii: ",") { i = unsafe ValueReader.skipWhitespace(b, i) }
-            guard i < end, unsafe b[i] == UInt8(ascii: ",") else { break }
+            if i < end, unsafe b[unchecked: i] != UInt8(ascii: ",") { i = ValueReader.skipWhitespace(b, i) }
+            guard i < end, unsafe b[unchecked: i] == UInt8(ascii: ",") else { break }
             i &+= 1
-            if i < end, unsafe b[i] <= 0x20 { i = unsafe ValueReader.skipWhitespace(b, i) }
+            if i < end, unsafe b[unchecked: i] <= 0x20 { i = ValueReader.skipWhitespace(b, i) }
         }
         let count = unsafe entries.count &- base &- 1
         unsafe entries[base].keyEnd = UInt32(truncatingIfNeeded: count)

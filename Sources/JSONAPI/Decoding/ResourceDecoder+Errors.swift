@@ -27,7 +27,9 @@ extension ResourceDecoder {
     /// A located `JSONAPIError` for the value at `offset`.
     func located(_ code: JSONAPIError.Code, _ message: String, at offset: Int) -> JSONAPIError {
         let clamped = unsafe min(max(0, offset), bytes.count)
-        let location = unsafe SourceLocator.locate(offsets: [clamped], in: bytes).first
+        let location = unsafe bytes.withUnsafeBytes { bytes in
+            unsafe SourceLocator.locate(offsets: [clamped], in: bytes).first
+        }
         return JSONAPIError(
             code, message, offset: clamped, line: location?.line ?? 0, column: location?.column ?? 0,
             pointer: location?.pointer ?? "")
@@ -283,9 +285,9 @@ extension ResourceDecoder {
 
     /// The value's JSON text, shortened to about 40 bytes.
     func snippet(_ range: ByteRange) -> String {
-        let raw = unsafe bytes.slice(range)
-        if raw.count <= 40 { return unsafe String(decoding: raw, as: UTF8.self) }
-        return unsafe String(decoding: raw.prefix(40), as: UTF8.self) + "…"
+        let raw = unsafe bytes.subview(range)
+        if raw.count <= 40 { return raw.string }
+        return raw.subview(0..<40).string + "…"
     }
 
     /// "a string", "an integer (Int8)", … for messages.

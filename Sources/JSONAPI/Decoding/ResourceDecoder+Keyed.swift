@@ -48,9 +48,10 @@ extension ResourceDecoder {
     @inline(__always)
     func nameMatches(_ name: ByteRange, escaped: Bool, _ wanted: UnsafeRawBufferPointer) -> Bool {
         if !escaped {
-            let raw = unsafe bytes.slice(name)
-            if unsafe exactKeys { return unsafe KeyMatcher.equal(raw, wanted) }
-            return unsafe matcher.matches(raw, wanted, path: { self.path })
+            return unsafe bytes.subview(name).withUnsafeBytes { raw in
+                if unsafe exactKeys { return unsafe KeyMatcher.equal(raw, wanted) }
+                return unsafe matcher.matches(raw, wanted, path: { self.path })
+            }
         }
         return unsafe nameMatchesEscaped(name, wanted)
     }
@@ -58,7 +59,7 @@ extension ResourceDecoder {
     @inline(never)
     func nameMatchesEscaped(_ name: ByteRange, _ wanted: UnsafeRawBufferPointer) -> Bool {
         var decoded: [UInt8] = []
-        unsafe JSONStringDecoding.unescape(bytes.slice(name), into: &decoded)
+        unsafe bytes.subview(name).withUnsafeBytes { raw in unsafe JSONStringDecoding.unescape(raw, into: &decoded) }
         return unsafe decoded.withUnsafeBytes { unsafe matcher.matches($0, wanted, path: { self.path }) }
     }
 
@@ -135,18 +136,23 @@ extension ResourceDecoder {
         if unsafe wanted.equals("links") { return resource.links.isPresent ? .links : .none }
         let attributes: StaticString = "attributes."
         let relationshipsPrefix: StaticString = "relationships."
-        // SAFETY: each slice starts or ends inside `wanted`: the prefix or suffix it drops was just found
-        // there.
-        if unsafe wanted.hasPrefix(attributes) {
-            let name = unsafe UnsafeRawBufferPointer(rebasing: wanted[attributes.utf8CodeUnitCount...])
-            if let member = unsafe findMember(segment, object: resource.attributes, name) { return .member(member) }
-        } else if unsafe wanted.hasPrefix(relationshipsPrefix) {
-            let name = unsafe UnsafeRawBufferPointer(rebasing: wanted[relationshipsPrefix.utf8CodeUnitCount...])
-            if let relationship = unsafe findRelationship(of: record, name) { return .relationship(relationship) }
-        } else if unsafe wanted.hasSuffix(".meta") || wanted.hasSuffix(".links") {
-            let isMeta = unsafe wanted.hasSuffix(".meta")
-            let name = unsafe UnsafeRawBufferPointer(rebasing: wanted[..<(wanted.count - (isMeta ? 5 : 6))])
-            guard let index = unsafe findRelationship(of: record, name) else { return .none }
+        // SAFETY: the view is used only during this call, while `wanted` is lent to it.
+        let view = unsafe ByteView(unsafeBytes: wanted)
+        if view.starts(with: attributes) {
+            let name = view.subview(from: attributes.utf8CodeUnitCount)
+            let member = unsafe name.withUnsafeBytes { name in
+                unsafe findMember(segment, object: resource.attributes, name)
+            }
+            if let member { return .member(member) }
+        } else if view.starts(with: relationshipsPrefix) {
+            let name = view.subview(from: relationshipsPrefix.utf8CodeUnitCount)
+            let relationship = unsafe name.withUnsafeBytes { name in unsafe findRelationship(of: record, name) }
+            if let relationship { return .relationship(relationship) }
+        } else if view.hasProperSuffix(".meta") || view.hasProperSuffix(".links") {
+            let isMeta = view.hasProperSuffix(".meta")
+            let name = view.subview(0..<(view.count - (isMeta ? 5 : 6)))
+            let found = unsafe name.withUnsafeBytes { name in unsafe findRelationship(of: record, name) }
+            guard let index = found else { return .none }
             let part =
                 unsafe isMeta
                 ? storage.arena.meta(ofRelationship: Int(index)) : storage.arena.links(ofRelationship: Int(index))
@@ -205,22 +211,6 @@ extension ResourceDecoder {
             return value
         }
         throw keyNotFound(key, in: node, path: Array(path.prefix(depth)))
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    @inline(__always)
-    func hasPrefix(_ literal: StaticString) -> Bool {
-        let n = literal.utf8CodeUnitCount
-        guard count >= n, let base = baseAddress else { return false }
-        return unsafe memcmpBytes(base, UnsafeRawPointer(literal.utf8Start), n)
-    }
-
-    @inline(__always)
-    func hasSuffix(_ literal: StaticString) -> Bool {
-        let n = literal.utf8CodeUnitCount
-        guard count > n, let base = baseAddress else { return false }
-        return unsafe memcmpBytes(base + (count - n), UnsafeRawPointer(literal.utf8Start), n)
     }
 }
 

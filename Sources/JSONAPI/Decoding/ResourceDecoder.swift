@@ -69,7 +69,8 @@ final class DecodingSession: Sendable {
     /// (see ``ResourceDecoder/recycle(_:)``), or a new one.
     func run<R>(_ body: (ResourceDecoder) throws -> R) rethrows -> R {
         unsafe try storage.withBytes { bytes in
-            var decoder = unsafe ResourceDecoder.make(session: self, bytes: bytes)
+            // SAFETY: the decoder reads the view only inside this scope (see `ResourceDecoder.bytes`).
+            var decoder = unsafe ResourceDecoder.make(session: self, bytes: ByteView(unsafeBytes: bytes))
             defer { ResourceDecoder.recycle(&decoder) }
             return try body(decoder)
         }
@@ -114,9 +115,9 @@ final class ResourceDecoder: Decoder {
     @exclusivity(unchecked) private(set) var session: DecodingSession
     @exclusivity(unchecked) private(set) var storage: DocumentStorage
     @exclusivity(unchecked) private(set) var options: DecodingOptions
-    // SAFETY: valid for the whole life of the decoder, which `DecodingSession.run` confines to
-    // the `withBytes` scope of the document's storage.
-    @exclusivity(unchecked) private(set) var bytes: UnsafeRawBufferPointer
+    /// The document's input: a view made inside the `withBytes` scope of its storage, to which
+    /// `DecodingSession.run` confines the decoder's whole use.
+    @exclusivity(unchecked) private(set) var bytes: ByteView
     @exclusivity(unchecked) private(set) var resources: [ResourceRecord]
     @exclusivity(unchecked) private(set) var relationships: [RelationshipRecord]
     @exclusivity(unchecked) private(set) var linkages: [LinkageRecord]
@@ -168,7 +169,7 @@ final class ResourceDecoder: Decoder {
     @exclusivity(unchecked) var poolCache = [ContainerPool?](repeating: nil, count: ResourceDecoder.poolCacheSize)
     private var cachedUserInfo: [CodingUserInfoKey: Any]?
 
-    init(session: DecodingSession, bytes: UnsafeRawBufferPointer, node: Node = .primary) {
+    init(session: DecodingSession, bytes: ByteView, node: Node = .primary) {
         unsafe self.session = session
         unsafe self.storage = session.storage
         unsafe self.options = session.options
@@ -206,11 +207,11 @@ final class ResourceDecoder: Decoder {
     static let shelfCapacity = 8
 
     /// A decoder for one decode over `bytes`: a shelved one, rebound, or a new one.
-    static func make(session: DecodingSession, bytes: UnsafeRawBufferPointer) -> ResourceDecoder {
+    static func make(session: DecodingSession, bytes: ByteView) -> ResourceDecoder {
         guard let decoder = shelf.withLock({ $0.popLast()?.decoder }) else {
-            return unsafe ResourceDecoder(session: session, bytes: bytes)
+            return ResourceDecoder(session: session, bytes: bytes)
         }
-        unsafe decoder.bind(session: session, bytes: bytes)
+        decoder.bind(session: session, bytes: bytes)
         return decoder
     }
 
@@ -219,7 +220,7 @@ final class ResourceDecoder: Decoder {
     static func recycle(_ decoder: inout ResourceDecoder) {
         guard isKnownUniquelyReferenced(&decoder) else { return }
         // SAFETY: an empty buffer: a shelved decoder reads no document.
-        unsafe decoder.bind(session: DecodingSession.idle, bytes: UnsafeRawBufferPointer(start: nil, count: 0))
+        decoder.bind(session: DecodingSession.idle, bytes: .empty)
         let shelved = Shelved(decoder: decoder)
         shelf.withLock { shelf in
             if shelf.count < shelfCapacity { shelf.append(shelved) }
@@ -229,7 +230,7 @@ final class ResourceDecoder: Decoder {
     /// Points the decoder at a new decode's document and clears everything a decode left behind:
     /// all that survives is what depends only on Swift types (container pools, key names) and
     /// buffers that are emptied here.
-    private func bind(session: DecodingSession, bytes: UnsafeRawBufferPointer) {
+    private func bind(session: DecodingSession, bytes: ByteView) {
         unsafe self.session = session
         unsafe storage = session.storage
         unsafe options = session.options
@@ -1023,7 +1024,9 @@ final class ResourceDecoder: Decoder {
     }
 
     func string(_ range: ByteRange, escaped: Bool) -> String {
-        unsafe JSONStringDecoding.decode(validUTF8: bytes.slice(range), hasEscapes: escaped)
+        unsafe bytes.subview(range).withUnsafeBytes { text in
+            unsafe JSONStringDecoding.decode(validUTF8: text, hasEscapes: escaped)
+        }
     }
 
     /// The `id` of a linkage as a `String`, one `String` per linked resource.
@@ -1115,8 +1118,9 @@ final class ResourceDecoder: Decoder {
     /// Turns the pending skips into public values, locating them all in one pass.
     func skippedResources() -> [SkippedResource] {
         guard unsafe !skips.isEmpty else { return [] }
-        let locations = unsafe SourceLocator.locate(
-            offsets: skips.map { unsafe min(max(0, $0.offset), bytes.count) }, in: unsafe bytes)
+        let offsets = unsafe skips.map { unsafe min(max(0, $0.offset), bytes.count) }
+        let locations = unsafe bytes.withUnsafeBytes { bytes in unsafe SourceLocator.locate(offsets: offsets, in: bytes)
+        }
         var result: [SkippedResource] = []
         unsafe result.reserveCapacity(skips.count)
         for (position, skip) in unsafe skips.enumerated() {
@@ -1146,31 +1150,33 @@ struct ArrayCursor {
 
     /// The next element's range, or nil after the last.
     @inline(__always)
-    mutating func next(_ b: UnsafeRawBufferPointer) -> ByteRange? {
+    mutating func next(_ b: ByteView) -> ByteRange? {
         let limit = min(end, b.count)
-        var i = position
-        if i < limit, unsafe b[i] <= 0x20 { i = unsafe ValueReader.skipWhitespace(b, i) }
+        // SAFETY: each unchecked read is at `i` with `0 <= i < limit <= b.count`: `position`
+        // starts past the array's (non-negative) start and only grows.
+        var i = max(position, 0)
+        if i < limit, unsafe b[unchecked: i] <= 0x20 { i = ValueReader.skipWhitespace(b, i) }
         if started {
-            guard i < limit, unsafe b[i] == UInt8(ascii: ",") else {
+            guard i < limit, unsafe b[unchecked: i] == UInt8(ascii: ",") else {
                 position = limit
                 return nil
             }
             i &+= 1
-            if i < limit, unsafe b[i] <= 0x20 { i = unsafe ValueReader.skipWhitespace(b, i) }
+            if i < limit, unsafe b[unchecked: i] <= 0x20 { i = ValueReader.skipWhitespace(b, i) }
         }
-        guard i < limit, unsafe b[i] != UInt8(ascii: "]") else {
+        guard i < limit, unsafe b[unchecked: i] != UInt8(ascii: "]") else {
             position = limit
             return nil
         }
         started = true
-        let valueEnd = unsafe ValueReader.valueEnd(b, i)
+        let valueEnd = ValueReader.valueEnd(b, i)
         position = valueEnd
         return ByteRange(i, valueEnd)
     }
 
     /// Whether another element follows, without consuming it.
-    func isAtEnd(_ b: UnsafeRawBufferPointer) -> Bool {
+    func isAtEnd(_ b: ByteView) -> Bool {
         var copy = self
-        return unsafe copy.next(b) == nil
+        return copy.next(b) == nil
     }
 }

@@ -176,10 +176,10 @@ extension ResourceDecoder {
         guard end &- start >= 2, unsafe end <= bytes.count, unsafe bytes[start] == UInt8(ascii: "\"") else {
             throw typeMismatch(String.self, expected: "a string", found: range, path: path(key))
         }
-        // SAFETY: `start..<end` is a string token inside `bytes` with its two quotes, checked above.
-        let contents = unsafe UnsafeRawBufferPointer(rebasing: bytes[(start &+ 1)..<(end &- 1)])
         let hasEscapes = unsafe escaped ?? ValueReader.stringEnd(bytes, start, limit: end).hasEscapes
-        return unsafe JSONStringDecoding.decode(validUTF8: contents, hasEscapes: hasEscapes)
+        return unsafe bytes.subview((start &+ 1)..<(end &- 1)).withUnsafeBytes { contents in
+            unsafe JSONStringDecoding.decode(validUTF8: contents, hasEscapes: hasEscapes)
+        }
     }
 
     /// A string from any node that can hold one.
@@ -195,8 +195,9 @@ extension ResourceDecoder {
 
     @inline(__always)
     func readInteger<T: FixedWidthInteger>(_ type: T.Type, _ range: ByteRange, key: KeyRef) throws -> T {
-        let text = unsafe bytes.slice(range)
-        guard let first = unsafe text.first, isNumberStart(first) else {
+        let text = unsafe bytes.subview(range)
+        let first = text.isEmpty ? 0 : text[0]
+        guard isNumberStart(first) else {
             throw typeMismatch(T.self, expected: expectation(T.self), found: range, path: path(key))
         }
         // Plain digits (the common case) accumulate directly; 18 digits cannot overflow Int64.
@@ -205,7 +206,7 @@ extension ResourceDecoder {
             var index = first == UInt8(ascii: "-") ? 1 : 0
             var plain = index < text.count
             while index < text.count {
-                let digit = unsafe text[index] &- 0x30
+                let digit = text[index] &- 0x30
                 if digit >= 10 {
                     plain = false
                     break
@@ -224,16 +225,18 @@ extension ResourceDecoder {
 
     @inline(never)
     func readIntegerSlow<T: FixedWidthInteger>(_ type: T.Type, _ range: ByteRange, key: KeyRef) throws -> T {
-        let text = unsafe bytes.slice(range)
-        if let value = unsafe JSONNumberParsing.int64(text) {
+        let text = unsafe bytes.subview(range)
+        if let value = unsafe text.withUnsafeBytes({ text in unsafe JSONNumberParsing.int64(text) }) {
             if let exact = T(exactly: value) { return exact }
             throw outOfRange(T.self, range, key: key)
         }
-        if let value = unsafe JSONNumberParsing.uint64(text) {
+        if let value = unsafe text.withUnsafeBytes({ text in unsafe JSONNumberParsing.uint64(text) }) {
             if let exact = T(exactly: value) { return exact }
             throw outOfRange(T.self, range, key: key)
         }
-        if let value = unsafe JSONNumberParsing.double(text), value.rounded(.towardZero) == value {
+        if let value = unsafe text.withUnsafeBytes({ text in unsafe JSONNumberParsing.double(text) }),
+            value.rounded(.towardZero) == value
+        {
             if let exact = T(exactly: value) { return exact }
             throw outOfRange(T.self, range, key: key)
         }
@@ -250,11 +253,11 @@ extension ResourceDecoder {
 
     @inline(__always)
     func readDouble(_ range: ByteRange, key: KeyRef) throws -> Double {
-        let text = unsafe bytes.slice(range)
-        guard let first = unsafe text.first, isNumberStart(first) else {
+        let text = unsafe bytes.subview(range)
+        guard isNumberStart(text.isEmpty ? 0 : text[0]) else {
             throw typeMismatch(Double.self, expected: "a number", found: range, path: path(key))
         }
-        guard let value = unsafe JSONNumberParsing.double(text) else {
+        guard let value = unsafe text.withUnsafeBytes({ text in unsafe JSONNumberParsing.double(text) }) else {
             throw failure(
                 .dataCorrupted, at: Int(range.start), code: .typeMismatch, path: path(key),
                 "the number \(snippet(range)) is out of range for Double")
@@ -350,7 +353,7 @@ extension ResourceDecoder {
     func decodeDecimal(_ node: Node, key: KeyRef) throws -> Decimal {
         let text: String
         if case .value(let range) = node, isNumberStart(firstByte(range)) {
-            text = unsafe String(decoding: bytes.slice(range), as: UTF8.self)
+            text = unsafe bytes.subview(range).string
         } else {
             text = try stringContents(node, for: Decimal.self, key: key)
         }

@@ -212,13 +212,14 @@ extension Document {
     /// The value of the first top-level extension member named `name`.
     func extensionMember(_ name: String) -> JSONValue? {
         let arena = storage.arena
-        var wanted = Array(name.utf8)
-        return unsafe wanted.withUnsafeMutableBytes { wanted in
+        let wanted = Array(name.utf8)
+        // SAFETY: both views are used only inside the scopes that lend their bytes.
+        return unsafe wanted.withUnsafeBytes { wanted in
             unsafe storage.withBytes { bytes in
+                let bytes = unsafe ByteView(unsafeBytes: bytes)
+                let wanted = unsafe ByteView(unsafeBytes: wanted)
                 for member in arena.foreignMembers
-                where unsafe ValueReader.keyEquals(
-                    bytes, member.name, member.nameHasEscapes, UnsafeRawBufferPointer(wanted))
-                {
+                where ValueReader.keyEquals(bytes, member.name, member.nameHasEscapes, wanted) {
                     return JSONValue(storage: storage, range: member.value)
                 }
                 return nil

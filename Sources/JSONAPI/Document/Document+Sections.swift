@@ -138,9 +138,9 @@ extension Document {
     public var jsonValue: JSONValue {
         let object = storage.arena.topLevel.object
         if object.isPresent { return JSONValue(storage: storage, range: object) }
-        return unsafe storage.withBytes { b in
-            let start = unsafe ValueReader.skipWhitespace(b, 0)
-            return unsafe JSONValue(storage: storage, range: ByteRange(start, ValueReader.valueEnd(b, start)))
+        return storage.withView { b in
+            let start = ValueReader.skipWhitespace(b, 0)
+            return JSONValue(storage: storage, range: ByteRange(start, ValueReader.valueEnd(b, start)))
         }
     }
 

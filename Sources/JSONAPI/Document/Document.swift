@@ -224,4 +224,11 @@ final class DocumentStorage: @unchecked Sendable {
         case .buffer(let input): return unsafe try body(input.bytes)
         }
     }
+
+    /// Runs `body` with a checked view of the input bytes; `body` must not keep the view.
+    @inline(__always)
+    func withView<R>(_ body: (ByteView) throws -> R) rethrows -> R {
+        // SAFETY: the view is made inside `withBytes`, whose bytes stay valid while `body` runs.
+        unsafe try withBytes { bytes in try body(unsafe ByteView(unsafeBytes: bytes)) }
+    }
 }

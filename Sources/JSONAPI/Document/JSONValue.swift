@@ -55,12 +55,12 @@ public struct JSONValue: Sendable, CustomStringConvertible {
 
     /// The unescaped string, or nil when the value is not a string.
     public var stringValue: String? {
-        unsafe storage.withBytes { b in
-            let raw = unsafe b.slice(range)
-            guard raw.count >= 2, unsafe raw[0] == UInt8(ascii: "\"") else { return nil }
-            // SAFETY: `raw` is a string token of at least two bytes (checked above), quotes included.
-            let contents = unsafe UnsafeRawBufferPointer(rebasing: raw[1..<(raw.count - 1)])
-            return unsafe JSONStringDecoding.decode(validUTF8: contents)
+        storage.withView { b in
+            let raw = b.subview(range)
+            guard raw.count >= 2, raw[0] == UInt8(ascii: "\"") else { return nil }
+            return unsafe raw.subview(1..<(raw.count - 1)).withUnsafeBytes { contents in
+                unsafe JSONStringDecoding.decode(validUTF8: contents)
+            }
         }
     }
 
@@ -79,7 +79,7 @@ public struct JSONValue: Sendable, CustomStringConvertible {
     /// The number's exact text, or nil when the value is not a number.
     public var numberText: String? {
         guard kind == .number else { return nil }
-        return unsafe storage.withBytes { unsafe String(decoding: $0.slice(range), as: UTF8.self) }
+        return storage.withView { $0.subview(range).string }
     }
 
     /// The integer, when the value is an integer (no fraction or exponent) that fits `Int64`.
@@ -119,8 +119,8 @@ public struct JSONValue: Sendable, CustomStringConvertible {
     /// The member named `key` of an object (the first, if the name repeats), or nil.
     public subscript(key: String) -> JSONValue? {
         guard kind == .object else { return nil }
-        return unsafe storage.withBytes { b in
-            unsafe ValueReader.member(b, object: range, named: key).map { JSONValue(storage: storage, range: $0) }
+        return storage.withView { b in
+            ValueReader.member(b, object: range, named: key).map { JSONValue(storage: storage, range: $0) }
         }
     }
 
@@ -129,8 +129,8 @@ public struct JSONValue: Sendable, CustomStringConvertible {
         guard index >= 0 else { return nil }
         var found: ByteRange?
         var position = 0
-        unsafe storage.withBytes { b in
-            unsafe ValueReader.forEachElement(b, array: Int(range.start)) { element in
+        storage.withView { b in
+            ValueReader.forEachElement(b, array: Int(range.start)) { element in
                 if position == index {
                     found = element
                     return false
@@ -145,8 +145,8 @@ public struct JSONValue: Sendable, CustomStringConvertible {
     /// The elements of an array (empty for other kinds).
     public var elements: [JSONValue] {
         var result: [JSONValue] = []
-        unsafe storage.withBytes { b in
-            unsafe ValueReader.forEachElement(b, array: Int(range.start)) { element in
+        storage.withView { b in
+            ValueReader.forEachElement(b, array: Int(range.start)) { element in
                 result.append(JSONValue(storage: storage, range: element))
                 return true
             }
@@ -157,13 +157,12 @@ public struct JSONValue: Sendable, CustomStringConvertible {
     /// The members of an object in document order (empty for other kinds).
     public var members: [(key: String, value: JSONValue)] {
         var result: [(key: String, value: JSONValue)] = []
-        unsafe storage.withBytes { b in
-            unsafe ValueReader.forEachMember(b, object: Int(range.start)) { key, escaped, value in
-                unsafe result.append(
-                    (
-                        JSONStringDecoding.decode(validUTF8: b.slice(key), hasEscapes: escaped),
-                        JSONValue(storage: storage, range: value)
-                    ))
+        storage.withView { b in
+            ValueReader.forEachMember(b, object: Int(range.start)) { key, escaped, value in
+                let name = unsafe b.subview(key).withUnsafeBytes { name in
+                    unsafe JSONStringDecoding.decode(validUTF8: name, hasEscapes: escaped)
+                }
+                result.append((name, JSONValue(storage: storage, range: value)))
                 return true
             }
         }
@@ -176,14 +175,14 @@ public struct JSONValue: Sendable, CustomStringConvertible {
     /// Number of elements (array) or members (object); 0 for scalars.
     public var count: Int {
         var n = 0
-        unsafe storage.withBytes { b in
+        storage.withView { b in
             switch kind {
             case .array:
-                unsafe ValueReader.forEachElement(b, array: Int(range.start)) { _ in
+                ValueReader.forEachElement(b, array: Int(range.start)) { _ in
                     n += 1; return true
                 }
             case .object:
-                unsafe ValueReader.forEachMember(b, object: Int(range.start)) { _, _, _ in
+                ValueReader.forEachMember(b, object: Int(range.start)) { _, _, _ in
                     n += 1; return true
                 }
             default: break
@@ -193,7 +192,7 @@ public struct JSONValue: Sendable, CustomStringConvertible {
     }
 
     /// The value's exact JSON text, as it appeared in the input.
-    public var rawJSON: String { unsafe storage.withBytes { unsafe String(decoding: $0.slice(range), as: UTF8.self) } }
+    public var rawJSON: String { storage.withView { $0.subview(range).string } }
 
     /// Calls `body` with the value's exact JSON bytes.
     public func withRawBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {

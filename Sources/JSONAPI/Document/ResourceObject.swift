@@ -73,14 +73,15 @@ public struct ResourceObject: Sendable, CustomStringConvertible {
     public func relationship(_ name: String) -> Relationship? {
         let r = record
         let first = Int(r.firstRelationship)
-        var wanted = Array(name.utf8)
-        return unsafe wanted.withUnsafeMutableBytes { wanted in
+        let wanted = Array(name.utf8)
+        // SAFETY: both views are used only inside the scopes that lend their bytes.
+        return unsafe wanted.withUnsafeBytes { wanted in
             unsafe storage.withBytes { b in
+                let b = unsafe ByteView(unsafeBytes: b)
+                let wanted = unsafe ByteView(unsafeBytes: wanted)
                 for i in first..<(first + Int(r.relationshipCount)) {
                     let rel = storage.arena.relationships[i]
-                    if unsafe ValueReader.keyEquals(
-                        b, rel.name, rel.flags.contains(.nameHasEscapes), UnsafeRawBufferPointer(wanted))
-                    {
+                    if ValueReader.keyEquals(b, rel.name, rel.flags.contains(.nameHasEscapes), wanted) {
                         return Relationship(storage: storage, recordIndex: i)
                     }
                 }

@@ -2,15 +2,17 @@
 ///
 /// The arena keeps attribute values, `meta` and links as byte ranges; views find members and
 /// elements by walking those bytes again. The bytes are known to be valid JSON, so this reader
-/// checks nothing about the grammar, but every read is still bounds-checked against the buffer:
-/// a wrong range yields wrong answers at worst, never a read outside the input.
+/// checks nothing about the grammar, but every read stays inside the view: checked, or in the
+/// byte loops below unchecked where the loop itself keeps the offset in `0..<count`. A wrong
+/// range yields wrong answers at worst, never a read outside the input.
 enum ValueReader {
     /// The first offset at or after `i` that is not JSON whitespace.
     @inline(__always)
-    static func skipWhitespace(_ b: UnsafeRawBufferPointer, _ i: Int) -> Int {
-        var i = i
+    static func skipWhitespace(_ b: ByteView, _ i: Int) -> Int {
+        var i = max(i, 0)
+        // SAFETY: `0 <= i < b.count` at each read: `i` starts at 0 or above and only grows.
         while i < b.count {
-            switch unsafe b[i] {
+            switch unsafe b[unchecked: i] {
             case 0x20, 0x0A, 0x0D, 0x09: i &+= 1
             default: return i
             }
@@ -26,19 +28,20 @@ enum ValueReader {
     /// 16 bytes per step for a quote or a backslash and jumps straight to the first one found
     /// (lane order is byte order on the little-endian machines Swift runs on).
     @inline(__always)
-    static func stringEnd(_ b: UnsafeRawBufferPointer, _ start: Int, limit: Int = .max)
+    static func stringEnd(_ b: ByteView, _ start: Int, limit: Int = .max)
         -> (end: Int, hasEscapes: Bool)
     {
         let limit = min(limit, b.count)
-        guard let base = b.baseAddress else { return (limit, false) }
-        var i = start &+ 1
+        // Never below 0, even for a wrong `start` (then the answer is wrong, the reads in bounds).
+        var i = max(start &+ 1, 0)
         var escaped = false
         let quote = SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
         let backslash = SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
         while true {
-            // SAFETY: each 16-byte load starts at `i` with `i + 16 <= limit <= b.count`.
+            // SAFETY: each 16-byte chunk starts at `i`, with `0 <= i` (it starts at 0 or above
+            // and only grows) and `i + 16 <= limit <= b.count`.
             while i &+ 16 <= limit {
-                let chunk = unsafe base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                let chunk = unsafe b.chunk16(unchecked: i)
                 let hits = unsafe unsafeBitCast((chunk .== quote) .| (chunk .== backslash), to: SIMD2<UInt64>.self)
                 if hits[0] != 0 {
                     i &+= hits[0].trailingZeroBitCount &>> 3
@@ -51,7 +54,8 @@ enum ValueReader {
                 i &+= 16
             }
             guard i < limit else { return (limit, escaped) }
-            let c = unsafe b[i]
+            // SAFETY: `0 <= i < limit <= b.count`.
+            let c = unsafe b[unchecked: i]
             if c == UInt8(ascii: "\"") { return (i &+ 1, escaped) }
             if c == UInt8(ascii: "\\") {
                 escaped = true
@@ -63,18 +67,20 @@ enum ValueReader {
     }
 
     /// The end (exclusive) of the value starting at `start` (which must not be whitespace).
-    static func valueEnd(_ b: UnsafeRawBufferPointer, _ start: Int) -> Int {
-        guard start < b.count else { return b.count }
-        switch unsafe b[start] {
+    static func valueEnd(_ b: ByteView, _ start: Int) -> Int {
+        guard UInt(bitPattern: start) < UInt(bitPattern: b.count) else { return b.count }
+        // SAFETY: here and in the loops below, `0 <= i < b.count` at each read: `i` starts at
+        // `start` and only grows (a string's end is past its start, or the buffer's end).
+        switch unsafe b[unchecked: start] {
         case UInt8(ascii: "\""):
-            return unsafe stringEnd(b, start).end
+            return stringEnd(b, start).end
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             var depth = 0
             var i = start
             while i < b.count {
-                switch unsafe b[i] {
+                switch unsafe b[unchecked: i] {
                 case UInt8(ascii: "\""):
-                    i = unsafe stringEnd(b, i).end
+                    i = stringEnd(b, i).end
                     continue
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     depth &+= 1
@@ -90,7 +96,7 @@ enum ValueReader {
         default:
             var i = start
             while i < b.count {
-                switch unsafe b[i] {
+                switch unsafe b[unchecked: i] {
                 case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09:
                     return i
                 default:
@@ -104,48 +110,49 @@ enum ValueReader {
     /// Calls `body` with (key contents range, key has escapes, value range) for each member of
     /// the object starting at `start`, until `body` returns false.
     static func forEachMember(
-        _ b: UnsafeRawBufferPointer, object start: Int,
+        _ b: ByteView, object start: Int,
         _ body: (_ key: ByteRange, _ keyEscaped: Bool, _ value: ByteRange) -> Bool
     ) {
-        guard start < b.count, unsafe b[start] == UInt8(ascii: "{") else { return }
-        var i = unsafe skipWhitespace(b, start &+ 1)
-        while i < b.count, unsafe b[i] == UInt8(ascii: "\"") {
-            let (keyEnd, escaped) = unsafe stringEnd(b, i)
+        guard start < b.count, b[start] == UInt8(ascii: "{") else { return }
+        var i = skipWhitespace(b, start &+ 1)
+        while i < b.count, b[i] == UInt8(ascii: "\"") {
+            let (keyEnd, escaped) = stringEnd(b, i)
             let key = ByteRange(i &+ 1, max(i &+ 1, keyEnd &- 1))
-            i = unsafe skipWhitespace(b, keyEnd)
-            guard i < b.count, unsafe b[i] == UInt8(ascii: ":") else { return }
-            i = unsafe skipWhitespace(b, i &+ 1)
-            let end = unsafe valueEnd(b, i)
+            i = skipWhitespace(b, keyEnd)
+            guard i < b.count, b[i] == UInt8(ascii: ":") else { return }
+            i = skipWhitespace(b, i &+ 1)
+            let end = valueEnd(b, i)
             guard body(key, escaped, ByteRange(i, end)) else { return }
-            i = unsafe skipWhitespace(b, end)
-            guard i < b.count, unsafe b[i] == UInt8(ascii: ",") else { return }
-            i = unsafe skipWhitespace(b, i &+ 1)
+            i = skipWhitespace(b, end)
+            guard i < b.count, b[i] == UInt8(ascii: ",") else { return }
+            i = skipWhitespace(b, i &+ 1)
         }
     }
 
     /// Calls `body` with each element's range of the array starting at `start`, until it returns false.
-    static func forEachElement(_ b: UnsafeRawBufferPointer, array start: Int, _ body: (ByteRange) -> Bool) {
-        guard start < b.count, unsafe b[start] == UInt8(ascii: "[") else { return }
-        var i = unsafe skipWhitespace(b, start &+ 1)
-        guard i < b.count, unsafe b[i] != UInt8(ascii: "]") else { return }
+    static func forEachElement(_ b: ByteView, array start: Int, _ body: (ByteRange) -> Bool) {
+        guard start < b.count, b[start] == UInt8(ascii: "[") else { return }
+        var i = skipWhitespace(b, start &+ 1)
+        guard i < b.count, b[i] != UInt8(ascii: "]") else { return }
         while i < b.count {
-            let end = unsafe valueEnd(b, i)
+            let end = valueEnd(b, i)
             guard body(ByteRange(i, end)) else { return }
-            i = unsafe skipWhitespace(b, end)
-            guard i < b.count, unsafe b[i] == UInt8(ascii: ",") else { return }
-            i = unsafe skipWhitespace(b, i &+ 1)
+            i = skipWhitespace(b, end)
+            guard i < b.count, b[i] == UInt8(ascii: ",") else { return }
+            i = skipWhitespace(b, i &+ 1)
         }
     }
 
     /// The value range of member `name` in the object at `range`, or nil.
-    static func member(_ b: UnsafeRawBufferPointer, object range: ByteRange, named name: String) -> ByteRange? {
+    static func member(_ b: ByteView, object range: ByteRange, named name: String) -> ByteRange? {
         guard range.isPresent else { return nil }
         var found: ByteRange?
-        var utf8 = Array(name.utf8)
-        unsafe utf8.withUnsafeMutableBytes { wanted in
-            let wanted = UnsafeRawBufferPointer(wanted)
-            unsafe forEachMember(b, object: Int(range.start)) { key, escaped, value in
-                if unsafe keyEquals(b, key, escaped, wanted) {
+        let utf8 = Array(name.utf8)
+        // SAFETY: the view of `utf8` is used only inside its `withUnsafeBytes`.
+        unsafe utf8.withUnsafeBytes { wanted in
+            let wanted = unsafe ByteView(unsafeBytes: wanted)
+            forEachMember(b, object: Int(range.start)) { key, escaped, value in
+                if keyEquals(b, key, escaped, wanted) {
                     found = value
                     return false
                 }
@@ -158,18 +165,15 @@ enum ValueReader {
     /// Whether the raw key contents at `key` equal the unescaped bytes `wanted`.
     @inline(__always)
     static func keyEquals(
-        _ b: UnsafeRawBufferPointer, _ key: ByteRange, _ escaped: Bool, _ wanted: UnsafeRawBufferPointer
+        _ b: ByteView, _ key: ByteRange, _ escaped: Bool, _ wanted: ByteView
     )
         -> Bool
     {
-        let raw = unsafe b.slice(key)
-        if !escaped {
-            guard raw.count == wanted.count else { return false }
-            guard let p = raw.baseAddress, let q = wanted.baseAddress else { return raw.count == 0 }
-            return unsafe memcmpBytes(p, q, raw.count)
-        }
+        let raw = b.subview(key)
+        if !escaped { return raw.elementsEqual(wanted) }
         var decoded: [UInt8] = []
-        unsafe JSONStringDecoding.unescape(raw, into: &decoded)
-        return unsafe decoded.elementsEqual(wanted)
+        unsafe raw.withUnsafeBytes { raw in unsafe JSONStringDecoding.unescape(raw, into: &decoded) }
+        // SAFETY: the view of `decoded` is used only inside its `withUnsafeBytes`.
+        return unsafe decoded.withUnsafeBytes { decoded in unsafe ByteView(unsafeBytes: decoded).elementsEqual(wanted) }
     }
 }

@@ -43,6 +43,14 @@ struct ByteView {
         return unsafe bytes.load(fromByteOffset: i, as: UInt8.self)
     }
 
+    /// The byte at `i`, unchecked: for the byte loops of the hot readers, which bound `i` to
+    /// `0..<count` themselves (each use says how in a `SAFETY` comment).
+    @unsafe @inline(__always)
+    subscript(unchecked i: Int) -> UInt8 {
+        // SAFETY: the caller keeps `i` in `0..<count` (the promise of this accessor).
+        unsafe bytes.load(fromByteOffset: i, as: UInt8.self)
+    }
+
     /// The bytes at `range`, which must lie inside the view.
     @inline(__always)
     func subview(_ range: Range<Int>) -> ByteView {
@@ -81,6 +89,14 @@ struct ByteView {
         precondition(offset >= 0 && offset <= count &- 16, "ByteView load out of range")
         // SAFETY: `offset..<offset + 16` was checked against `count` just above.
         return unsafe bytes.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+    }
+
+    /// The 16 bytes at `offset`, unchecked: `0 <= offset` and `offset + 16 <= count` must hold
+    /// (each use says why in a `SAFETY` comment).
+    @unsafe @inline(__always)
+    func chunk16(unchecked offset: Int) -> SIMD16<UInt8> {
+        // SAFETY: the caller keeps `offset..<offset + 16` inside `0..<count` (the promise of this accessor).
+        unsafe bytes.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
     }
 
     /// Whether the view holds the same bytes as `other`.

@@ -301,3 +301,13 @@ enum MemberNameRules {
             || ((b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "f"))
     }
 }
+
+extension UnsafeRawBufferPointer {
+    /// Whether the bytes start with the UTF-8 bytes of `literal`.
+    @inline(__always)
+    func hasPrefix(_ literal: StaticString) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        guard count >= n, let base = baseAddress else { return false }
+        return unsafe memcmpBytes(base, UnsafeRawPointer(literal.utf8Start), n)
+    }
+}

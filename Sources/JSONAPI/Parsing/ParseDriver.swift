@@ -16,13 +16,17 @@ struct ParseDriver {
     /// Tokenizes `all[base...]`; `all` is every byte received so far.
     mutating func feed(all: UnsafeRawBufferPointer, from base: Int, isFinal: Bool) throws(JSONAPIError) {
         unsafe builder.input = all
-        // SAFETY: the start is clamped to `all.count`.
-        let chunk = unsafe UnsafeRawBufferPointer(rebasing: all[min(base, all.count)...])
+        // SAFETY: the view is used only during this call, while `all` is lent to it.
+        let chunk = unsafe ByteView(unsafeBytes: all).subview(from: min(base, all.count))
         if var tokenizer = custom {
             defer { custom = tokenizer }
-            unsafe try tokenizer.feed(chunk, baseOffset: base, isFinal: isFinal, into: &builder)
+            unsafe try chunk.withUnsafeBytes { (chunk) throws(JSONAPIError) in
+                unsafe try tokenizer.feed(chunk, baseOffset: base, isFinal: isFinal, into: &builder)
+            }
         } else {
-            unsafe try scanner.scan(chunk, baseOffset: base, isFinal: isFinal, into: &builder)
+            unsafe try chunk.withUnsafeBytes { (chunk) throws(JSONAPIError) in
+                unsafe try scanner.scan(chunk, baseOffset: base, isFinal: isFinal, into: &builder)
+            }
         }
     }
 

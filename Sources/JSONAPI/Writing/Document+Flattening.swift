@@ -131,7 +131,9 @@ private struct Flattener {
         }
         let record = resource.record
         unsafe resource.storage.withBytes { bytes in
-            unsafe ValueReader.forEachMember(bytes, object: Int(record.attributes.start)) { key, _, value in
+            // SAFETY: the view is used only inside this `withBytes` scope.
+            let view = unsafe ByteView(unsafeBytes: bytes)
+            ValueReader.forEachMember(view, object: Int(record.attributes.start)) { key, _, value in
                 unsafe writer.key(rawEscaped: bytes.slice(key))
                 unsafe writer.copyJSON(bytes.slice(value), sortingKeys: false)
                 return true

@@ -146,7 +146,7 @@ extension JSONWriter {
         while index < count {
             let byte = unsafe json[index]
             if byte == UInt8(ascii: "\"") {
-                index = unsafe ValueReader.stringEnd(json, index).end
+                index = unsafe ValueReader.stringEnd(json.view, index).end
             } else if byte <= 0x20 {
                 // Outside strings, the only bytes up to 0x20 in valid JSON are whitespace.
                 if runStart < index {
@@ -186,7 +186,7 @@ extension JSONWriter {
     /// stack (so nesting depth costs heap, not call stack). The items of every open container
     /// share one array, each container's members sorted in place.
     private mutating func copySorted(_ json: UnsafeRawBufferPointer) {
-        let start = unsafe ValueReader.skipWhitespace(json, 0)
+        let start = unsafe ValueReader.skipWhitespace(json.view, 0)
         let ends = unsafe ContainerEnds(json, from: start, to: json.count)
         var items: [SortItem] = []
         var frames: [SortFrame] = []
@@ -194,7 +194,7 @@ extension JSONWriter {
         var next = unsafe SortItem(
             key: .absent,
             value: rootPosition >= 0
-                ? ends.range(at: rootPosition) : ByteRange(start, ValueReader.valueEnd(json, start)),
+                ? ends.range(at: rootPosition) : ByteRange(start, ValueReader.valueEnd(json.view, start)),
             position: rootPosition, keyHasEscapes: false)
         while true {
             // Open `next`: write a scalar, copy an array without objects, or push a container.
@@ -308,7 +308,7 @@ struct ContainerEnds {
         while index < end {
             switch unsafe json[index] {
             case UInt8(ascii: "\""):
-                index = unsafe ValueReader.stringEnd(json, index).end
+                index = unsafe ValueReader.stringEnd(json.view, index).end
                 continue
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 if unsafe json[index] == UInt8(ascii: "{"), let parent = open.last {
@@ -361,7 +361,7 @@ struct ContainerEnds {
         {
             return Int(containers[position].end)
         }
-        return unsafe ValueReader.valueEnd(json, start)
+        return unsafe ValueReader.valueEnd(json.view, start)
     }
 
     /// A place inside an object or array, for reading its members or elements one by one.
@@ -376,7 +376,7 @@ struct ContainerEnds {
     /// A cursor on the first member or element of the container at `position`.
     func cursor(_ json: UnsafeRawBufferPointer, at position: Int) -> Cursor {
         let start = Int(containers[position].start)
-        let index = unsafe ValueReader.skipWhitespace(json, start &+ 1)
+        let index = unsafe ValueReader.skipWhitespace(json.view, start &+ 1)
         let empty = unsafe index >= json.count || json[index] == UInt8(ascii: "}") || json[index] == UInt8(ascii: "]")
         return Cursor(index: index, child: position &+ 1, finished: empty)
     }
@@ -389,14 +389,14 @@ struct ContainerEnds {
         guard !cursor.finished, cursor.index < json.count, unsafe json[cursor.index] == UInt8(ascii: "\"") else {
             return nil
         }
-        let (keyEnd, escaped) = unsafe ValueReader.stringEnd(json, cursor.index)
+        let (keyEnd, escaped) = unsafe ValueReader.stringEnd(json.view, cursor.index)
         let key = ByteRange(cursor.index &+ 1, max(cursor.index &+ 1, keyEnd &- 1))
-        var index = unsafe ValueReader.skipWhitespace(json, keyEnd)
+        var index = unsafe ValueReader.skipWhitespace(json.view, keyEnd)
         guard index < json.count, unsafe json[index] == UInt8(ascii: ":") else {
             cursor.finished = true
             return nil
         }
-        index = unsafe ValueReader.skipWhitespace(json, index &+ 1)
+        index = unsafe ValueReader.skipWhitespace(json.view, index &+ 1)
         guard index < json.count else {
             cursor.finished = true
             return nil
@@ -418,9 +418,9 @@ struct ContainerEnds {
     /// Moves past the value ending at `end` and the comma after it; finishes at the closing bracket.
     @inline(__always)
     private func advance(_ json: UnsafeRawBufferPointer, _ cursor: inout Cursor, past end: Int) {
-        let index = unsafe ValueReader.skipWhitespace(json, end)
+        let index = unsafe ValueReader.skipWhitespace(json.view, end)
         if index < json.count, unsafe json[index] == UInt8(ascii: ",") {
-            cursor.index = unsafe ValueReader.skipWhitespace(json, index &+ 1)
+            cursor.index = unsafe ValueReader.skipWhitespace(json.view, index &+ 1)
         } else {
             cursor.finished = true
         }
@@ -438,7 +438,7 @@ struct ContainerEnds {
             child &+= Int(containers[position].subtreeCount)
             return (Int(containers[position].end), position)
         }
-        return unsafe (ValueReader.valueEnd(json, start), -1)
+        return unsafe (ValueReader.valueEnd(json.view, start), -1)
     }
 
     /// Calls `body` with (key contents, key has escapes, value) for each member of the object
@@ -461,4 +461,10 @@ struct ContainerEnds {
             guard body(element.value) else { return }
         }
     }
+}
+
+extension UnsafeRawBufferPointer {
+    /// A checked view of these bytes, for ``ValueReader``; used only while the bytes are lent.
+    @inline(__always)
+    fileprivate var view: ByteView { unsafe ByteView(unsafeBytes: self) }
 }

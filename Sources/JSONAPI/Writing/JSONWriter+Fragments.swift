@@ -2,7 +2,9 @@
 
 extension JSONWriter {
     /// Writes the member `name` whose value is the JSON text at `range` of `bytes`, when there is
-    /// one (compact output only: the bytes are copied as they are).
+    /// one (compact output only: the bytes are copied as they are). Inlined into the streamed
+    /// resource's relationship loop, which otherwise copies each relationship out of its array.
+    @inline(__always)
     mutating func rawMember(_ name: String, _ range: Range<Int>?, of bytes: UnsafeRawBufferPointer) {
         guard let range else { return }
         key(name)

@@ -69,6 +69,14 @@ struct QueryParameterName {
         return nil
     }
 
+    /// Why the bytes of `view` are not a legal member name, or nil when they are one.
+    static func memberNameProblem(_ view: ByteView) -> String? {
+        unsafe view.withUnsafeBytes { bytes in
+            if case .invalid(let why) = unsafe MemberNameRules.classifyPlain(bytes) { return why }
+            return nil
+        }
+    }
+
     /// Why `text` is not a legal member name, or nil when it is one.
     static func memberNameProblem(_ text: String) -> String? {
         var text = text
@@ -77,12 +85,11 @@ struct QueryParameterName {
 
     /// Why `bytes` are not a dot-separated list of member names, or nil when they are one.
     static func pathProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        // SAFETY: the view is used only during this call, while `bytes` is lent to it.
+        let view = unsafe ByteView(unsafeBytes: UnsafeRawBufferPointer(bytes))
         var start = 0
-        for index in 0...bytes.count where unsafe index == bytes.count || bytes[index] == UInt8(ascii: ".") {
-            // SAFETY: `start <= index <= bytes.count` in this loop.
-            if let problem = unsafe memberNameProblem(UnsafeBufferPointer(rebasing: bytes[start..<index])) {
-                return problem
-            }
+        for index in 0...view.count where index == view.count || view[index] == UInt8(ascii: ".") {
+            if let problem = memberNameProblem(view.subview(start..<index)) { return problem }
             start = index + 1
         }
         return nil

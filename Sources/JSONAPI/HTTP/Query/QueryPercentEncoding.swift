@@ -27,16 +27,17 @@ enum QueryPercentEncoding {
     /// ASCII text, nearly every query, is copied into the string without a validation pass;
     /// only text with bytes of 0x80 and up is checked as UTF-8.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Result<String, Failure> {
-        // SAFETY: callers pass a range of `bytes` found by the parser.
-        let slice = unsafe UnsafeBufferPointer(rebasing: bytes[range])
+        // SAFETY: the view is used only during this call, while `bytes` is lent to it; `range`
+        // is checked against it.
+        let slice = unsafe ByteView(unsafeBytes: UnsafeRawBufferPointer(bytes)).subview(range)
         var escapes = 0
         var isASCII = true
         var index = 0
         while index < slice.count {
-            let byte = unsafe slice[index]
+            let byte = slice[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < slice.count, let high = unsafe hexValue(slice[index + 1]),
-                    unsafe hexValue(slice[index + 2]) != nil
+                guard index + 2 < slice.count, let high = hexValue(slice[index + 1]),
+                    hexValue(slice[index + 2]) != nil
                 else { return .failure(.invalidPercentEncoding(offset: index)) }
                 if high >= 8 { isASCII = false }
                 escapes += 1
@@ -47,15 +48,15 @@ enum QueryPercentEncoding {
                 index += 1
             }
         }
-        if escapes == 0 { return unsafe text(slice, isASCII: isASCII) }
+        if escapes == 0 { return text(slice, isASCII: isASCII) }
         // Every escape is well formed: decode without checks.
         var decoded: [UInt8] = []
         decoded.reserveCapacity(slice.count)
         index = 0
         while index < slice.count {
-            let byte = unsafe slice[index]
-            if byte == UInt8(ascii: "%"), let high = unsafe hexValue(slice[index + 1]),
-                let low = unsafe hexValue(slice[index + 2])
+            let byte = slice[index]
+            if byte == UInt8(ascii: "%"), let high = hexValue(slice[index + 1]),
+                let low = hexValue(slice[index + 2])
             {
                 decoded.append(high << 4 | low)
                 index += 3
@@ -64,13 +65,16 @@ enum QueryPercentEncoding {
                 index += 1
             }
         }
-        return unsafe decoded.withUnsafeBufferPointer { unsafe text($0, isASCII: isASCII) }
+        // SAFETY: the view of `decoded` is used only inside its `withUnsafeBytes`.
+        return unsafe decoded.withUnsafeBytes { unsafe text(ByteView(unsafeBytes: $0), isASCII: isASCII) }
     }
 
     /// The bytes as a string: copied when ASCII, validated as UTF-8 otherwise.
-    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> Result<String, Failure> {
-        if isASCII { return unsafe .success(String(decoding: bytes, as: UTF8.self)) }
-        guard let text = unsafe String(validating: bytes, as: UTF8.self) else { return .failure(.invalidUTF8) }
+    private static func text(_ bytes: ByteView, isASCII: Bool) -> Result<String, Failure> {
+        if isASCII { return .success(bytes.string) }
+        guard let text = unsafe bytes.withUnsafeBytes({ unsafe String(validating: $0, as: UTF8.self) }) else {
+            return .failure(.invalidUTF8)
+        }
         return .success(text)
     }
 
