@@ -32,7 +32,6 @@ OWNERS = [
 # none may be added.
 DIRECT_READERS = [
     "Document/Document.swift",
-    "Errors/SourceLocator.swift",
     "Parsing/DocumentBuilder+Grammar.swift",
     "Parsing/DocumentBuilder+WholeObjects.swift",
     "Parsing/DocumentBuilder.swift",
