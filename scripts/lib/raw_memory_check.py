@@ -35,7 +35,6 @@ DIRECT_READERS = [
     "Parsing/DocumentBuilder+WholeObjects.swift",
     "Parsing/DocumentBuilder.swift",
     "Parsing/JSONAPIRules.swift",
-    "Parsing/MemberNameRules.swift",
     "Writing/DocumentWriter.swift",
 ]
 
