@@ -180,8 +180,8 @@ final class DocumentStorage: @unchecked Sendable {
                 switch result {
                 case .success(let value)?: return value
                 case .failure(let error)?: throw error
-                // SAFETY: an empty buffer reads nothing.
-                case nil: return unsafe try body(UnsafeRawBufferPointer(start: nil, count: 0))
+                // Unreached (`withUnsafeBytes` always calls its closure); an empty view reads nothing.
+                case nil: return unsafe try ByteView.empty.withUnsafeBytes(body)
                 }
             case .borrowed(let buffer):
                 return unsafe try body(buffer)

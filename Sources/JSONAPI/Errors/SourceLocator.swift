@@ -50,6 +50,8 @@ public enum SourceLocator {
         var results = Array(repeating: SourceLocation(line: 0, column: 0, pointer: ""), count: offsets.count)
         let order = offsets.indices.filter { offsets[$0] >= 0 }.sorted { offsets[$0] < offsets[$1] }
         guard !order.isEmpty else { return results }
+        // SAFETY: the caller's bytes stay valid for this call, and the view does not outlive it.
+        let bytes = unsafe ByteView(unsafeBytes: bytes)
         let targets = order.map { min(offsets[$0], bytes.count) }
         let last = targets[targets.count - 1]
 
@@ -59,12 +61,12 @@ public enum SourceLocator {
         // Advances the line count to `end`, recording the location of every target before it.
         func count(to end: Int) {
             while nextLine < targets.count && targets[nextLine] <= end {
-                unsafe lines.advance(over: bytes, to: targets[nextLine])
+                lines.advance(over: bytes, to: targets[nextLine])
                 results[order[nextLine]].line = lines.line
                 results[order[nextLine]].column = lines.column
                 nextLine &+= 1
             }
-            unsafe lines.advance(over: bytes, to: min(end, last))
+            lines.advance(over: bytes, to: min(end, last))
         }
 
         // The scanner is forgiving about limits here: the walk must reach the offsets.
@@ -73,12 +75,12 @@ public enum SourceLocator {
         scanning: while true {
             let end = min(bytes.count, start &+ 1 << 16)
             do {
-                // SAFETY: `start..<end` is clamped to `bytes` above.
-                unsafe try scanner.scan(
-                    UnsafeRawBufferPointer(rebasing: bytes[start..<end]), baseOffset: start,
-                    isFinal: end == bytes.count, into: &tracker)
+                // `start..<end` is clamped to `bytes` above.
+                unsafe try bytes.subview(start..<end).withUnsafeBytes { (chunk) throws(JSONAPIError) in
+                    unsafe try scanner.scan(chunk, baseOffset: start, isFinal: end == bytes.count, into: &tracker)
+                }
             } catch {
-                unsafe tracker.stop(at: error.offset, scanner: scanner, bytes: bytes)
+                tracker.stop(at: error.offset, scanner: scanner, bytes: bytes)
                 break scanning
             }
             count(to: end)
@@ -88,86 +90,9 @@ public enum SourceLocator {
         count(to: last)
         tracker.finish()
         for (k, index) in order.enumerated() {
-            results[index].pointer = unsafe tracker.pointer(of: k, in: bytes)
+            results[index].pointer = tracker.pointer(of: k, in: bytes)
         }
         return results
-    }
-}
-
-/// Counts lines and columns, eight bytes at a time.
-struct LineCounter: Sendable {
-    /// The line at `position`.
-    var line = 1
-    /// The column at `position`.
-    var column = 1
-    /// The offset the counts describe.
-    var position = 0
-
-    /// Moves to `end` (at most `bytes.count`), counting the bytes from `position` on.
-    mutating func advance(over bytes: UnsafeRawBufferPointer, to end: Int) {
-        let end = min(end, bytes.count)
-        guard position < end else { return }
-        // SAFETY: `position < end <= bytes.count`, checked above.
-        unsafe advance(over: UnsafeRawBufferPointer(rebasing: bytes[position..<end]))
-    }
-
-    /// Moves past `bytes`, which start at `position`.
-    mutating func advance(over bytes: UnsafeRawBufferPointer) {
-        position &+= bytes.count
-        guard let base = bytes.baseAddress, unsafe !bytes.isEmpty else { return }
-        let n = bytes.count
-        let (feeds, continuations) = unsafe Self.count(base, from: 0, to: n)
-        if feeds == 0 {
-            column &+= n &- continuations
-            return
-        }
-        line &+= feeds
-        // The column restarts after the last line feed: find it from the end (it is near the
-        // end of any text that has lines), and count the scalars after it.
-        var lastFeed = n &- 1
-        // SAFETY: a line feed exists at or before `n - 1`, so `lastFeed` stays in `0..<n`.
-        while unsafe base.load(fromByteOffset: lastFeed, as: UInt8.self) != 0x0A { lastFeed &-= 1 }
-        column = unsafe 1 &+ (n &- lastFeed &- 1) &- Self.count(base, from: lastFeed &+ 1, to: n).continuations
-    }
-
-    /// The line feeds and UTF-8 continuation bytes in `p[start ..< end]`, eight bytes at a time.
-    static func count(_ p: UnsafeRawPointer, from start: Int, to end: Int) -> (feeds: Int, continuations: Int) {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high = ones &* 0x80
-        var feeds = 0
-        var continuations = 0
-        var i = start
-        while i &+ 8 <= end {
-            // Per-byte counters: each lane counts to at most 255 before it is added up.
-            var feedLanes: UInt64 = 0
-            var continuationLanes: UInt64 = 0
-            let stop = min(end, i &+ 8 &* 255)
-            while i &+ 8 <= stop {
-                // SAFETY: the eight bytes at i end at i + 8 <= end.
-                let word = unsafe UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                // 0b10xxxxxx: bit 7 set and bit 6 (moved up to bit 7 by the shift) clear.
-                continuationLanes &+= (word & ~(word &<< 1) & high) &>> 7
-                // Exact zero-byte test of word ^ '\n' (no borrows, so every flag is real).
-                let x = word ^ (ones &* 0x0A)
-                feedLanes &+= (~(((x & (ones &* 0x7F)) &+ (ones &* 0x7F)) | x) & high) &>> 7
-                i &+= 8
-            }
-            feeds &+= sumLanes(feedLanes)
-            continuations &+= sumLanes(continuationLanes)
-        }
-        while i < end {
-            let c = unsafe p.load(fromByteOffset: i, as: UInt8.self)  // SAFETY: i < end.
-            if c == 0x0A { feeds &+= 1 } else if c & 0xC0 == 0x80 { continuations &+= 1 }
-            i &+= 1
-        }
-        return (feeds, continuations)
-    }
-
-    /// The sum of the eight byte lanes of `lanes`.
-    @inline(__always)
-    static func sumLanes(_ lanes: UInt64) -> Int {
-        let pairs = (lanes & 0x00FF_00FF_00FF_00FF) &+ ((lanes &>> 8) & 0x00FF_00FF_00FF_00FF)
-        return Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) &>> 48)
     }
 }
 
@@ -306,10 +231,10 @@ struct PathTracker: JSONEventHandler {
 
     /// The scan failed at `offset`: the separators and whitespace after the last token belong to
     /// the container, and everything from the next token on to where the scanner was.
-    mutating func stop(at offset: Int, scanner: JSONScanner, bytes: UnsafeRawBufferPointer) {
+    mutating func stop(at offset: Int, scanner: JSONScanner, bytes: ByteView) {
         var tokenStart = max(cursor, 0)
         while tokenStart < bytes.count && tokenStart < offset {
-            let c = unsafe bytes[tokenStart]
+            let c = bytes[tokenStart]
             guard c == UInt8(ascii: ",") || c == UInt8(ascii: ":") || (c <= 0x20 && JSONScanner.isWhitespace(c))
             else { break }
             tokenStart &+= 1
@@ -331,7 +256,7 @@ struct PathTracker: JSONEventHandler {
     }
 
     /// The JSON Pointer of target `k`.
-    func pointer(of k: Int, in bytes: UnsafeRawBufferPointer) -> String {
+    func pointer(of k: Int, in bytes: ByteView) -> String {
         guard let path = paths[k] else { return "" }
         var pointer = ""
         for component in path {
@@ -342,9 +267,10 @@ struct PathTracker: JSONEventHandler {
             case .key(let token):
                 let start = max(0, min(token.start, bytes.count))
                 let end = max(start, min(token.end, bytes.count))
-                // SAFETY: `start..<end` is clamped to `bytes` above.
-                let key = unsafe JSONStringDecoding.decode(
-                    UnsafeRawBufferPointer(rebasing: bytes[start..<end]), hasEscapes: token.hasEscapes)
+                // `start..<end` is clamped to `bytes` above.
+                let key = unsafe bytes.subview(start..<end).withUnsafeBytes {
+                    unsafe JSONStringDecoding.decode($0, hasEscapes: token.hasEscapes)
+                }
                 for character in key.unicodeScalars {
                     switch character {
                     case "~": pointer += "~0"

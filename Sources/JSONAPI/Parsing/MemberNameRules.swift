@@ -19,86 +19,76 @@ enum MemberNameRules {
     /// Classifies unescaped member-name bytes.
     @inline(__always)
     static func classify(_ name: UnsafeRawBufferPointer) -> Verdict {
+        // SAFETY: the caller's bytes stay valid for this call, and the view does not outlive it.
+        let name = unsafe ByteView(unsafeBytes: name)
         // Nearly every real name is letters and digits only: one pass decides it.
-        if unsafe isPlainFast(name) { return .plain }
-        return unsafe classifySlow(name)
+        if isPlainFast(name) { return .plain }
+        return classifySlow(name)
     }
 
     /// True when `name` is non-empty and made of ASCII letters and digits only (so certainly a
     /// valid plain member name); false means "look closer", not "invalid".
     @inline(__always)
     static func isPlainFast(_ name: UnsafeRawBufferPointer) -> Bool {
-        guard unsafe !name.isEmpty else { return false }
-        for index in name.indices where !isASCIIAlphanumeric(unsafe name[index]) { return false }
+        // SAFETY: the caller's bytes stay valid for this call, and the view does not outlive it.
+        isPlainFast(unsafe ByteView(unsafeBytes: name))
+    }
+
+    /// ``isPlainFast(_:)`` on a view.
+    @inline(__always)
+    static func isPlainFast(_ name: ByteView) -> Bool {
+        guard !name.isEmpty else { return false }
+        for index in 0..<name.count where !isASCIIAlphanumeric(name[index]) { return false }
         return true
     }
 
-    /// ``isPlainFast(_:)`` for a name lying inside `buffer`: sixteen bytes tested at once when
-    /// the buffer holds sixteen from the name's start (the bytes past the name are ignored).
-    @inline(__always)
-    static func isPlainFast(_ name: UnsafeRawBufferPointer, in buffer: UnsafeRawBufferPointer) -> Bool {
-        let count = name.count
-        guard count > 0, count <= 16, let start = name.baseAddress, let bufferStart = buffer.baseAddress,
-            unsafe start >= bufferStart, unsafe start + 16 <= bufferStart + buffer.count
-        else { return unsafe isPlainFast(name) }
-        // SAFETY: the sixteen bytes at `start` lie inside `buffer`.
-        let chunk = unsafe start.loadUnaligned(as: SIMD16<UInt8>.self)
-        let lowerA = SIMD16<UInt8>(repeating: UInt8(ascii: "a"))
-        let zero = SIMD16<UInt8>(repeating: UInt8(ascii: "0"))
-        let caseBit = SIMD16<UInt8>(repeating: 0x20)
-        let letters = SIMD16<UInt8>(repeating: 26)
-        let digits = SIMD16<UInt8>(repeating: 10)
-        let ok = (((chunk | caseBit) &- lowerA) .< letters) .| ((chunk &- zero) .< digits)
-        let words = unsafe unsafeBitCast(ok, to: SIMD2<UInt64>.self)
-        if count <= 8 {
-            let mask: UInt64 = count == 8 ? ~0 : (1 &<< UInt64(count &* 8)) &- 1
-            return words[0] & mask == mask
-        }
-        let mask: UInt64 = count == 16 ? ~0 : (1 &<< UInt64((count &- 8) &* 8)) &- 1
-        return words[0] == ~0 && words[1] & mask == mask
-    }
-
     @inline(never)
-    private static func classifySlow(_ name: UnsafeRawBufferPointer) -> Verdict {
-        guard let first = unsafe name.first else { return .invalid("a member name must not be empty") }
-        if first == UInt8(ascii: "@") {
-            // SAFETY: `name` is not empty (its first byte was read).
-            let rest = unsafe UnsafeRawBufferPointer(rebasing: name[1...])
-            if case .invalid(let why) = unsafe classifyPlain(rest) { return .invalid("@-member name: \(why)") }
+    private static func classifySlow(_ name: ByteView) -> Verdict {
+        guard !name.isEmpty else { return .invalid("a member name must not be empty") }
+        if name[0] == UInt8(ascii: "@") {
+            if case .invalid(let why) = classifyPlain(name.subview(from: 1)) {
+                return .invalid("@-member name: \(why)")
+            }
             return .atMember
         }
-        if let colon = unsafe name.firstIndex(of: UInt8(ascii: ":")) {
-            // SAFETY: `colon` is an index of `name`.
-            let namespace = unsafe UnsafeRawBufferPointer(rebasing: name[..<colon])
-            let member = unsafe UnsafeRawBufferPointer(rebasing: name[(colon + 1)...])
-            guard unsafe !namespace.isEmpty, unsafe namespace.allSatisfy(isASCIIAlphanumeric) else {
+        if let colon = (0..<name.count).first(where: { name[$0] == UInt8(ascii: ":") }) {
+            let namespace = name.subview(0..<colon)
+            let member = name.subview(from: colon &+ 1)
+            guard !namespace.isEmpty, (0..<namespace.count).allSatisfy({ isASCIIAlphanumeric(namespace[$0]) }) else {
                 return .invalid("an extension namespace must be made of ASCII letters and digits only")
             }
-            if case .invalid(let why) = unsafe classifyPlain(member) {
+            if case .invalid(let why) = classifyPlain(member) {
                 return .invalid("extension member name: \(why)")
             }
             return .extensionMember
         }
-        return unsafe classifyPlain(name)
+        return classifyPlain(name)
     }
 
     /// Checks a name with no `@` prefix and no namespace.
     @inline(__always)
     static func classifyPlain(_ name: UnsafeRawBufferPointer) -> Verdict {
-        guard let first = unsafe name.first, let last = unsafe name.last else {
-            return .invalid("a member name must not be empty")
-        }
+        // SAFETY: the caller's bytes stay valid for this call, and the view does not outlive it.
+        classifyPlain(unsafe ByteView(unsafeBytes: name))
+    }
+
+    /// ``classifyPlain(_:)`` on a view.
+    @inline(__always)
+    static func classifyPlain(_ name: ByteView) -> Verdict {
+        guard !name.isEmpty else { return .invalid("a member name must not be empty") }
+        let first = name[0]
+        let last = name[name.count &- 1]
         // Fast path: the recommended alphabet, which is nearly every real name.
         var onlyRecommended = true
-        for index in name.indices where !isASCIIAlphanumeric(unsafe name[index]) {
+        for index in 0..<name.count where !isASCIIAlphanumeric(name[index]) {
             onlyRecommended = false
             break
         }
         if onlyRecommended { return .plain }
         if !isGloballyAllowed(first) { return .invalid("a member name must not start with \(describe(first))") }
         if !isGloballyAllowed(last) { return .invalid("a member name must not end with \(describe(last))") }
-        for index in name.indices {
-            let byte = unsafe name[index]
+        for index in 0..<name.count {
+            let byte = name[index]
             if isGloballyAllowed(byte) || isInnerAllowed(byte) { continue }
             return .invalid("a member name must not contain \(describe(byte))")
         }
@@ -143,40 +133,40 @@ enum MemberNameRules {
     /// reports a warning). Characters that RFC 3986 never allows unencoded are rejected;
     /// `[` and `]` in queries (`page[number]=2`) are accepted, as every JSON:API server emits them.
     static func linkProblem(_ link: UnsafeRawBufferPointer) -> String? {
-        guard let first = unsafe link.first else { return "a link must not be an empty string" }
+        // SAFETY: the caller's bytes stay valid for this call, and the view does not outlive it.
+        let link = unsafe ByteView(unsafeBytes: link)
+        guard !link.isEmpty else { return "a link must not be an empty string" }
+        let first = link[0]
         // Fast path: every byte is one RFC 3986 allows unencoded (or non-ASCII), none is '%',
         // and the link starts with '/' or a scheme: decided with two 64-bit masks per byte.
         var clean = true
-        if let base = link.baseAddress {
-            var i = 0
-            // Sixteen bytes at a time first (SAFETY: each load ends at or before `link.count`).
-            while i &+ 16 <= link.count {
-                if unsafe Self.hasNonURIByte(base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)) {
-                    clean = false
-                    break
-                }
-                i &+= 16
+        var i = 0
+        while i &+ 16 <= link.count {
+            // SAFETY: the sixteen bytes at `i` end at or before `link.count` (the loop's condition).
+            if unsafe Self.hasNonURIByte(link.chunk16(unchecked: i)) {
+                clean = false
+                break
             }
-            // The last few bytes: one more load, overlapping bytes already checked, when the
-            // link is long enough (SAFETY: it ends exactly at `link.count`).
-            if clean && i < link.count && link.count >= 16 {
-                let last = unsafe base.loadUnaligned(fromByteOffset: link.count &- 16, as: SIMD16<UInt8>.self)
-                if Self.hasNonURIByte(last) { clean = false }
-                i = link.count
-            }
-            // SAFETY: `i` stays below `link.count`.
-            while clean && i < link.count {
-                // Bytes >= 128 (non-ASCII) are allowed.
-                let byte = unsafe base.load(fromByteOffset: i, as: UInt8.self)
-                if byte < 128 && !isURIByte(byte) {
-                    clean = false
-                    break
-                }
-                i &+= 1
-            }
+            i &+= 16
         }
-        if unsafe clean && (first == UInt8(ascii: "/") || hasScheme(link)) { return nil }
-        return unsafe linkProblemSlow(link, first: first)
+        // The last few bytes: one more load, overlapping bytes already checked, when the link is
+        // long enough.
+        if clean && i < link.count && link.count >= 16 {
+            // SAFETY: the sixteen bytes end exactly at `link.count`, and `link.count >= 16`.
+            if unsafe Self.hasNonURIByte(link.chunk16(unchecked: link.count &- 16)) { clean = false }
+            i = link.count
+        }
+        while clean && i < link.count {
+            // Bytes >= 128 (non-ASCII) are allowed.
+            let byte = link[i]
+            if byte < 128 && !isURIByte(byte) {
+                clean = false
+                break
+            }
+            i &+= 1
+        }
+        if clean && (first == UInt8(ascii: "/") || hasScheme(link)) { return nil }
+        return linkProblemSlow(link, first: first)
     }
 
     /// Whether any of 16 bytes is one a URI may not contain unencoded, or `%` (which the slow
@@ -227,13 +217,18 @@ enum MemberNameRules {
 
     /// Whether `link` starts with `scheme:`.
     static func hasScheme(_ link: UnsafeRawBufferPointer) -> Bool {
-        if unsafe link.hasPrefix("https://") || link.hasPrefix("http://") { return true }
-        guard let first = unsafe link.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z")
-        else {
+        // SAFETY: the caller's bytes stay valid for this call, and the view does not outlive it.
+        hasScheme(unsafe ByteView(unsafeBytes: link))
+    }
+
+    /// ``hasScheme(_:)`` on a view.
+    static func hasScheme(_ link: ByteView) -> Bool {
+        if link.starts(with: "https://") || link.starts(with: "http://") { return true }
+        guard !link.isEmpty, (link[0] | 0x20) >= UInt8(ascii: "a"), (link[0] | 0x20) <= UInt8(ascii: "z") else {
             return false
         }
         for i in 1..<link.count {
-            let b = unsafe link[i]
+            let b = link[i]
             if b == UInt8(ascii: ":") { return true }
             guard isASCIIAlphanumeric(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
             else { return false }
@@ -242,10 +237,10 @@ enum MemberNameRules {
     }
 
     @inline(never)
-    private static func linkProblemSlow(_ link: UnsafeRawBufferPointer, first: UInt8) -> String? {
+    private static func linkProblemSlow(_ link: ByteView, first: UInt8) -> String? {
         var i = 0
         while i < link.count {
-            let byte = unsafe link[i]
+            let byte = link[i]
             switch byte {
             case 0...0x20, 0x7F:
                 return "a link must not contain \(byte == 0x20 ? "a space" : describe(byte)); percent-encode it"
@@ -253,7 +248,7 @@ enum MemberNameRules {
                 UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
                 return "a link must not contain \(describe(byte)); percent-encode it"
             case UInt8(ascii: "%"):
-                guard i + 2 < link.count, unsafe isHexDigit(link[i + 1]), unsafe isHexDigit(link[i + 2]) else {
+                guard i + 2 < link.count, isHexDigit(link[i + 1]), isHexDigit(link[i + 2]) else {
                     return "'%' in a link must start a percent-encoded byte like %20"
                 }
                 i += 2
@@ -268,7 +263,7 @@ enum MemberNameRules {
         if isLetter(first) {
             var j = 1
             while j < link.count {
-                let b = unsafe link[j]
+                let b = link[j]
                 if b == UInt8(ascii: ":") { return nil }
                 guard
                     isASCIIAlphanumeric(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
@@ -281,13 +276,15 @@ enum MemberNameRules {
 
     /// Why `pointer` is not a JSON Pointer (RFC 6901), or nil when it is.
     static func pointerProblem(_ pointer: UnsafeRawBufferPointer) -> String? {
-        guard let first = unsafe pointer.first else { return nil }
-        guard first == UInt8(ascii: "/") else { return "a JSON Pointer must be empty or start with '/'" }
+        // SAFETY: the caller's bytes stay valid for this call, and the view does not outlive it.
+        let pointer = unsafe ByteView(unsafeBytes: pointer)
+        guard !pointer.isEmpty else { return nil }
+        guard pointer[0] == UInt8(ascii: "/") else { return "a JSON Pointer must be empty or start with '/'" }
         var i = 0
         while i < pointer.count {
-            if unsafe pointer[i] == UInt8(ascii: "~") {
+            if pointer[i] == UInt8(ascii: "~") {
                 guard i + 1 < pointer.count,
-                    unsafe pointer[i + 1] == UInt8(ascii: "0") || pointer[i + 1] == UInt8(ascii: "1")
+                    pointer[i + 1] == UInt8(ascii: "0") || pointer[i + 1] == UInt8(ascii: "1")
                 else { return "'~' in a JSON Pointer must be followed by '0' or '1'" }
             }
             i += 1
@@ -299,15 +296,5 @@ enum MemberNameRules {
     static func isHexDigit(_ b: UInt8) -> Bool {
         (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
             || ((b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "f"))
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    /// Whether the bytes start with the UTF-8 bytes of `literal`.
-    @inline(__always)
-    func hasPrefix(_ literal: StaticString) -> Bool {
-        let n = literal.utf8CodeUnitCount
-        guard count >= n, let base = baseAddress else { return false }
-        return unsafe memcmpBytes(base, UnsafeRawPointer(literal.utf8Start), n)
     }
 }
