@@ -68,8 +68,8 @@ extension RoutesBuilder {
     ///   - routes: The handlers; endpoints without one are not registered.
     ///   - bodyStrategy: How the endpoints that take a body receive it. `.stream` (the default)
     ///     parses a body buffer by buffer as it arrives, so no body is held whole before parsing;
-    ///     `.collect(maxSize:)` lets Vapor collect it first, which costs less per request for small
-    ///     bodies (Vapor's stream machinery is set up per request) and holds each body whole.
+    ///     `.collect(maxSize:)` lets Vapor collect each body whole first, without its per-request
+    ///     body stream.
     public func jsonapiResource(
         _ path: String, _ routes: JSONAPIResourceRoutes, bodyStrategy: HTTPBodyStreamStrategy = .stream
     ) {

@@ -33,4 +33,11 @@ import Testing
     @Test func errorsAndNegotiation() async throws {
         try await withServer(maximumBodyBytes: 256) { try await $0.errorsAndNegotiation() }
     }
+
+    @Test(.enabled(if: corpusURL != nil)) func corpusThroughTheSocket() async throws {
+        try await withServer { scenario in
+            let sent = try await scenario.corpusThroughTheSocket()
+            #expect(sent > 300)
+        }
+    }
 }

@@ -29,4 +29,11 @@ import Vapor
     @Test func errorsAndNegotiation() async throws {
         try await withServer(maximumBodyBytes: 256) { try await $0.errorsAndNegotiation() }
     }
+
+    @Test(.enabled(if: corpusURL != nil)) func corpusThroughTheSocket() async throws {
+        try await withServer { scenario in
+            let sent = try await scenario.corpusThroughTheSocket()
+            #expect(sent > 300)
+        }
+    }
 }

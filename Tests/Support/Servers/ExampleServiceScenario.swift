@@ -1,3 +1,4 @@
+import Foundation
 import JSONAPI
 import Testing
 
@@ -169,5 +170,40 @@ struct ExampleServiceScenario {
         if let short {
             #expect((400..<500).contains(short.status), "short body: \(short.status) \(short.text)")
         }
+    }
+}
+
+extension ExampleServiceScenario {
+    /// Every `.json` file of the shared corpus (JSONTestSuite, the JSON:API schema tests, the
+    /// spec's examples: input nobody here wrote), posted to `/imports` chunked in 13-byte pieces,
+    /// against the same bytes parsed in-process as a response document: a document the parser
+    /// refuses is a 400 (or 413) error document, one it accepts is imported (200) or refused by
+    /// the service's schema (422); the server keeps answering. Returns how many files were sent.
+    @discardableResult
+    func corpusThroughTheSocket() async throws -> Int {
+        guard let corpusURL else { return 0 }
+        let manager = FileManager.default
+        var files: [String] = []
+        guard let walker = manager.enumerator(atPath: corpusURL.path) else { return 0 }
+        for case let path as String in walker where path.hasSuffix(".json") && !path.contains("schemas/") {
+            files.append(path)
+        }
+        for path in files.sorted() {
+            let bytes = try corpusBytes(path)
+            let accepted = (try? Document(parsing: bytes, options: ParsingOptions(kind: .response))) != nil
+            let pieces = stride(from: 0, to: bytes.count, by: 13).map { Array(bytes[$0..<min($0 + 13, bytes.count)]) }
+            let response = try await LoopbackHTTP.send(
+                port: port, "POST", "/imports", headers: [("Content-Type", Self.jsonapi)],
+                body: .chunked(pieces.isEmpty ? [] : pieces))
+            guard let response else {
+                Issue.record("\(path): connection closed without an answer")
+                continue
+            }
+            let expected: Set<Int> = accepted ? [200, 422] : [400, 413]
+            #expect(expected.contains(response.status), "\(path): \(response.status) \(response.text)")
+            try Self.check(response, method: "POST", target: "/imports (\(path))", status: response.status)
+        }
+        try await send("GET", "/tags", expect: 200)
+        return files.count
     }
 }
