@@ -11,6 +11,10 @@ import PackageDescription
 //   CLI      the `jsonapi` command-line tool: swift-argument-parser
 //   Hummingbird  the JSONAPIHummingbird adapter (and the example server's Hummingbird front): hummingbird
 //   Vapor    the JSONAPIVapor adapter (and the example server's Vapor front): vapor
+//   AsyncHTTPClient  the JSONAPIAsyncHTTPClient transport of the client: async-http-client
+//
+// The client (JSONAPIClient: requests, routing, streaming parse, errors, the resource store and a
+// URLSession transport) needs no package, so it is a product of its own without a trait.
 //
 // No trait is on by default. Building this package itself needs them all: `swift build --enable-all-traits` (the
 // scripts pass it).
@@ -26,6 +30,8 @@ let package = Package(
         .executable(name: "jsonapi", targets: ["JSONAPICLI"]),
         .library(name: "JSONAPIHummingbird", targets: ["JSONAPIHummingbird"]),
         .library(name: "JSONAPIVapor", targets: ["JSONAPIVapor"]),
+        .library(name: "JSONAPIClient", targets: ["JSONAPIClient"]),
+        .library(name: "JSONAPIAsyncHTTPClient", targets: ["JSONAPIAsyncHTTPClient"]),
         .executable(name: "jsonapi-example-server", targets: ["JSONAPIExampleServer"]),
     ],
     traits: [
@@ -40,6 +46,11 @@ let package = Package(
             name: "Vapor",
             description: "The Vapor 4 adapter (JSONAPIVapor) and the example server's Vapor front, which need vapor."
         ),
+        .trait(
+            name: "AsyncHTTPClient",
+            description:
+                "The client's AsyncHTTPClient transport (JSONAPIAsyncHTTPClient), which needs async-http-client."
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -52,7 +63,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
-        // The Vapor tests' HTTP client (Vapor depends on it already).
+        // The client's AsyncHTTPClient transport, and the Vapor tests' HTTP client.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
@@ -131,6 +142,20 @@ let package = Package(
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
             ],
             path: "Sources/JSONAPIVapor"
+        ),
+        // Consuming JSON:API services: the transport protocol, requests and routing, bodies parsed
+        // as they stream, typed CRUD and pagination, the resource store, and a URLSession transport.
+        .target(name: "JSONAPIClient", dependencies: ["JSONAPI"], path: "Sources/JSONAPIClient"),
+        // The client's transport over AsyncHTTPClient: NIO's buffers fed to the parser as they arrive.
+        .target(
+            name: "JSONAPIAsyncHTTPClient",
+            dependencies: [
+                "JSONAPI", "JSONAPIClient",
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])
+                ),
+            ],
+            path: "Sources/JSONAPIAsyncHTTPClient"
         ),
         // An in-memory JSON:API service (articles, people, comments, tags). The store and handlers are
         // framework-neutral; one front file per framework (`#if Hummingbird`, `#if Vapor`). A library
@@ -235,6 +260,21 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Vapor"])),
             ],
             path: "Tests/JSONAPIVaporTests"
+        ),
+        // The client against the example service over loopback, through both transports.
+        .testTarget(
+            name: "JSONAPIClientTests",
+            dependencies: [
+                "JSONAPI", "JSONAPIClient", "JSONAPIAsyncHTTPClient", "JSONAPIExample", "JSONAPIGenerator",
+                "JSONAPITestSupport",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(
+                    name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])
+                ),
+            ],
+            path: "Tests/JSONAPIClientTests"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,278 @@
+import JSONAPI
+
+/// A response whose body has been parsed.
+public struct JSONAPIClientResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// The header fields.
+    public var headers: JSONAPIHTTPHeaders
+    /// The parsed body; nil when there was none (`204 No Content`, or an empty `202`).
+    public var document: Document?
+
+    /// The `Location` header (a created resource's URL).
+    public var location: String? { headers["Location"] }
+}
+
+extension JSONAPIClient {
+    /// Sends `request` and parses the body as it arrives.
+    ///
+    /// A status of 400 or more throws (``JSONAPIClientError/Kind/errorResponse`` with the error
+    /// objects when the body is an error document); a 2xx body must be a JSON:API document; a
+    /// `204` or an empty body gives no document. Every successful document is merged into
+    /// ``store``.
+    ///
+    /// - Parameter kind: What the primary data holds: resources (`.response`) or linkage
+    ///   (`.relationshipUpdate`, for relationship endpoints).
+    /// - Throws: ``JSONAPIClientError``.
+    public func send(
+        _ request: JSONAPIHTTPRequest, kind: ParsingOptions.Kind = .response
+    ) async throws(JSONAPIClientError) -> JSONAPIClientResponse {
+        do {
+            try configuration.validate()
+        } catch {
+            throw JSONAPIClientError(
+                .invalidRequest, method: request.method, url: request.url, underlying: error,
+                message: error.message)
+        }
+        let response: JSONAPIClientResponse
+        do {
+            if let timeout = request.timeout {
+                response = try await withTimeout(timeout, request) { try await self.exchange(request, kind: kind) }
+            } else {
+                response = try await exchange(request, kind: kind)
+            }
+        } catch {
+            throw classify(error, request)
+        }
+        if let document = response.document { store?.merge(document) }
+        return response
+    }
+
+    /// Runs `body`, throwing ``JSONAPIClientError/Kind/timeout`` when it takes longer than `timeout`.
+    private func withTimeout(
+        _ timeout: Duration, _ request: JSONAPIHTTPRequest,
+        _ body: @escaping @Sendable () async throws -> JSONAPIClientResponse
+    ) async throws -> JSONAPIClientResponse {
+        try await withThrowingTaskGroup(of: JSONAPIClientResponse?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let response = first else {
+                throw JSONAPIClientError(
+                    .timeout, method: request.method, url: request.url,
+                    message: "no complete response within \(timeout)")
+            }
+            return response
+        }
+    }
+
+    /// Any error as a ``JSONAPIClientError`` of the request.
+    private func classify(_ error: any Error, _ request: JSONAPIHTTPRequest) -> JSONAPIClientError {
+        if var error = error as? JSONAPIClientError {
+            error.method = request.method
+            error.url = request.url
+            return error
+        }
+        if error is CancellationError || Task.isCancelled {
+            return JSONAPIClientError(
+                .cancelled, method: request.method, url: request.url, underlying: error,
+                message: "the task was cancelled")
+        }
+        return JSONAPIClientError(
+            .transport, method: request.method, url: request.url, underlying: error,
+            message: "the request failed: \(error)")
+    }
+
+    private func exchange(_ request: JSONAPIHTTPRequest, kind: ParsingOptions.Kind) async throws
+        -> JSONAPIClientResponse
+    {
+        try await exchange(request, kind: kind, over: transport)
+    }
+
+    private func exchange<Transport: JSONAPITransport>(
+        _ request: JSONAPIHTTPRequest, kind: ParsingOptions.Kind, over transport: Transport
+    ) async throws -> JSONAPIClientResponse {
+        try Task.checkCancellation()
+        let head = try await transport.send(request)
+        var reader = BodyReader(
+            request: request, status: head.status, headers: head.headers, configuration: configuration)
+        try reader.begin(kind: kind)
+        if head.status == 204 || head.status == 304 || request.method == "HEAD" {
+            return JSONAPIClientResponse(status: head.status, headers: head.headers, document: nil)
+        }
+        do {
+            for try await chunk in head.body {
+                try reader.take(chunk)
+            }
+        } catch let error as JSONAPIClientError {
+            throw error
+        } catch {
+            if error is CancellationError || Task.isCancelled { throw CancellationError() }
+            throw reader.failure(
+                .truncatedBody, underlying: error,
+                "the connection failed after \(reader.received) bytes of the body: \(error)")
+        }
+        try Task.checkCancellation()
+        let document = try reader.finish()
+        return JSONAPIClientResponse(status: head.status, headers: head.headers, document: document)
+    }
+}
+
+/// Reads one response body into a document: checks the status and media type first, feeds
+/// the parser as chunks arrive, and turns what goes wrong into the right error kind.
+struct BodyReader {
+    let request: JSONAPIHTTPRequest
+    let status: Int
+    let headers: JSONAPIHTTPHeaders
+    let configuration: JSONAPIClient.Configuration
+    private(set) var received = 0
+    private var declaredLength: Int?
+    private var parser: DocumentParser?
+    /// The first bytes of a body that is not a document, for the error message.
+    private var rawPrefix: [UInt8] = []
+    private static let rawPrefixLimit = 1024
+
+    init(
+        request: JSONAPIHTTPRequest, status: Int, headers: JSONAPIHTTPHeaders,
+        configuration: JSONAPIClient.Configuration
+    ) {
+        self.request = request
+        self.status = status
+        self.headers = headers
+        self.configuration = configuration
+    }
+
+    var limit: Int { min(configuration.maximumResponseBytes, configuration.decoding.parsing.maximumDocumentBytes) }
+
+    func failure(
+        _ kind: JSONAPIClientError.Kind, errors: [JSONAPIErrorObject] = [], parsingError: JSONAPIError? = nil,
+        underlying: (any Error)? = nil, _ message: String
+    ) -> JSONAPIClientError {
+        JSONAPIClientError(
+            kind, method: request.method, url: request.url, status: status, errors: errors,
+            parsingError: parsingError, underlying: underlying, message: message)
+    }
+
+    /// Decides from the head whether the body is parsed, and sizes the parser.
+    mutating func begin(kind: ParsingOptions.Kind) throws(JSONAPIClientError) {
+        if let length = headers["Content-Length"] {
+            guard let value = Int(length.trimmingSpaces), value >= 0 else {
+                throw failure(.invalidDocument, "the Content-Length `\(length)` is not a byte count")
+            }
+            guard value <= limit else {
+                throw failure(
+                    .responseTooLarge,
+                    "the body is \(value) bytes, more than the limit of \(limit) (Configuration.maximumResponseBytes)")
+            }
+            declaredLength = value
+        }
+        if (200..<300).contains(status) || status >= 400 {
+            let contentType = headers["Content-Type"]
+            let isDocument = contentType.flatMap { JSONAPIMediaType(parsing: $0) } != nil
+            if (200..<300).contains(status), let contentType, !isDocument, declaredLength != 0 {
+                throw failure(
+                    .unsupportedMediaType,
+                    "the body is `\(contentType)`, not the JSON:API media type application/vnd.api+json")
+            }
+            if contentType == nil || isDocument {
+                var options = configuration.decoding.parsing
+                options.kind = status >= 400 ? .response : kind
+                options.maximumDocumentBytes = limit
+                parser = DocumentParser(options: options, expectedByteCount: declaredLength ?? 0)
+            }
+        }
+    }
+
+    /// Feeds one chunk.
+    mutating func take<Chunk: Collection>(_ chunk: Chunk) throws(JSONAPIClientError) where Chunk.Element == UInt8 {
+        let count = chunk.count
+        guard count <= limit - received else {
+            throw failure(
+                .responseTooLarge,
+                "the body is longer than the limit of \(limit) bytes (Configuration.maximumResponseBytes)")
+        }
+        if let declaredLength, received + count > declaredLength {
+            throw failure(.invalidDocument, "the body is longer than its Content-Length of \(declaredLength) bytes")
+        }
+        received += count
+        if rawPrefix.count < Self.rawPrefixLimit {
+            rawPrefix.append(contentsOf: chunk.prefix(Self.rawPrefixLimit - rawPrefix.count))
+        }
+        guard parser != nil else { return }
+        do {
+            try parser?.feed(chunk)
+        } catch {
+            if status >= 400 {
+                parser = nil  // not an error document: reported with the status below
+                return
+            }
+            throw parseFailure(error)
+        }
+    }
+
+    private func parseFailure(_ error: JSONAPIError) -> JSONAPIClientError {
+        if error.code == .documentTooLarge {
+            return failure(.responseTooLarge, parsingError: error, "the body is longer than the limit: \(error)")
+        }
+        return failure(.invalidDocument, parsingError: error, "the body is not a valid JSON:API document: \(error)")
+    }
+
+    /// Ends the body: the document, nil for an empty body, or the error the status stands for.
+    mutating func finish() throws(JSONAPIClientError) -> Document? {
+        if let declaredLength, received < declaredLength {
+            throw failure(
+                .truncatedBody, "the body ended after \(received) of its \(declaredLength) bytes (Content-Length)")
+        }
+        if status >= 400 {
+            var errors: [JSONAPIErrorObject] = []
+            if received > 0, var parser, let document = try? parser.finish() {
+                errors = document.errors.map(JSONAPIErrorObject.init)
+            }
+            if errors.isEmpty {
+                throw failure(.unexpectedStatus, "the server answered \(status)\(bodyQuote)")
+            }
+            let summary = errors.compactMap { $0.detail ?? $0.title }.first.map { ": " + $0 } ?? ""
+            throw failure(
+                .errorResponse, errors: errors, "the server answered \(status) with an error document\(summary)")
+        }
+        guard (200..<300).contains(status) else {
+            throw failure(.unexpectedStatus, "the server answered \(status)\(bodyQuote)")
+        }
+        guard received > 0, var parser else { return nil }
+        do {
+            let document = try parser.finish()
+            if document.hasErrors {
+                throw failure(
+                    .unexpectedDocument, errors: document.errors.map(JSONAPIErrorObject.init),
+                    "a \(status) response holds an error document")
+            }
+            return document
+        } catch let error as JSONAPIClientError {
+            throw error
+        } catch let error as JSONAPIError {
+            throw parseFailure(error)
+        } catch {
+            throw failure(.invalidDocument, underlying: error, "\(error)")
+        }
+    }
+
+    /// The body's first bytes, quoted for a message.
+    private var bodyQuote: String {
+        guard !rawPrefix.isEmpty else { return " with no body" }
+        let text = String(decoding: rawPrefix, as: UTF8.self)
+        let more = received > rawPrefix.count ? "…" : ""
+        return ": `\(text)\(more)`"
+    }
+}
+
+extension String {
+    var trimmingSpaces: Substring {
+        let bytes = self[...]
+        guard let first = bytes.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+        guard let last = bytes.lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+        return bytes[first...last]
+    }
+}

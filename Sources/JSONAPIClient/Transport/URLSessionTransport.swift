@@ -1,0 +1,144 @@
+import Foundation
+import JSONAPI
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A ``JSONAPITransport`` over Foundation's `URLSession`, streaming each response body as the
+/// session delivers it.
+///
+/// ```swift
+/// let client = JSONAPIClient(baseURL: "https://api.example.com", transport: URLSessionTransport())
+/// ```
+///
+/// The body comes through the session's data delegate (`urlSession(_:dataTask:didReceive:)`),
+/// which both Linux and Apple Foundation have, so parsing starts with the first chunk; the
+/// chunks are buffered until the client reads them. `URLSession.bytes(for:)` is not used: it
+/// is missing from Linux Foundation, and it hands out one byte at a time.
+///
+/// Cancelling the task cancels the data task; a `URLError.timedOut` becomes
+/// ``JSONAPIClientError/Kind/timeout``.
+public final class URLSessionTransport: JSONAPITransport {
+    /// The body: `Data` chunks in the order the session delivers them.
+    public typealias Body = AsyncThrowingStream<Data, any Error>
+
+    private let session: URLSession
+    private let delegate: SessionDelegate
+
+    /// Creates a transport with its own session.
+    ///
+    /// - Parameter configuration: The session's configuration (timeouts, caching, cookies).
+    ///   Default `.default`.
+    public init(configuration: URLSessionConfiguration = .default) {
+        let delegate = SessionDelegate()
+        self.delegate = delegate
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    deinit {
+        // The session holds its delegate strongly until it is invalidated.
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Starts the data task; returns once the response head has arrived.
+    public func send(_ request: JSONAPIHTTPRequest) async throws -> JSONAPITransportResponse<Body> {
+        guard let url = URL(string: request.url) else {
+            throw JSONAPIClientError(
+                .invalidRequest, method: request.method, url: request.url, message: "the URL is not valid")
+        }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method
+        for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
+        if let body = request.body { urlRequest.httpBody = Data(body) }
+        if let timeout = request.timeout {
+            let (seconds, attoseconds) = timeout.components
+            urlRequest.timeoutInterval = Double(seconds) + Double(attoseconds) / 1e18
+        }
+        let task = session.dataTask(with: urlRequest)
+        let (body, chunks) = Body.makeStream()
+        chunks.onTermination = { termination in
+            if case .cancelled = termination { task.cancel() }
+        }
+        let head = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (head: CheckedContinuation<HTTPURLResponse, any Error>) in
+                delegate.register(task.taskIdentifier, head: head, body: chunks)
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+        }
+        var headers = JSONAPIHTTPHeaders()
+        for (name, value) in head.allHeaderFields {
+            headers.add(name: "\(name)", value: "\(value)")
+        }
+        // Foundation decodes a compressed body itself; its Content-Length no longer applies.
+        if headers["Content-Encoding"] != nil { headers.remove(name: "Content-Length") }
+        return JSONAPITransportResponse(status: head.statusCode, headers: headers, body: body)
+    }
+
+    static func mapped(_ error: any Error, _ task: URLSessionTask) -> any Error {
+        guard let urlError = error as? URLError else { return error }
+        switch urlError.code {
+        case .cancelled: return CancellationError()
+        case .timedOut:
+            return JSONAPIClientError(
+                .timeout, method: task.originalRequest?.httpMethod ?? "",
+                url: task.originalRequest?.url?.absoluteString ?? "", underlying: error,
+                message: "URLSession timed out")
+        default: return error
+        }
+    }
+}
+
+/// Routes the session's callbacks to the request that is waiting for them.
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private struct Pending {
+        var head: CheckedContinuation<HTTPURLResponse, any Error>?
+        var body: URLSessionTransport.Body.Continuation
+    }
+
+    private let pending = Mutex<[Int: Pending]>([:])
+
+    func register(
+        _ task: Int, head: CheckedContinuation<HTTPURLResponse, any Error>,
+        body: URLSessionTransport.Body.Continuation
+    ) {
+        pending.withLock { $0[task] = Pending(head: head, body: body) }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        let head = pending.withLock { pending -> CheckedContinuation<HTTPURLResponse, any Error>? in
+            defer { pending[dataTask.taskIdentifier]?.head = nil }
+            return pending[dataTask.taskIdentifier]?.head
+        }
+        guard let http = response as? HTTPURLResponse else {
+            completionHandler(.cancel)
+            head?.resume(throwing: URLError(.badServerResponse))
+            return
+        }
+        completionHandler(.allow)
+        head?.resume(returning: http)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let body = pending.withLock { $0[dataTask.taskIdentifier]?.body }
+        body?.yield(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let done = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let error {
+            let mapped = URLSessionTransport.mapped(error, task)
+            done.head?.resume(throwing: mapped)
+            done.body.finish(throwing: mapped)
+        } else {
+            done.head?.resume(throwing: URLError(.badServerResponse))
+            done.body.finish()
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import Hummingbird
+import HummingbirdTesting
+import JSONAPI
+import JSONAPIClient
+import Testing
+
+@testable import JSONAPIExample
+
+/// The client against the example service (Hummingbird front) on a loopback port, through
+/// each transport: every operation, pagination, the store, and the service's error answers.
+@Suite struct ExampleServiceClientTests {
+    func withService(
+        articles: Int = 12, _ body: @Sendable (String) async throws -> Void
+    ) async throws {
+        let service = ExampleService(store: .seeded(articles: articles, seed: 7))
+        let app = HummingbirdFront.application(
+            service: service, port: 0, configuration: ExampleService.configuration(maximumBodyBytes: 1 << 20))
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            try await body("http://127.0.0.1:\(port)")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func listWithQueries(_ transport: TransportKind) async throws {
+        try await withService { base in
+            let articles = transport.client(base).resources(Article.self)
+            let first = try await articles.list()
+            #expect(first.status == 200)
+            #expect(first.value.count == 10)
+            #expect(first.meta?["total"] == JSON(12))
+            #expect(first.skipped.isEmpty)
+
+            let page = try await articles.list(JSONAPIQuery().sorted(by: "-id").paged(number: 2, size: 5))
+            #expect(page.value.map(\.id) == ["7", "6", "5", "4", "3"])
+            #expect(page.next != nil)
+            #expect(page.links?["next"] != nil)
+
+            let full = try await transport.client(base).resources(FullArticle.self)
+                .list(JSONAPIQuery().including("author", "tags").fields(Person.self, "name"))
+            #expect(full.value.count == 10)
+            #expect(full.value.allSatisfy { !$0.author.name.isEmpty })
+            #expect(full.document.included.isEmpty == false)
+
+            let sparse = try await articles.get(id: "1", query: JSONAPIQuery().fields(Article.self, "title"))
+            #expect(sparse.value.id == "1")
+            #expect(sparse.value.body == nil)
+            #expect(sparse.value.author == nil)
+
+            let tagged = try await transport.client(base).resources(Tag.self)
+                .list(JSONAPIQuery().filtered("name", equals: "swift"))
+            #expect(tagged.value.map(\.name) == ["swift"])
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func pagesFollowNextLinks(_ transport: TransportKind) async throws {
+        try await withService(articles: 23) { base in
+            let articles = transport.client(base).resources(Article.self)
+            var sizes: [Int] = []
+            var ids: [String] = []
+            for try await page in articles.pages(JSONAPIQuery().paged(number: 1, size: 5)) {
+                sizes.append(page.value.count)
+                ids += page.value.map(\.id)
+            }
+            #expect(sizes == [5, 5, 5, 5, 3])
+            #expect(ids == (1...23).map(String.init))
+            let limited = try await articles.pages(JSONAPIQuery().paged(number: 1, size: 5), maximumPages: 2).models()
+            #expect(limited.count == 10)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func readOneRelatedAndLinkage(_ transport: TransportKind) async throws {
+        try await withService { base in
+            let articles = transport.client(base).resources(Article.self)
+            let article = try await articles.get(id: "1").value
+            let author = try #require(article.author)
+            let related = try await articles.related(id: "1", "author", as: Person.self)
+            #expect(related.value.map(\.id) == [author.id])
+            let linkage = try await articles.relationship(id: "1", "tags")
+            #expect(linkage.value.map(\.id) == (article.tags ?? []).map(\.id))
+            #expect(linkage.value.allSatisfy { $0.type == "tags" })
+
+            let missing = await #expect(throws: JSONAPIClientError.self) { try await articles.get(id: "999") }
+            #expect(missing?.kind == .errorResponse)
+            #expect(missing?.status == 404)
+            #expect(missing?.errors.first?.status == "404")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func createUpdateDelete(_ transport: TransportKind) async throws {
+        try await withService { base in
+            let client = transport.client(base)
+            let articles = client.resources(Article.self)
+
+            let created = try await articles.create(NewArticle(lid: "a", title: "New", body: "Text", author: "1"))
+            #expect(created.status == 201)
+            let id = try #require(created.resource?.id)
+            #expect(created.location?.hasSuffix("/articles/\(id)") == true)
+            #expect(created.resource?.author?.id == "1")
+
+            let mine = try await articles.create(NewArticle(id: "cg-1", title: "Mine"))
+            #expect(mine.resource?.id == "cg-1")
+
+            // Absent members stay as they are; null ones are cleared.
+            let retitled = try await articles.update(ArticlePatch(id: id, title: .value("Renamed")))
+            #expect(retitled.resource?.title == "Renamed")
+            #expect(retitled.resource?.body == "Text")
+            let cleared = try await articles.update(ArticlePatch(id: id, body: .null))
+            #expect(cleared.resource?.title == "Renamed")
+            #expect(cleared.resource?.body == nil)
+
+            try await articles.changeRelationship(
+                id: id, "tags", .toMany([Identifier<Tag>("1"), Identifier<Tag>("2")]))
+            try await articles.changeRelationship(id: id, "tags", .remove([Identifier<Tag>("1")]))
+            try await articles.changeRelationship(id: id, "tags", .add([Identifier<Tag>("3")]))
+            #expect(try await articles.relationship(id: id, "tags").value.map(\.id) == ["2", "3"])
+            try await articles.changeRelationship(id: id, "author", .toOne(Identifier<Person>?.none))
+            #expect(try await articles.get(id: id).value.author == nil)
+
+            let deleted = try await articles.delete(id: id)
+            #expect(deleted.status == 204)
+            #expect(deleted.document == nil)
+            let gone = await #expect(throws: JSONAPIClientError.self) { try await articles.get(id: id) }
+            #expect(gone?.status == 404)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func atomicOperations(_ transport: TransportKind) async throws {
+        try await withService { base in
+            let client = transport.client(base)
+            var batch = AtomicOperationsDocument()
+            try batch.add(NewPerson(lid: "p", name: "Zed"))
+            try batch.add(NewArticle(title: "T", author: Identifier(id: "", lid: "p")))
+            batch.remove(ResourceIdentifier(type: "articles", id: "2"))
+            let results = try await client.operations(batch)
+            #expect(results.results.count == 3)
+            guard case .resource(let person)? = results.results.first?.data else {
+                Issue.record("no created person in \(results)")
+                return
+            }
+            #expect(person.attributes["name"] == "Zed")
+            let article = try #require(
+                try await client.resources(FullArticle.self).list(
+                    JSONAPIQuery().including("author", "tags")
+                        .filtered("title", equals: "T")
+                ).value.first)
+            #expect(article.author.id == person.id)
+
+            // A failing batch: the error document names the operation.
+            var bad = AtomicOperationsDocument()
+            bad.remove(ResourceIdentifier(type: "articles", id: "999"))
+            let failure = await #expect(throws: JSONAPIClientError.self) { try await client.operations(bad) }
+            #expect(failure?.kind == .errorResponse)
+            #expect(failure?.errors.isEmpty == false)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func serviceErrors(_ transport: TransportKind) async throws {
+        try await withService { base in
+            let client = transport.client(base)
+            let articles = client.resources(Article.self)
+            let unknownInclude = await #expect(throws: JSONAPIClientError.self) {
+                try await articles.list(JSONAPIQuery().including("nope"))
+            }
+            #expect(unknownInclude?.kind == .errorResponse)
+            #expect(unknownInclude?.status == 400)
+            #expect(unknownInclude?.errors.first?.source?.parameter == "include")
+
+            let conflict = await #expect(throws: JSONAPIClientError.self) {
+                try await client.resources(Person.self).update(ArticlePatch(id: "1", title: .value("x")))
+            }
+            #expect(conflict?.kind == .invalidRequest)
+
+            struct Untitled: Encodable, JSONAPIResource {
+                static let resourceType = "articles"
+                var id = ""
+                var body: String
+            }
+            let invalid = await #expect(throws: JSONAPIClientError.self) {
+                try await articles.create(Untitled(body: "no title"))
+            }
+            #expect(invalid?.kind == .errorResponse)
+            #expect(invalid?.status == 422)
+            #expect(invalid?.errors.first?.source?.pointer == "/data/attributes")
+
+            let empty = await #expect(throws: JSONAPIClientError.self) { try await articles.get(id: "") }
+            #expect(empty?.kind == .invalidRequest)
+
+            // The service's own failures as the description shows them.
+            let description = String(describing: try #require(unknownInclude))
+            #expect(description.contains("GET http://127.0.0.1:"))
+            #expect(description.contains("(400)"))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func storeMergesAcrossResponses(_ transport: TransportKind) async throws {
+        try await withService { base in
+            let store = ResourceStore()
+            let client = transport.client(base, store: store)
+            let articles = try await client.resources(Article.self).list().value
+            _ = try await client.resources(Person.self).list(JSONAPIQuery().paged(number: 1, size: 100))
+            _ = try await client.resources(Tag.self).list()
+            #expect(store.count >= articles.count)
+
+            // The author and tags came in other responses; the store resolves them.
+            let first = try #require(try store.model(FullArticle.self, id: "1"))
+            #expect(first.author.id == articles[0].author?.id)
+            #expect(first.tags.map(\.id) == (articles[0].tags ?? []).map(\.id))
+
+            // A sparse response adds to what is known.
+            _ = try await client.resources(Article.self).get(
+                id: "1", query: JSONAPIQuery().fields(Article.self, "title"))
+            #expect(try store.model(Article.self, id: "1")?.body == articles[0].body)
+
+            // A delete removes it from the store.
+            _ = try await client.resources(Article.self).delete(id: "1")
+            #expect(try store.model(Article.self, id: "1") == nil)
+            #expect(try store.models(of: Article.self).count == articles.count - 1)
+        }
+    }
+}
