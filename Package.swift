@@ -267,6 +267,7 @@ let package = Package(
             dependencies: [
                 "JSONAPI", "JSONAPIClient", "JSONAPIAsyncHTTPClient", "JSONAPIExample", "JSONAPIGenerator",
                 "JSONAPITestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(
                     name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
