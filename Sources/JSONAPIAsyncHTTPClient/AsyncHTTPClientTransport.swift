@@ -4,7 +4,7 @@ import JSONAPIClient
 import NIOCore
 import NIOHTTP1
 
-/// A ``JSONAPIClient/JSONAPITransport`` over AsyncHTTPClient: each response body buffer goes
+/// A `JSONAPITransport` over AsyncHTTPClient: each response body buffer goes
 /// into the client's parser as NIO reads it, without a copy.
 ///
 /// ```swift
@@ -12,7 +12,7 @@ import NIOHTTP1
 /// ```
 ///
 /// The request's timeout becomes AsyncHTTPClient's deadline (`HTTPClientError.deadlineExceeded`
-/// is reported as ``JSONAPIClient/JSONAPIClientError/Kind/timeout``); cancelling the task cancels
+/// is reported as `JSONAPIClientError.Kind.timeout`); cancelling the task cancels
 /// the request.
 public struct AsyncHTTPClientTransport: JSONAPITransport {
     /// The body: views of the buffers NIO reads.

@@ -72,9 +72,11 @@ def topics_links(path):
 def top_level_name(link, module):
     """The first path component of a symbol link (``JSONAPI/Document/init()`` -> Document)."""
     parts = link.split("/")
-    if parts[0] == module and len(parts) > 1:
-        parts = parts[1:]
-    return re.sub(r"-[^/]*$", "", parts[0]) if parts[0] != module else None
+    if parts[0] == module:
+        if len(parts) == 1:
+            return None  # the module itself
+        parts = parts[1:]  # a type may share the module's name (JSONAPIClient/JSONAPIClient)
+    return re.sub(r"-[^/]*$", "", parts[0])
 
 
 def public_top_level_symbols(graph_dir, module):

@@ -21,12 +21,14 @@ extension JSONAPIClient {
     /// `204` or an empty body gives no document. Every successful document is merged into
     /// ``store``.
     ///
-    /// - Parameter kind: What the primary data holds: resources (`.response`) or linkage
-    ///   (`.relationshipUpdate`, for relationship endpoints).
+    /// - Parameters:
+    ///   - request: The request, as ``JSONAPIClient/request(_:_:body:headers:extensions:)`` makes it.
+    ///   - kind: What the primary data holds: resources (`.response`) or linkage
+    ///     (`.relationshipUpdate`, for relationship endpoints).
     /// - Throws: ``JSONAPIClientError``.
     public func send(
         _ request: JSONAPIHTTPRequest, kind: ParsingOptions.Kind = .response
-    ) async throws(JSONAPIClientError) -> JSONAPIClientResponse {
+    ) async throws -> JSONAPIClientResponse {
         do {
             try configuration.validate()
         } catch {

@@ -18,7 +18,7 @@ extension JSONAPIClient {
     /// - Throws: ``JSONAPIClientError``; a failed batch is ``JSONAPIClientError/Kind/errorResponse``
     ///   with error objects whose pointers name the operation (`/atomic:operations/1/data`).
     public func operations(_ batch: AtomicOperationsDocument, headers: JSONAPIHTTPHeaders = [:])
-        async throws(JSONAPIClientError) -> AtomicResultsDocument
+        async throws -> AtomicResultsDocument
     {
         let url = url(for: .operations)
         let bytes = try encode("POST", url) { _ in
@@ -41,7 +41,7 @@ extension JSONAPIClient {
 }
 
 extension AtomicOperationsDocument {
-    /// Appends an operation that creates `model`, encoded as ``JSONAPIEncoder/encodeCreate(_:meta:)``
+    /// Appends an operation that creates `model`, encoded as `JSONAPIEncoder.encodeCreate(_:meta:)`
     /// encodes a create body (an empty `id` is left out; a `lid` names it for later operations).
     ///
     /// - Throws: The encoder's error when the model cannot be encoded.
@@ -52,7 +52,7 @@ extension AtomicOperationsDocument {
     }
 
     /// Appends an operation that updates the resource `patch` names with the members it sets,
-    /// encoded as ``JSONAPIEncoder/encodeUpdate(_:meta:)`` encodes an update body.
+    /// encoded as `JSONAPIEncoder.encodeUpdate(_:meta:)` encodes an update body.
     ///
     /// - Throws: The encoder's error when the model cannot be encoded.
     public mutating func update<Model: JSONAPIResource & Encodable>(

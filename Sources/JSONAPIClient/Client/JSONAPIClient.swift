@@ -4,7 +4,7 @@ import JSONAPI
 /// Atomic Operations requests, over any HTTP library.
 ///
 /// Response bodies are parsed while they arrive: each chunk the transport hands over goes
-/// straight into a ``DocumentParser`` sized by `Content-Length`, so a large compound document
+/// straight into a `DocumentParser` sized by `Content-Length`, so a large compound document
 /// is already parsed when its last byte lands, and a malformed one fails at the chunk that
 /// breaks it.
 ///

@@ -3,6 +3,11 @@ import JSONAPI
 /// Why a request through ``JSONAPIClient`` failed: one error type, with a ``kind`` for each
 /// distinct failure, the request it belongs to, and what the server said.
 ///
+/// The client's methods throw only this type, yet are declared `throws` rather than
+/// `throws(JSONAPIClientError)`: Swift 6.3's compiler crashes compiling a `catch let error as T
+/// where …` (or any catch that does not catch everything) around a call with a typed throw of a
+/// struct that holds references, which is how callers usually catch this error.
+///
 /// ```swift
 /// do {
 ///     _ = try await client.resources(Article.self).get(id: "1")

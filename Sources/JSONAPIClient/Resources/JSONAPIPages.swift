@@ -9,8 +9,6 @@ import JSONAPI
 public struct JSONAPIPages<Model: JSONAPIResource & Decodable>: AsyncSequence, Sendable {
     /// One decoded page.
     public typealias Element = ResourceResponse<[Model]>
-    /// What iterating throws.
-    public typealias Failure = JSONAPIClientError
 
     let client: JSONAPIClient
     let first: String
@@ -25,7 +23,7 @@ public struct JSONAPIPages<Model: JSONAPIResource & Decodable>: AsyncSequence, S
     /// Every model of every page, in order.
     ///
     /// - Throws: ``JSONAPIClientError``.
-    public func models() async throws(JSONAPIClientError) -> [Model] {
+    public func models() async throws -> [Model] {
         var models: [Model] = []
         var iterator = makeAsyncIterator()
         while let page = try await iterator.next() { models += page.value }
@@ -43,7 +41,7 @@ public struct JSONAPIPages<Model: JSONAPIResource & Decodable>: AsyncSequence, S
         /// The next page, or nil after the last.
         ///
         /// - Throws: ``JSONAPIClientError``.
-        public mutating func next() async throws(JSONAPIClientError) -> Element? {
+        public mutating func next() async throws -> Element? {
             guard remaining > 0, let url = next else { return nil }
             guard seen.insert(url).inserted else {
                 next = nil

@@ -25,7 +25,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
     ///   what the decoder skipped.
     /// - Throws: ``JSONAPIClientError``.
     public func list(_ query: JSONAPIQuery = JSONAPIQuery(), headers: JSONAPIHTTPHeaders = [:])
-        async throws(JSONAPIClientError) -> ResourceResponse<[Model]>
+        async throws -> ResourceResponse<[Model]>
     {
         let url = client.url(for: .collection(type: Model.resourceType), query: query)
         return try await client.fetch([Model].self, client.request("GET", url, headers: headers))
@@ -56,7 +56,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
     ///   404 when the server has none; ``JSONAPIClientError/Kind/unexpectedDocument`` when the
     ///   primary data is not one resource.
     public func get(id: String, query: JSONAPIQuery = JSONAPIQuery(), headers: JSONAPIHTTPHeaders = [:])
-        async throws(JSONAPIClientError) -> ResourceResponse<Model>
+        async throws -> ResourceResponse<Model>
     {
         let url = try client.url(for: .resource(type: Model.resourceType, id: checked(id, "GET")), query: query)
         let request = client.request("GET", url, headers: headers)
@@ -76,7 +76,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
     public func related<Related: Decodable>(
         id: String, _ relationship: String, as type: Related.Type, query: JSONAPIQuery = JSONAPIQuery(),
         headers: JSONAPIHTTPHeaders = [:]
-    ) async throws(JSONAPIClientError) -> ResourceResponse<[Related]> {
+    ) async throws -> ResourceResponse<[Related]> {
         let endpoint = try JSONAPIEndpoint.related(
             type: Model.resourceType, id: checked(id, "GET"), relationship: relationship)
         return try await client.fetch(
@@ -86,7 +86,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
     /// The linkage of a relationship of the resource `id` (`GET /articles/1/relationships/tags`):
     /// the identifiers, in order (none for a `null` to-one).
     public func relationship(id: String, _ relationship: String, headers: JSONAPIHTTPHeaders = [:])
-        async throws(JSONAPIClientError) -> ResourceResponse<[ResourceIdentifier]>
+        async throws -> ResourceResponse<[ResourceIdentifier]>
     {
         let endpoint = try JSONAPIEndpoint.relationship(
             type: Model.resourceType, id: checked(id, "GET"), relationship: relationship)
@@ -118,7 +118,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
     /// ```
     public func create<Body: JSONAPIResource & Encodable>(
         _ body: Body, meta: (any Encodable & Sendable)? = nil, headers: JSONAPIHTTPHeaders = [:]
-    ) async throws(JSONAPIClientError) -> WriteResponse<Model> {
+    ) async throws -> WriteResponse<Model> {
         let url = client.url(for: .collection(type: Model.resourceType))
         try sameType(Body.self, "POST", url)
         let bytes = try client.encode("POST", url) { try $0.encodeCreate(body, meta: meta) }
@@ -129,7 +129,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
     /// members are left out, `Field.null` ones sent as `null`. The URL's id is the patch's `id`.
     public func update<Body: JSONAPIResource & Encodable>(
         _ patch: Body, meta: (any Encodable & Sendable)? = nil, headers: JSONAPIHTTPHeaders = [:]
-    ) async throws(JSONAPIClientError) -> WriteResponse<Model> {
+    ) async throws -> WriteResponse<Model> {
         let collection = client.url(for: .collection(type: Model.resourceType))
         try sameType(Body.self, "PATCH", collection)
         let bytes = try client.encode("PATCH", collection) { try $0.encodeUpdate(patch, meta: meta) }
@@ -150,7 +150,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
     }
 
     /// Deletes the resource `id` (`DELETE /articles/1`); it leaves the client's store too.
-    public func delete(id: String, headers: JSONAPIHTTPHeaders = [:]) async throws(JSONAPIClientError)
+    public func delete(id: String, headers: JSONAPIHTTPHeaders = [:]) async throws
         -> WriteResponse<Model>
     {
         let url = try client.url(for: .resource(type: Model.resourceType, id: checked(id, "DELETE")))
@@ -171,7 +171,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
     @discardableResult
     public func changeRelationship(
         id: String, _ relationship: String, _ update: RelationshipUpdate, headers: JSONAPIHTTPHeaders = [:]
-    ) async throws(JSONAPIClientError) -> JSONAPIClientResponse {
+    ) async throws -> JSONAPIClientResponse {
         let endpoint = try JSONAPIEndpoint.relationship(
             type: Model.resourceType, id: checked(id, update.method), relationship: relationship)
         let url = client.url(for: endpoint)
@@ -203,7 +203,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
 extension JSONAPIClient {
     /// Sends `request` and decodes its primary data as `Value`.
     func fetch<Element: Decodable>(_ type: [Element].Type, _ request: JSONAPIHTTPRequest)
-        async throws(JSONAPIClientError) -> ResourceResponse<[Element]>
+        async throws -> ResourceResponse<[Element]>
     {
         let response = try await send(request)
         guard let document = response.document else {
@@ -219,7 +219,7 @@ extension JSONAPIClient {
 
     /// Sends a write and decodes the resource in its response, if any.
     func write<Model: Decodable>(_ type: Model.Type, _ request: JSONAPIHTTPRequest)
-        async throws(JSONAPIClientError) -> WriteResponse<Model>
+        async throws -> WriteResponse<Model>
     {
         let response = try await send(request)
         var resource: Model?

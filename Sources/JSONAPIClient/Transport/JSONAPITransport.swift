@@ -18,7 +18,7 @@ import JSONAPI
 /// ```
 ///
 /// The body's chunks may be any byte collection with contiguous storage (`[UInt8]`, `Data`,
-/// NIO's `ByteBufferView`): the client feeds each straight into a ``DocumentParser`` without
+/// NIO's `ByteBufferView`): the client feeds each straight into a `DocumentParser` without
 /// copying it first.
 ///
 /// A transport reports what went wrong in its own error type; it should throw

@@ -6,14 +6,14 @@ import Synchronization
     import FoundationNetworking
 #endif
 
-/// A ``JSONAPITransport`` over Foundation's `URLSession`, streaming each response body as the
-/// session delivers it.
+/// A ``JSONAPITransport`` over Foundation's `URLSession`, streaming each response body as
+/// `URLSession` delivers it.
 ///
 /// ```swift
 /// let client = JSONAPIClient(baseURL: "https://api.example.com", transport: URLSessionTransport())
 /// ```
 ///
-/// The body comes through the session's data delegate (`urlSession(_:dataTask:didReceive:)`),
+/// The body comes through the `URLSession` data delegate (`urlSession(_:dataTask:didReceive:)`),
 /// which both Linux and Apple Foundation have, so parsing starts with the first chunk; the
 /// chunks are buffered until the client reads them. `URLSession.bytes(for:)` is not used: it
 /// is missing from Linux Foundation, and it hands out one byte at a time.
@@ -21,15 +21,15 @@ import Synchronization
 /// Cancelling the task cancels the data task; a `URLError.timedOut` becomes
 /// ``JSONAPIClientError/Kind/timeout``.
 public final class URLSessionTransport: JSONAPITransport {
-    /// The body: `Data` chunks in the order the session delivers them.
+    /// The body: `Data` chunks in the order `URLSession` delivers them.
     public typealias Body = AsyncThrowingStream<Data, any Error>
 
     private let session: URLSession
     private let delegate: SessionDelegate
 
-    /// Creates a transport with its own session.
+    /// Creates a transport with a `URLSession` of its own.
     ///
-    /// - Parameter configuration: The session's configuration (timeouts, caching, cookies).
+    /// - Parameter configuration: The `URLSession` configuration (timeouts, caching, cookies).
     ///   Default `.default`.
     public init(configuration: URLSessionConfiguration = .default) {
         let delegate = SessionDelegate()
@@ -92,7 +92,7 @@ public final class URLSessionTransport: JSONAPITransport {
     }
 }
 
-/// Routes the session's callbacks to the request that is waiting for them.
+/// Routes the `URLSession` callbacks to the request that is waiting for them.
 private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private struct Pending {
         var head: CheckedContinuation<HTTPURLResponse, any Error>?
