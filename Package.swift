@@ -188,6 +188,23 @@ let package = Package(
             path: "Benchmarks/JSONAPIBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The client end to end (scripts/client-bench): a large compound document served over
+        // loopback by one process, fetched and decoded into typed models by another, through each
+        // transport, streamed or collected, against JSONDecoder. Not a product.
+        .executableTarget(
+            name: "jsonapi-client-benchmark",
+            dependencies: [
+                "JSONAPI",
+                "JSONAPIClient",
+                "JSONAPIAsyncHTTPClient",
+                "JSONAPIGenerator",
+                "JSONAPIGeneratorModels",
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])
+                ),
+            ],
+            path: "Benchmarks/ClientBenchmark"
+        ),
         // Fuzzing (scripts/fuzz): the checks, shared with the tests that replay committed crash
         // inputs, and the libFuzzer driver. Neither is a product: users of JSONAPI never build them.
         .target(name: "JSONAPIFuzzChecks", dependencies: ["JSONAPI", "JSONAPIYajl"], path: "Tests/Fuzz/Checks"),
