@@ -34,7 +34,6 @@ DIRECT_READERS = [
     "Parsing/DocumentBuilder+Grammar.swift",
     "Parsing/DocumentBuilder+WholeObjects.swift",
     "Parsing/DocumentBuilder.swift",
-    "Parsing/JSONAPIRules.swift",
     "Writing/DocumentWriter.swift",
 ]
 

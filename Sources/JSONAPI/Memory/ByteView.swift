@@ -26,6 +26,15 @@ struct ByteView {
         unsafe self.bytes = bytes
     }
 
+    /// A view of the `count` bytes at `start`, which must stay valid and unchanged while the view
+    /// (or any view sliced from it) is used: for the readers handed an address and a length (the
+    /// scanner's chunk).
+    @unsafe @inline(__always)
+    init(unsafeStart start: UnsafeRawPointer, count: Int) {
+        // SAFETY: the maker's promise, as for `init(unsafeBytes:)`.
+        unsafe self.bytes = UnsafeRawBufferPointer(start: start, count: count)
+    }
+
     /// No bytes.
     static var empty: ByteView {
         // SAFETY: an empty buffer has no bytes to outlive.
@@ -81,6 +90,14 @@ struct ByteView {
         precondition(offset >= 0 && offset <= count &- MemoryLayout<T>.size, "ByteView load out of range")
         // SAFETY: `offset..<offset + size` was checked against `count` just above.
         return T(littleEndian: unsafe bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+
+    /// The eight bytes at `offset` as a little-endian integer, unchecked: `0 <= offset` and
+    /// `offset + 8 <= count` must hold (each use says why in a `SAFETY` comment).
+    @unsafe @inline(__always)
+    func word64(unchecked offset: Int) -> UInt64 {
+        // SAFETY: the caller keeps `offset..<offset + 8` inside `0..<count` (the promise of this accessor).
+        UInt64(littleEndian: unsafe bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
     /// The 16 bytes at `offset`, as one vector; `offset + 16` must be at most ``count``.
