@@ -33,7 +33,6 @@ OWNERS = [
 DIRECT_READERS = [
     "Parsing/DocumentBuilder+Grammar.swift",
     "Parsing/DocumentBuilder+WholeObjects.swift",
-    "Parsing/DocumentBuilder.swift",
     "Writing/DocumentWriter.swift",
 ]
 
