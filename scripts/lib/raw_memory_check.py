@@ -31,7 +31,6 @@ OWNERS = [
 # Files that still read bytes through raw pointers, each to move onto ByteView (or into an owner);
 # none may be added.
 DIRECT_READERS = [
-    "Writing/DocumentWriter.swift",
 ]
 
 OPERATION = re.compile(

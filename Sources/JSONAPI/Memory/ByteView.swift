@@ -56,8 +56,9 @@ struct ByteView {
     /// `0..<count` themselves (each use says how in a `SAFETY` comment).
     @unsafe @inline(__always)
     subscript(unchecked i: Int) -> UInt8 {
-        // SAFETY: the caller keeps `i` in `0..<count` (the promise of this accessor).
-        unsafe bytes.load(fromByteOffset: i, as: UInt8.self)
+        // SAFETY: the caller keeps `i` in `0..<count` (the promise of this accessor). The buffer's
+        // subscript, unlike `load`, does not test the base address for nil on every read.
+        unsafe bytes[i]
     }
 
     /// The bytes at `range`, which must lie inside the view.
@@ -160,6 +161,14 @@ struct ByteView {
     func append(_ range: Range<Int>, to out: inout [UInt8]) {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "ByteView range out of bounds")
         // SAFETY: `range` was checked against `0...count` just above.
+        unsafe out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
+    }
+
+    /// Appends the bytes of `range` to `out`, unchecked: `0 <= range.lowerBound` and
+    /// `range.upperBound <= count` must hold (each use says why in a `SAFETY` comment).
+    @unsafe @inline(__always)
+    func append(unchecked range: Range<Int>, to out: inout [UInt8]) {
+        // SAFETY: the caller keeps `range` inside `0...count` (the promise of this accessor).
         unsafe out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
     }
 
