@@ -27,8 +27,9 @@ struct TypeTable: Sendable {
     private var packed: [PackedName] = []
     private var lastPacked = Self.unpacked
 
-    /// A short name as its length and up to 16 bytes.
-    struct PackedName: Equatable, Sendable {
+    /// A short name as its length and up to 16 bytes. The rules table packs its member names the
+    /// same way (`JSONAPIRules.Entry`), so a key is packed once, here, whichever table reads it.
+    struct PackedName: Hashable, Sendable {
         var count: Int
         var low: UInt64
         var high: UInt64
@@ -57,6 +58,31 @@ struct TypeTable: Sendable {
             i &+= 1
         }
         return PackedName(count: count, low: word, high: 0)
+    }
+
+    /// ``pack(_:)`` for a name lying inside `buffer`: below 8 bytes, one load and a mask when the
+    /// eight bytes from the name's start lie inside `buffer` (the bytes past the name are masked
+    /// off), instead of a byte loop.
+    @inline(__always)
+    static func pack(_ name: UnsafeRawBufferPointer, within buffer: UnsafeRawBufferPointer) -> PackedName {
+        let count = name.count
+        guard count > 0, count < 8, let start = name.baseAddress, let bufferStart = buffer.baseAddress,
+            unsafe start >= bufferStart, unsafe start + 8 <= bufferStart + buffer.count
+        else { return unsafe pack(name) }
+        // SAFETY: the eight bytes at `start` lie inside `buffer` (checked just above).
+        let word = unsafe UInt64(littleEndian: start.loadUnaligned(as: UInt64.self))
+        return PackedName(count: count, low: word & ((1 &<< UInt64(count &* 8)) &- 1), high: 0)
+    }
+
+    /// The bytes a ``PackedName`` of at most 16 bytes holds, in order.
+    static func unpack(_ name: PackedName) -> [UInt8] {
+        // From 8 bytes the words are loads in the machine's byte order, below 8 a little-endian sum.
+        let low = name.count >= 8 ? name.low.littleEndian : name.low
+        let high = name.high.littleEndian
+        return (0..<Swift.max(name.count, 0)).map { i in
+            let (word, shift) = i < 8 ? (low, i &* 8) : (high, (i &- (name.count &- 8)) &* 8)
+            return UInt8(truncatingIfNeeded: word &>> UInt64(shift))
+        }
     }
 
     @inlinable init() {}

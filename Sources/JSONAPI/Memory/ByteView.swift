@@ -26,6 +26,15 @@ struct ByteView {
         unsafe self.bytes = bytes
     }
 
+    /// A view of the `count` bytes at `start`, which must stay valid and unchanged while the view
+    /// (or any view sliced from it) is used: for the readers handed an address and a length (the
+    /// scanner's chunk).
+    @unsafe @inline(__always)
+    init(unsafeStart start: UnsafeRawPointer, count: Int) {
+        // SAFETY: the maker's promise, as for `init(unsafeBytes:)`.
+        unsafe self.bytes = UnsafeRawBufferPointer(start: start, count: count)
+    }
+
     /// No bytes.
     static var empty: ByteView {
         // SAFETY: an empty buffer has no bytes to outlive.
@@ -47,8 +56,9 @@ struct ByteView {
     /// `0..<count` themselves (each use says how in a `SAFETY` comment).
     @unsafe @inline(__always)
     subscript(unchecked i: Int) -> UInt8 {
-        // SAFETY: the caller keeps `i` in `0..<count` (the promise of this accessor).
-        unsafe bytes.load(fromByteOffset: i, as: UInt8.self)
+        // SAFETY: the caller keeps `i` in `0..<count` (the promise of this accessor). The buffer's
+        // subscript, unlike `load`, does not test the base address for nil on every read.
+        unsafe bytes[i]
     }
 
     /// The bytes at `range`, which must lie inside the view.
@@ -81,6 +91,14 @@ struct ByteView {
         precondition(offset >= 0 && offset <= count &- MemoryLayout<T>.size, "ByteView load out of range")
         // SAFETY: `offset..<offset + size` was checked against `count` just above.
         return T(littleEndian: unsafe bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+
+    /// The eight bytes at `offset` as a little-endian integer, unchecked: `0 <= offset` and
+    /// `offset + 8 <= count` must hold (each use says why in a `SAFETY` comment).
+    @unsafe @inline(__always)
+    func word64(unchecked offset: Int) -> UInt64 {
+        // SAFETY: the caller keeps `offset..<offset + 8` inside `0..<count` (the promise of this accessor).
+        UInt64(littleEndian: unsafe bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
     /// The 16 bytes at `offset`, as one vector; `offset + 16` must be at most ``count``.
@@ -143,6 +161,14 @@ struct ByteView {
     func append(_ range: Range<Int>, to out: inout [UInt8]) {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "ByteView range out of bounds")
         // SAFETY: `range` was checked against `0...count` just above.
+        unsafe out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
+    }
+
+    /// Appends the bytes of `range` to `out`, unchecked: `0 <= range.lowerBound` and
+    /// `range.upperBound <= count` must hold (each use says why in a `SAFETY` comment).
+    @unsafe @inline(__always)
+    func append(unchecked range: Range<Int>, to out: inout [UInt8]) {
+        // SAFETY: the caller keeps `range` inside `0...count` (the promise of this accessor).
         unsafe out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
     }
 

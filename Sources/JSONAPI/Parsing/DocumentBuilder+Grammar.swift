@@ -25,8 +25,8 @@ extension DocumentBuilder {
         var member: Member
         // A member the specification defines, matched with its quotes where it lies in the input;
         // anything else (escapes, foreign members, attribute names) is classified below.
-        if !token.hasEscapes, let set = Self.definedMembers(kind), let base = unsafe input.baseAddress,
-            let entry = unsafe options.rules.quotedKey(base, at: offset, count: input.count, in: set)
+        if !token.hasEscapes, let set = Self.definedMembers(kind),
+            let entry = options.rules.quotedKey(bytes, at: offset, in: set)
         {
             member = entry.member
         } else {
@@ -807,12 +807,13 @@ extension DocumentBuilder {
     /// whole-resource path's `fieldNamesAreDistinct`.
     @inline(__always)
     static func fieldNameBit(_ name: UnsafeRawBufferPointer) -> UInt64 {
+        // SAFETY: the caller's bytes stay valid for this call, and the view does not outlive it.
+        let name = unsafe ByteView(unsafeBytes: name)
         let count = name.count
-        guard count > 0, let base = name.baseAddress else { return 1 }
-        // SAFETY: the three offsets are below `count`.
-        let first = unsafe base.load(fromByteOffset: 0, as: UInt8.self)
-        let middle = unsafe base.load(fromByteOffset: count &>> 1, as: UInt8.self)
-        let last = unsafe base.load(fromByteOffset: count &- 1, as: UInt8.self)
+        guard count > 0 else { return 1 }
+        let first = name[0]
+        let middle = name[count &>> 1]
+        let last = name[count &- 1]
         let key = UInt64(truncatingIfNeeded: count) | UInt64(first) &<< 16 | UInt64(middle) &<< 24 | UInt64(last) &<< 32
         return 1 &<< ((key &* 0x9E37_79B9_7F4A_7C15) &>> 58)
     }
@@ -828,9 +829,8 @@ extension DocumentBuilder {
         let y = unsafe input.slice(b)
         let backslash = UInt8(ascii: "\\")
         if unsafe !escapes || (!x.contains(backslash) && !y.contains(backslash)) {
-            guard x.count == y.count else { return false }
-            guard let p = x.baseAddress, let q = y.baseAddress else { return x.count == 0 }
-            return unsafe memcmpBytes(p, q, x.count)
+            // SAFETY: both slices lie in `input`, valid for this call; the views do not outlive it.
+            return unsafe ByteView(unsafeBytes: x).elementsEqual(ByteView(unsafeBytes: y))
         }
         return unsafe unescaped(a, input) == unescaped(b, input)
     }

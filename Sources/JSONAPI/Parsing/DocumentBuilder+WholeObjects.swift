@@ -528,20 +528,27 @@ extension DocumentBuilder {
     @inline(__always)
     static func byte(_ p: UnsafeRawPointer, _ i: Int) -> UInt8 { unsafe JSONScanner.byte(p, i) }
 
-    /// The bytes of `range` of the chunk at `p`: the one place the whole-object readers make a
-    /// buffer of part of their chunk.
+    /// The bytes of `range` of the chunk at `p`, for the type table, the index and the name
+    /// rules: every caller passes a range a reader found inside its chunk (`plainString` and the
+    /// readers stop at `n`).
     @inline(__always)
     static func bytes(_ p: UnsafeRawPointer, _ range: Range<Int>) -> UnsafeRawBufferPointer {
-        // SAFETY: every caller passes a range a reader found inside its chunk `p..<p + n`
-        // (`plainString` and the readers stop at `n`), so the buffer lies inside the chunk.
-        unsafe UnsafeRawBufferPointer(start: p + range.lowerBound, count: range.count)
+        unsafe JSONScanner.bytes(p, range)
     }
 
-    /// The whole chunk at `p`, `n` bytes long, as a buffer.
+    /// The whole chunk at `p`, `n` bytes long, as a buffer (the readers are called with the
+    /// chunk's start and length).
     @inline(__always)
     static func chunk(_ p: UnsafeRawPointer, _ n: Int) -> UnsafeRawBufferPointer {
-        // SAFETY: the readers are called with the chunk's start and length.
-        unsafe UnsafeRawBufferPointer(start: p, count: n)
+        unsafe JSONScanner.bytes(p, 0..<n)
+    }
+
+    /// The chunk at `p`, `n` bytes long, as a view, for the readers' sixteen-byte loops.
+    @inline(__always)
+    static func view(_ p: UnsafeRawPointer, _ n: Int) -> ByteView {
+        // SAFETY: the readers are called with the chunk's start and length, valid while they run;
+        // no view is kept past the reader that made it.
+        unsafe ByteView(unsafeStart: p, count: n)
     }
 
     /// The scanner's whitespace skip.
@@ -585,9 +592,12 @@ extension DocumentBuilder {
         guard j < n, unsafe byte(p, j) == UInt8(ascii: "\"") else { return nil }
         let start = j &+ 1
         var k = start
-        // SAFETY: each 16-byte load ends at or before `n`; single reads are below `n`.
+        let chunkView = unsafe Self.view(p, n)
+        // Single reads below are below `n`.
         while k &+ 16 <= n {
-            let special = unsafe JSONScanner.specialBytes(p.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self))
+            // SAFETY: `k` lies past `j`, an index into the chunk, and the sixteen bytes at `k` end
+            // at or before `n`, the view's count (the loop's condition).
+            let special = unsafe JSONScanner.specialBytes(chunkView.chunk16(unchecked: k))
             if special.low == 0 && special.high == 0 {
                 k &+= 16
                 continue
@@ -616,9 +626,12 @@ extension DocumentBuilder {
         let start = j &+ 1
         var k = start
         let nonASCII = SIMD16<UInt8>(repeating: 0x80)
-        // SAFETY: each 16-byte load ends at or before `n`; single reads are below `n`.
+        let chunkView = unsafe Self.view(p, n)
+        // Single reads below are below `n`.
         while k &+ 16 <= n {
-            let chunk = unsafe p.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self)
+            // SAFETY: `k` lies past `j`, an index into the chunk, and the sixteen bytes at `k` end
+            // at or before `n`, the view's count (the loop's condition).
+            let chunk = unsafe chunkView.chunk16(unchecked: k)
             let hits = MemberNameRules.nonURIBytes(chunk) .| (chunk .>= nonASCII)
             let words = JSONScanner.words(hits)
             if words.low == 0 && words.high == 0 {

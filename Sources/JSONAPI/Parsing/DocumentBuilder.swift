@@ -17,9 +17,17 @@
 @safe
 public struct DocumentBuilder: JSONEventHandler {
     /// Every byte of the input received so far; the driver rebinds it before each chunk.
-    /// Only read while an event is being handled.
-    // SAFETY: empty until the driver binds the input.
-    public var input = unsafe UnsafeRawBufferPointer(start: nil, count: 0)
+    /// Only read while an event is being handled (through ``bytes``, or handed to the owners'
+    /// byte loops).
+    public var input = unsafe InputBuffer.noBytes
+
+    /// ``input`` as a view, for reading it while an event is being handled.
+    @inline(__always)
+    var bytes: ByteView {
+        // SAFETY: the driver keeps `input` valid and unchanged while an event is handled, which is
+        // the only time the builder reads it; no view is kept past the event.
+        unsafe ByteView(unsafeBytes: input)
+    }
 
     let options: ParsingOptions
     /// The keys the whole-object readers match, from `options.rules`.
@@ -268,9 +276,8 @@ public struct DocumentBuilder: JSONEventHandler {
         }
         // And for a resource object's own members, when plain and not repeated.
         // The name is matched with its quotes, where it lies in the input.
-        if top.kind == .resource && !token.hasEscapes, let base = unsafe input.baseAddress,
-            let member = unsafe options.rules.quotedKey(base, at: token.start &- 1, count: input.count, in: .resource)?
-                .member,
+        if top.kind == .resource && !token.hasEscapes,
+            let member = options.rules.quotedKey(bytes, at: token.start &- 1, in: .resource)?.member,
             !top.has(member)
         {
             top.key = ByteRange(token.start, token.end)
@@ -442,8 +449,7 @@ extension UnsafeRawBufferPointer {
     /// Whether these bytes spell `literal` exactly.
     @inline(__always)
     func equals(_ literal: StaticString) -> Bool {
-        guard literal.utf8CodeUnitCount == count else { return false }
-        guard let base = baseAddress else { return count == 0 }
-        return unsafe memcmpBytes(base, UnsafeRawPointer(literal.utf8Start), count)
+        // SAFETY: the bytes stay valid for this call, and the view does not outlive it.
+        unsafe ByteView(unsafeBytes: self).elementsEqual(literal)
     }
 }

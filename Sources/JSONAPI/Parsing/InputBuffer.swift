@@ -38,6 +38,12 @@ final class InputBuffer: @unchecked Sendable {
     /// Whether a mapping comes from, and goes back to, ``ArenaShelf`` (``ParsingOptions/recyclesMemory``).
     private let recycles: Bool
 
+    /// No bytes: what a builder holds as its input before the driver binds the real input.
+    static var noBytes: UnsafeRawBufferPointer {
+        // SAFETY: an empty buffer has no bytes to read or to outlive.
+        unsafe UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
     init(reserving capacity: Int, recycles: Bool = false) {
         self.recycles = recycles
         if capacity > 0 && grow(to: capacity) && !mapped {

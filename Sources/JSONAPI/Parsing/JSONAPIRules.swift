@@ -47,69 +47,9 @@ struct JSONAPIRules: Sendable, Hashable {
         case reservedInAttributeValues
     }
 
-    /// A name of at most sixteen bytes, packed into two little-endian words so that a
-    /// comparison is two word compares.
-    struct PackedName: Hashable, Sendable {
-        var low: UInt64
-        var high: UInt64
-        var count: Int
-
-        /// Packs `name`; nil when it is longer than sixteen bytes (no entry is).
-        @inline(__always)
-        init?(_ name: UnsafeRawBufferPointer) {
-            let count = name.count
-            guard count <= 16, let start = name.baseAddress else {
-                if unsafe name.isEmpty {
-                    self.init(low: 0, high: 0, count: 0)
-                    return
-                }
-                return nil
-            }
-            var low: UInt64 = 0
-            var high: UInt64 = 0
-            var i = 0
-            // SAFETY: every read is at an index below `count`, inside `name`.
-            while i < count {
-                let byte = unsafe UInt64(start.load(fromByteOffset: i, as: UInt8.self))
-                if i < 8 {
-                    low |= byte &<< UInt64(i &* 8)
-                } else {
-                    high |= byte &<< UInt64((i &- 8) &* 8)
-                }
-                i &+= 1
-            }
-            self.init(low: low, high: high, count: count)
-        }
-
-        /// Packs `name`, which lies inside `buffer`, with two loads when the sixteen bytes from
-        /// its start lie inside `buffer` (the bytes past the name are masked off).
-        @inline(__always)
-        init?(_ name: UnsafeRawBufferPointer, in buffer: UnsafeRawBufferPointer) {
-            let count = name.count
-            guard count <= 16, let start = name.baseAddress, let bufferStart = buffer.baseAddress,
-                unsafe start >= bufferStart, unsafe start + 16 <= bufferStart + buffer.count
-            else {
-                unsafe self.init(name)
-                return
-            }
-            // SAFETY: the sixteen bytes at `start` lie inside `buffer`.
-            let low = unsafe UInt64(littleEndian: start.loadUnaligned(as: UInt64.self))
-            let high = unsafe UInt64(littleEndian: start.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            if count <= 8 {
-                let mask: UInt64 = count == 8 ? ~0 : (1 &<< UInt64(count &* 8)) &- 1
-                self.init(low: low & mask, high: 0, count: count)
-            } else {
-                let mask: UInt64 = count == 16 ? ~0 : (1 &<< UInt64((count &- 8) &* 8)) &- 1
-                self.init(low: low, high: high & mask, count: count)
-            }
-        }
-
-        init(low: UInt64, high: UInt64, count: Int) {
-            self.low = low
-            self.high = high
-            self.count = count
-        }
-    }
+    /// A name of at most sixteen bytes, packed as the type table packs type names
+    /// (`TypeTable.pack`), so that a comparison is two word compares.
+    typealias PackedName = TypeTable.PackedName
 
     /// A name with its quotes, packed for matching a key where it lies in the input.
     struct QuotedName: Hashable, Sendable {
@@ -124,9 +64,7 @@ struct JSONAPIRules: Sendable, Hashable {
         init(_ name: StaticString) {
             precondition(name.utf8CodeUnitCount <= 14, "a rule's name has at most fourteen bytes")
             var bytes: [UInt8] = [UInt8(ascii: "\"")]
-            // SAFETY: a `StaticString`'s UTF-8 is `utf8CodeUnitCount` bytes at `utf8Start`, valid for the life of
-            // the program.
-            unsafe bytes += UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            name.withUTF8Buffer { unsafe bytes += $0 }
             bytes.append(UInt8(ascii: "\""))
             (low, high, maskLow, maskHigh, count) = (0, 0, 0, 0, bytes.count)
             for (i, byte) in bytes.enumerated() {
@@ -153,20 +91,21 @@ struct JSONAPIRules: Sendable, Hashable {
             keyLow & maskLow == low && keyHigh & maskHigh == high
         }
 
-        /// Whether the key at `p[j]` (its opening quote), wholly before `n`, is this name.
-        /// False near the end of the buffer, where the eight (or sixteen) bytes do not fit.
+        /// Whether the key at `input[j]` (its opening quote) is this name. False near the end of
+        /// the bytes, where the eight (or sixteen) bytes do not fit.
         @inline(__always)
-        func matches(_ p: UnsafeRawPointer, _ j: Int, _ n: Int) -> Bool {
+        func matches(_ input: ByteView, _ j: Int) -> Bool {
+            guard j >= 0 else { return false }
             if maskHigh == 0 {
-                guard j &+ 8 <= n else { return false }
-                // SAFETY: the eight bytes at `j` end at or before `n`.
-                return unsafe UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j, as: UInt64.self)) & maskLow == low
+                guard input.count &- j >= 8 else { return false }
+                // SAFETY: `0 <= j` and `j + 8 <= input.count`, checked just above.
+                return unsafe input.word64(unchecked: j) & maskLow == low
             }
-            guard j &+ 16 <= n else { return false }
-            // SAFETY: the sixteen bytes at `j` end at or before `n`.
+            guard input.count &- j >= 16 else { return false }
+            // SAFETY: `0 <= j` and `j + 16 <= input.count`, checked just above.
             return unsafe matches(
-                low: UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j, as: UInt64.self)),
-                high: UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j &+ 8, as: UInt64.self)))
+                low: input.word64(unchecked: j),
+                high: input.word64(unchecked: j &+ 8))
         }
     }
 
@@ -217,10 +156,10 @@ struct JSONAPIRules: Sendable, Hashable {
         for set in Names.allCases {
             let start = entries.count
             for row in rows where row.0 == set {
-                // SAFETY: a `StaticString`'s UTF-8 is `utf8CodeUnitCount` bytes at `utf8Start`, valid for the life of
-                // the program.
-                let packed = unsafe UnsafeRawBufferPointer(start: row.1.utf8Start, count: row.1.utf8CodeUnitCount)
-                guard let name = unsafe PackedName(packed), let first = unsafe packed.first else { continue }
+                let (name, first) = row.1.withUTF8Buffer { utf8 in
+                    unsafe (TypeTable.pack(UnsafeRawBufferPointer(utf8)), utf8.first)
+                }
+                guard name.count >= 0, let first else { continue }
                 entries.append(Entry(name: name, quoted: QuotedName(row.1), member: row.2))
                 // Appended at the end of its first byte's chain, so lookups keep the table's order.
                 let slot = set.rawValue * 256 + Int(first)
@@ -256,8 +195,8 @@ struct JSONAPIRules: Sendable, Hashable {
             let entry = entries[k &- 1]
             if entry.name.count == name.count {
                 if packed == nil {
-                    packed = unsafe buffer.map { unsafe PackedName(name, in: $0) } ?? PackedName(name)
-                    if packed == nil { return nil }
+                    // Every entry's name has at most sixteen bytes, so this one packs.
+                    packed = unsafe buffer.map { unsafe TypeTable.pack(name, within: $0) } ?? TypeTable.pack(name)
                 }
                 if entry.name == packed { return entry }
             }
@@ -310,17 +249,19 @@ struct JSONAPIRules: Sendable, Hashable {
         unsafe entry(name, from: k, within: buffer) != nil
     }
 
-    /// The entry of `set` whose quoted name is at `p[j]` (the key's opening quote), or nil.
-    /// Reads the sixteen bytes from `j`, which must lie before `n`; nil when they do not, so a
-    /// key near the end of a chunk is left to the event path.
+    /// The entry of `set` whose quoted name is at `input[j]` (the key's opening quote), or nil.
+    /// Reads the sixteen bytes from `j`; nil when they do not lie inside `input`, so a key near the
+    /// end of the bytes is left to the event path.
     @inline(__always)
-    func quotedKey(_ p: UnsafeRawPointer, at j: Int, count n: Int, in set: Names) -> Entry? {
-        guard j &+ 16 <= n else { return nil }
-        // SAFETY: the sixteen bytes at `j` end at or before `n`.
-        var k = unsafe head(set, p.load(fromByteOffset: j &+ 1, as: UInt8.self))
+    func quotedKey(_ input: ByteView, at j: Int, in set: Names) -> Entry? {
+        guard j >= 0, input.count &- j >= 16 else { return nil }
+        // SAFETY: `0 <= j` and `j + 16 <= input.count`, checked just above.
+        var k = unsafe head(set, input[unchecked: j &+ 1])
         guard k != 0 else { return nil }
-        let low = unsafe UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j, as: UInt64.self))
-        let high = unsafe UInt64(littleEndian: p.loadUnaligned(fromByteOffset: j &+ 8, as: UInt64.self))
+        // SAFETY: as above.
+        let low = unsafe input.word64(unchecked: j)
+        // SAFETY: as above.
+        let high = unsafe input.word64(unchecked: j &+ 8)
         while k != 0 {
             let entry = entries[k &- 1]
             if entry.quoted.matches(low: low, high: high) { return entry }
@@ -343,14 +284,7 @@ struct JSONAPIRules: Sendable, Hashable {
 
     /// The names of `set`, as text (for messages and for mapping coding paths to pointers).
     func names(in set: Names) -> [String] {
-        entries[ranges[set.rawValue]].map { entry in
-            var bytes: [UInt8] = []
-            for i in 0..<entry.name.count {
-                let word = i < 8 ? entry.name.low : entry.name.high
-                bytes.append(UInt8(truncatingIfNeeded: word >> UInt64((i & 7) * 8)))
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        entries[ranges[set.rawValue]].map { String(decoding: TypeTable.unpack($0.name), as: UTF8.self) }
     }
 
     /// The link-name set of a `links` object, or nil where any valid member name is a link name

@@ -522,6 +522,15 @@ public struct JSONScanner: Sendable {
         unsafe p.load(fromByteOffset: i, as: UInt8.self)
     }
 
+    /// The bytes of `range` of the buffer at `p`, for handing part of a chunk to the type table,
+    /// the index and the name rules (the whole-object readers).
+    @inline(__always)
+    static func bytes(_ p: UnsafeRawPointer, _ range: Range<Int>) -> UnsafeRawBufferPointer {
+        // SAFETY: callers pass a range they found inside the buffer at `p` (their loops are
+        // bounded by its end), so the bytes lie inside it.
+        unsafe UnsafeRawBufferPointer(start: p + range.lowerBound, count: range.count)
+    }
+
     /// Moves `j` past JSON whitespace (space, tab, LF, CR), staying at or below `n`.
     @inline(__always)
     static func skipWhitespace(_ p: UnsafeRawPointer, _ j: inout Int, count n: Int) {

@@ -140,28 +140,31 @@ extension JSONWriter {
     /// String contents are skipped eight bytes at a time; each run of bytes between whitespace
     /// is appended at once, so compact input is copied with a single append.
     static func appendMinified(_ json: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        let json = unsafe json.view
         let count = json.count
         var index = 0
         var runStart = 0
         while index < count {
-            let byte = unsafe json[index]
+            // SAFETY: `0 <= index < count` (the loop's condition).
+            let byte = unsafe json[unchecked: index]
             if byte == UInt8(ascii: "\"") {
-                index = unsafe ValueReader.stringEnd(json.view, index).end
+                index = ValueReader.stringEnd(json, index).end
             } else if byte <= 0x20 {
                 // Outside strings, the only bytes up to 0x20 in valid JSON are whitespace.
                 if runStart < index {
-                    // SAFETY: `runStart < index <= count`, the length of `json`.
-                    unsafe out.append(contentsOf: UnsafeRawBufferPointer(rebasing: json[runStart..<index]))
+                    // SAFETY: `0 <= runStart < index < count`.
+                    unsafe json.append(unchecked: runStart..<index, to: &out)
                 }
                 index &+= 1
-                while index < count, unsafe json[index] <= 0x20 { index &+= 1 }
+                // SAFETY: `index < count` is tested before each read.
+                while index < count, unsafe json[unchecked: index] <= 0x20 { index &+= 1 }
                 runStart = index
             } else {
                 index &+= 1
             }
         }
-        // SAFETY: `runStart < count`, the length of `json`.
-        if runStart < count { unsafe out.append(contentsOf: UnsafeRawBufferPointer(rebasing: json[runStart..<count])) }
+        // SAFETY: `0 <= runStart < count`.
+        if runStart < count { unsafe json.append(unchecked: runStart..<count, to: &out) }
     }
 
     /// A member (or element) waiting to be written by the sorted walk.
@@ -201,7 +204,7 @@ extension JSONWriter {
             let range = next.value
             if next.position < 0 {
                 if beforeValue() { unsafe storage.append(contentsOf: json.slice(range)) }
-            } else if unsafe json[Int(range.start)] == UInt8(ascii: "{") {
+            } else if unsafe json.view[Int(range.start)] == UInt8(ascii: "{") {
                 let begin = items.count
                 var cursor = unsafe ends.cursor(json, at: next.position)
                 while let member = unsafe ends.nextMember(json, &cursor) {
@@ -262,11 +265,12 @@ extension JSONWriter {
 
     /// Lexicographic comparison of two byte strings: negative, zero or positive.
     private static func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let (a, b) = unsafe (a.view, b.view)
         let count = min(a.count, b.count)
         var index = 0
         while index < count {
-            let x = unsafe a[index]
-            let y = unsafe b[index]
+            let x = a[index]
+            let y = b[index]
             if x != y { return x < y ? -1 : 1 }
             index &+= 1
         }
@@ -301,17 +305,20 @@ struct ContainerEnds {
     /// Indexes the containers of the valid JSON between `start` and `end`.
     init(_ json: UnsafeRawBufferPointer, from start: Int, to end: Int) {
         var open: [Int] = []
-        var index = start
+        var index = max(start, 0)
+        let json = unsafe json.view
         let end = min(end, json.count)
         // About one container per 40 bytes in JSON:API documents; growth handles the rest.
         containers.reserveCapacity((end &- start) / 40)
         while index < end {
-            switch unsafe json[index] {
+            // SAFETY: `0 <= index < end <= json.count` (the loop's condition and the clamps above).
+            let byte = unsafe json[unchecked: index]
+            switch byte {
             case UInt8(ascii: "\""):
-                index = unsafe ValueReader.stringEnd(json.view, index).end
+                index = ValueReader.stringEnd(json, index).end
                 continue
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                if unsafe json[index] == UInt8(ascii: "{"), let parent = open.last {
+                if byte == UInt8(ascii: "{"), let parent = open.last {
                     containers[parent].holdsObject = true
                 }
                 open.append(containers.count)
@@ -356,7 +363,7 @@ struct ContainerEnds {
 
     /// The end (exclusive) of the value starting at `start`.
     func valueEnd(_ json: UnsafeRawBufferPointer, _ start: Int) -> Int {
-        if start < json.count, unsafe json[start] == UInt8(ascii: "{") || json[start] == UInt8(ascii: "["),
+        if start < json.count, unsafe json.view[start] == UInt8(ascii: "{") || json.view[start] == UInt8(ascii: "["),
             let position = position(of: start)
         {
             return Int(containers[position].end)
@@ -377,7 +384,8 @@ struct ContainerEnds {
     func cursor(_ json: UnsafeRawBufferPointer, at position: Int) -> Cursor {
         let start = Int(containers[position].start)
         let index = unsafe ValueReader.skipWhitespace(json.view, start &+ 1)
-        let empty = unsafe index >= json.count || json[index] == UInt8(ascii: "}") || json[index] == UInt8(ascii: "]")
+        let empty =
+            unsafe index >= json.count || json.view[index] == UInt8(ascii: "}") || json.view[index] == UInt8(ascii: "]")
         return Cursor(index: index, child: position &+ 1, finished: empty)
     }
 
@@ -386,13 +394,13 @@ struct ContainerEnds {
     func nextMember(_ json: UnsafeRawBufferPointer, _ cursor: inout Cursor) -> (
         key: ByteRange, keyHasEscapes: Bool, value: ByteRange, position: Int
     )? {
-        guard !cursor.finished, cursor.index < json.count, unsafe json[cursor.index] == UInt8(ascii: "\"") else {
+        guard !cursor.finished, cursor.index < json.count, unsafe json.view[cursor.index] == UInt8(ascii: "\"") else {
             return nil
         }
         let (keyEnd, escaped) = unsafe ValueReader.stringEnd(json.view, cursor.index)
         let key = ByteRange(cursor.index &+ 1, max(cursor.index &+ 1, keyEnd &- 1))
         var index = unsafe ValueReader.skipWhitespace(json.view, keyEnd)
-        guard index < json.count, unsafe json[index] == UInt8(ascii: ":") else {
+        guard index < json.count, unsafe json.view[index] == UInt8(ascii: ":") else {
             cursor.finished = true
             return nil
         }
@@ -419,7 +427,7 @@ struct ContainerEnds {
     @inline(__always)
     private func advance(_ json: UnsafeRawBufferPointer, _ cursor: inout Cursor, past end: Int) {
         let index = unsafe ValueReader.skipWhitespace(json.view, end)
-        if index < json.count, unsafe json[index] == UInt8(ascii: ",") {
+        if index < json.count, unsafe json.view[index] == UInt8(ascii: ",") {
             cursor.index = unsafe ValueReader.skipWhitespace(json.view, index &+ 1)
         } else {
             cursor.finished = true
@@ -430,7 +438,7 @@ struct ContainerEnds {
     /// position of the next container among the siblings, moved past this one when it is one.
     @inline(__always)
     private func valueEnd(_ json: UnsafeRawBufferPointer, _ start: Int, child: inout Int) -> (Int, Int) {
-        let byte = unsafe json[start]
+        let byte = unsafe json.view[start]
         if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "["), child < containers.count,
             Int(containers[child].start) == start
         {
@@ -446,7 +454,7 @@ struct ContainerEnds {
     func forEachMember(
         _ json: UnsafeRawBufferPointer, object start: Int, _ body: (ByteRange, Bool, ByteRange) -> Bool
     ) {
-        guard let position = position(of: start), unsafe json[start] == UInt8(ascii: "{") else { return }
+        guard let position = position(of: start), unsafe json.view[start] == UInt8(ascii: "{") else { return }
         var cursor = unsafe cursor(json, at: position)
         while let member = unsafe nextMember(json, &cursor) {
             guard body(member.key, member.keyHasEscapes, member.value) else { return }
@@ -455,7 +463,7 @@ struct ContainerEnds {
 
     /// Calls `body` with each element of the array starting at `start`, until it returns false.
     func forEachElement(_ json: UnsafeRawBufferPointer, array start: Int, _ body: (ByteRange) -> Bool) {
-        guard let position = position(of: start), unsafe json[start] == UInt8(ascii: "[") else { return }
+        guard let position = position(of: start), unsafe json.view[start] == UInt8(ascii: "[") else { return }
         var cursor = unsafe cursor(json, at: position)
         while let element = unsafe nextElement(json, &cursor) {
             guard body(element.value) else { return }
