@@ -110,7 +110,9 @@ enum LoopbackHTTP {
             let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard socket >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        // Only a guard against a hung server: the whole suite runs in parallel on as few as two
+        // cores (the client's 100 MB responses included), where an answer can take many seconds.
+        var timeout = timeval(tv_sec: 90, tv_usec: 0)
         _ = setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         #if canImport(Darwin)
