@@ -159,6 +159,8 @@ struct RecordFlags: OptionSet, Sendable, Equatable {
     @usableFromInline static let hasMeta = RecordFlags(rawValue: 1 << 5)
     /// The relationship has a `links` member (kept out of line).
     @usableFromInline static let hasLinks = RecordFlags(rawValue: 1 << 6)
+    /// The resource is an element of `included` (rather than primary data).
+    @usableFromInline static let isIncluded = RecordFlags(rawValue: 1 << 7)
 }
 
 /// Byte ranges of a member that few records have, by record index: kept beside the record array

@@ -26,13 +26,9 @@ extension ResourceDecoder {
 
     /// A located `JSONAPIError` for the value at `offset`.
     func located(_ code: JSONAPIError.Code, _ message: String, at offset: Int) -> JSONAPIError {
-        let clamped = unsafe min(max(0, offset), bytes.count)
-        let location = unsafe bytes.withUnsafeBytes { bytes in
-            unsafe SourceLocator.locate(offsets: [clamped], in: bytes).first
-        }
+        let place = unsafe storage.locate(offset)
         return JSONAPIError(
-            code, message, offset: clamped, line: location?.line ?? 0, column: location?.column ?? 0,
-            pointer: location?.pointer ?? "")
+            code, message, offset: place.offset, line: place.line, column: place.column, pointer: place.pointer)
     }
 
     /// ` at /data/0/attributes/title (line 3, column 14)`.

@@ -1119,7 +1119,14 @@ final class ResourceDecoder: Decoder {
     func skippedResources() -> [SkippedResource] {
         guard unsafe !skips.isEmpty else { return [] }
         let offsets = unsafe skips.map { unsafe min(max(0, $0.offset), bytes.count) }
-        let locations = unsafe bytes.withUnsafeBytes { bytes in unsafe SourceLocator.locate(offsets: offsets, in: bytes)
+        let locations: [SourceLocation]
+        if unsafe storage.stream != nil {
+            locations = offsets.map { offset in
+                let place = unsafe storage.locate(offset)
+                return SourceLocation(line: place.line, column: place.column, pointer: place.pointer)
+            }
+        } else {
+            locations = unsafe bytes.withUnsafeBytes { bytes in unsafe SourceLocator.locate(offsets: offsets, in: bytes) }
         }
         var result: [SkippedResource] = []
         unsafe result.reserveCapacity(skips.count)

@@ -200,16 +200,34 @@ final class DocumentStorage: @unchecked Sendable {
 
     /// Whether `arena`'s arrays go to ``ArenaShelf`` on release (see ``DocumentBuilder/Output``).
     let recyclesArena: Bool
+    /// For the views of a ``ResourceStream``: where its window sits in the document (offsets in
+    /// the arena are window offsets). Nil for a whole document.
+    let stream: StreamLocation?
 
     init(
         bytes: Bytes, arena: ResourceArena, diagnostics: [Diagnostic], options: ParsingOptions,
-        recyclesArena: Bool = false
+        recyclesArena: Bool = false, stream: StreamLocation? = nil
     ) {
         unsafe self.bytes = bytes
         self.arena = arena
         self.diagnostics = diagnostics
         self.options = options
         self.recyclesArena = recyclesArena
+        self.stream = stream
+    }
+
+    /// The absolute offset in the input of offset `offset` of the bytes.
+    @inline(__always)
+    func absolute(_ offset: Int) -> Int { (stream?.origin ?? 0) &+ offset }
+
+    /// Locates byte offset `offset` of the bytes: absolute offset, line, column, pointer.
+    func locate(_ offset: Int) -> (offset: Int, line: Int, column: Int, pointer: String) {
+        unsafe withBytes { bytes in
+            let clamped = min(max(0, offset), bytes.count)
+            if let stream { return unsafe stream.locate(clamped, in: bytes, arena: arena) }
+            let location = unsafe SourceLocator.locate(offsets: [clamped], in: bytes).first
+            return (clamped, location?.line ?? 0, location?.column ?? 0, location?.pointer ?? "")
+        }
     }
 
     deinit {

@@ -4,6 +4,10 @@ public struct ImplementationInfo: Sendable {
 
     /// The highest specification version the server supports (`"1.0"` when absent).
     public var version: String? { value["version"]?.stringValue }
+
+    /// The `jsonapi` object as a plain value.
+    public var jsonValue: JSONValue { value }
+
     /// URIs of applied extensions (1.1).
     public var extensions: [String] { value["ext"]?.elements.compactMap(\.stringValue) ?? [] }
     /// URIs of applied profiles (1.1).

@@ -200,7 +200,7 @@ public struct JSONValue: Sendable, CustomStringConvertible {
     }
 
     /// The byte offset of the value in the input.
-    public var byteOffset: Int { Int(range.start) }
+    public var byteOffset: Int { storage.absolute(Int(range.start)) }
 
     public var description: String { rawJSON }
 }

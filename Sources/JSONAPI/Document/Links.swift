@@ -14,6 +14,12 @@ public struct Links: Sendable, Sequence {
         self.range = range
     }
 
+    /// The links object at `range`, which the caller knows is present.
+    init(storage: DocumentStorage, present range: ByteRange) {
+        self.storage = storage
+        self.range = range
+    }
+
     /// The link named `name`; nil when absent or `null`.
     public subscript(name: String) -> Link? {
         guard let value = JSONValue(storage: storage, range: range)[name] else { return nil }

@@ -53,11 +53,7 @@ public struct ResourceObject: Sendable, CustomStringConvertible {
     public var identifier: ResourceIdentifier { ResourceIdentifier(type: type, id: id, lid: lid) }
 
     /// Whether this resource is in `included` (rather than primary data).
-    public var isIncluded: Bool {
-        let top = storage.arena.topLevel
-        return top.hasIncluded && recordIndex >= Int(top.includedStart)
-            && recordIndex < Int(top.includedStart + top.includedCount)
-    }
+    public var isIncluded: Bool { record.flags.contains(.isIncluded) }
 
     /// The `attributes` object (empty when absent).
     public var attributes: JSONObject { JSONObject(storage: storage, range: record.attributes) }
@@ -103,7 +99,7 @@ public struct ResourceObject: Sendable, CustomStringConvertible {
     public var rawJSON: JSONValue { JSONValue(storage: storage, range: record.object) }
 
     /// The byte offset of the resource object in the input.
-    public var byteOffset: Int { Int(record.object.start) }
+    public var byteOffset: Int { storage.absolute(Int(record.object.start)) }
 
     public var description: String { "ResourceObject(\(identifier))" }
 }

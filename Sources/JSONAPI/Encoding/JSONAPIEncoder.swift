@@ -8,7 +8,7 @@ import Synchronization
 
 // Two encoders turn models into resource objects for `DocumentEncoder`:
 //
-// - `ResourceStream` (ResourceStream.swift, ResourceStream+Containers.swift, StreamBuffer.swift)
+// - `StreamingEncoder` (StreamingEncoder.swift, StreamingEncoder+Containers.swift, StreamBuffer.swift)
 //   writes each member value as compact JSON text the moment the model hands it over, into one
 //   byte buffer reused for every resource; `writeStreamed` copies the resource's ranges out of
 //   it. No `EncodedValue` is built: this is the fast path.
@@ -180,7 +180,7 @@ struct DocumentEncoder {
     /// The resources written as primary data one by one (an array of models).
     var primaryKeys: Set<ResourceKey> = []
     /// Writes resources as their models encode them, when the options allow (else nil).
-    let stream: ResourceStream?
+    let stream: StreamingEncoder?
 
     struct VisitKey: Hashable {
         var resource: ResourceKey
@@ -206,7 +206,7 @@ struct DocumentEncoder {
             includeSet = nil
         }
         writer = JSONWriter(options: options.formatting, reservingCapacity: 4096)
-        stream = context.streams ? ResourceStream(context: context) : nil
+        stream = context.streams ? StreamingEncoder(context: context) : nil
     }
 
     mutating func encode<T: Encodable>(
@@ -481,7 +481,7 @@ struct DocumentEncoder {
     }
 
     /// Writes the resource the stream holds, copying the JSON text of its members.
-    private mutating func writeStreamed(_ stream: ResourceStream) throws {
+    private mutating func writeStreamed(_ stream: StreamingEncoder) throws {
         writer.beginObject()
         unsafe try writeIdentity(type: stream.resourceType, id: stream.id, lid: stream.lid)
         unsafe stream.out.withBytes { bytes in
@@ -621,7 +621,7 @@ extension ResourceEncoder {
 enum EncodedRecord {
     /// Captured as values.
     case tree(ResourceEncoder)
-    /// Held by the document's ``ResourceStream`` until the next resource is encoded.
+    /// Held by the document's ``StreamingEncoder`` until the next resource is encoded.
     case streamed
 }
 

@@ -101,7 +101,7 @@ final class EncodingContext {
 
     /// Whether member names are the coding keys as they are.
     let usesDefaultKeys: Bool
-    /// Whether resources are written through ``ResourceStream``: compact, unsorted output, and
+    /// Whether resources are written through ``StreamingEncoder``: compact, unsorted output, and
     /// no custom strategy (those need full coding paths and encoders of their own).
     let streams: Bool
 
@@ -226,7 +226,7 @@ final class EncodingContext {
 /// `[String: V]`, whose keys are written as they are (no key strategy), as the decoder reads them.
 protocol StringKeyedDictionary {
     func boxMembers(_ context: EncodingContext, path: [any CodingKey]) throws -> EncodedValue
-    func streamMembers(_ stream: ResourceStream, parent: StreamValueEncoder?, key: any CodingKey) throws
+    func streamMembers(_ stream: StreamingEncoder, parent: StreamValueEncoder?, key: any CodingKey) throws
 }
 
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Encodable {

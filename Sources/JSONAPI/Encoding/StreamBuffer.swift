@@ -1,4 +1,4 @@
-/// The growable byte buffer ``ResourceStream`` writes member values to: compact JSON text,
+/// The growable byte buffer ``StreamingEncoder`` writes member values to: compact JSON text,
 /// formatted exactly as ``JSONWriter`` formats it.
 ///
 /// A plain pointer, capacity and count, so that a short string costs one capacity check and

@@ -541,6 +541,7 @@ extension DocumentBuilder {
         var record = ResourceRecord()
         record.object = ByteRange(offset, offset)
         record.firstRelationship = UInt32(arena.relationships.count)
+        if section == .included { record.flags.insert(.isIncluded) }
         arena.resources.append(record)
         switch section {
         case .primary:

@@ -107,6 +107,7 @@ extension DocumentBuilder {
         record.firstRelationship = UInt32(truncatingIfNeeded: arena.relationships.count)
         record.relationshipCount = UInt32(truncatingIfNeeded: plainRelationships.count)
         if typeFirst { record.type = unsafe arena.types.intern(typeName) }
+        if section == .included { record.flags.insert(.isIncluded) }
         arena.resources.append(record)
         switch section {
         case .primary:

@@ -95,6 +95,33 @@ final class InputBuffer: @unchecked Sendable {
         return true
     }
 
+    /// Drops the first `n` bytes (at most `count`), moving the rest to the front: how the
+    /// resource stream's window releases what it has handed out.
+    func removeFirst(_ n: Int) {
+        let n = max(0, min(n, count))
+        guard n > 0, let base = unsafe base else { return }
+        // SAFETY: `n..<count` and `0..<count - n` lie in the `count` written bytes.
+        if n < count { unsafe memmove(base, base + n, count - n) }
+        count -= n
+    }
+
+    /// Reads up to `limit` bytes from `descriptor` onto the end, growing first if needed; returns
+    /// the bytes read (0 at end of file), or -1 with `errno` set.
+    func append(readingFrom descriptor: Int32, limit: Int) -> Int {
+        guard limit > 0 else { return 0 }
+        if capacity - count < limit {
+            guard grow(to: max(count + limit, capacity * 2), minimum: count + limit) else { return -1 }
+        }
+        guard let base = unsafe base else { return -1 }
+        // SAFETY: `capacity - count >= limit` bytes are free after the written ones.
+        let got = unsafe read(descriptor, base + count, limit)
+        if got > 0 { count += got }
+        return got
+    }
+
+    /// Room after the written bytes.
+    var freeCapacity: Int { capacity - count }
+
     /// A separate buffer with the same bytes, for a copied parser (copy on write).
     func copy() -> InputBuffer? {
         let other = InputBuffer(reserving: max(capacity, 1), recycles: recycles)

@@ -1,4 +1,4 @@
-// Writing fragments that were formatted elsewhere (by `ResourceStream`) as one value.
+// Writing fragments that were formatted elsewhere (by `StreamingEncoder`) as one value.
 
 extension JSONWriter {
     /// Writes the member `name` whose value is the JSON text at `range` of `bytes`, when there is

@@ -4,7 +4,7 @@ import Testing
 
 @testable import JSONAPITestSupport
 
-/// Compact, unsorted output is streamed (`ResourceStream`); pretty or sorted output goes
+/// Compact, unsorted output is streamed (`StreamingEncoder`); pretty or sorted output goes
 /// through the tree encoder. Both must write the same document.
 @Suite("Encoder: streamed and tree output agree")
 struct EncoderStreamingTests {

@@ -28,7 +28,7 @@
 /// nested container after its parent moved on); streaming cannot follow that, so such a use sets
 /// `needsTree` and the document encoder encodes the model again through ``ResourceEncoder``.
 /// Synthesized conformances always write in order.
-final class ResourceStream: Encoder {
+final class StreamingEncoder: Encoder {
     let context: EncodingContext
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
@@ -269,7 +269,7 @@ struct StreamedRelationship {
     }
 }
 
-/// A container of a nested value that is open in a ``ResourceStream``.
+/// A container of a nested value that is open in a ``StreamingEncoder``.
 struct OpenContainer {
     var serial: UInt32
     var isObject: Bool
@@ -288,7 +288,7 @@ struct ContainerHandle {
 
 extension Dictionary where Key == String, Value: Encodable {
     /// Writes the dictionary as an object, keys as they are (as ``StringKeyedDictionary``).
-    func streamMembers(_ stream: ResourceStream, parent: StreamValueEncoder?, key: any CodingKey) throws {
+    func streamMembers(_ stream: StreamingEncoder, parent: StreamValueEncoder?, key: any CodingKey) throws {
         unsafe stream.out.appendByte(UInt8(ascii: "{"))
         var first = true
         for (name, value) in self {

@@ -4,12 +4,12 @@
     import Foundation
 #endif
 
-// The containers of ``ResourceStream``: the resource's own keyed container, which sorts members
+// The containers of ``StreamingEncoder``: the resource's own keyed container, which sorts members
 // into sections as ``ResourceKeyedContainer`` does, and the encoder and containers of nested
 // values, which write JSON text as they go.
 
 struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let stream: ResourceStream
+    let stream: StreamingEncoder
     var codingPath: [any CodingKey] { [] }
 
     /// Starts an attribute for a primitive value; other sections take no primitives (as in
@@ -181,7 +181,7 @@ struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 }
 
-/// Whether `type` is one of the types ``ResourceStream/writeLeaf(_:)`` writes.
+/// Whether `type` is one of the types ``StreamingEncoder/writeLeaf(_:)`` writes.
 @inline(__always)
 func isStreamedLeaf(_ type: Any.Type) -> Bool {
     type == String.self || type == Int.self || type == Double.self || type == Bool.self || type == [String].self
@@ -189,7 +189,7 @@ func isStreamedLeaf(_ type: Any.Type) -> Bool {
         || type == JSON.self
 }
 
-extension ResourceStream {
+extension StreamingEncoder {
     /// Writes the linkage of relationship `name` (and keeps its models for `included`).
     func encodeRelationship<T: Encodable>(_ value: T, name: String) throws {
         if let fieldset = unsafe fieldset, !fieldset.contains(name) { return }
@@ -274,8 +274,8 @@ extension ResourceStream {
 
 /// The `Encoder` of a nested value of a streamed resource.
 final class StreamValueEncoder: Encoder {
-    let stream: ResourceStream
-    // No exclusivity checks, as in `ResourceStream`: one thread, no overlapping accesses.
+    let stream: StreamingEncoder
+    // No exclusivity checks, as in `StreamingEncoder`: one thread, no overlapping accesses.
 
     /// The encoder of the enclosing value, and this value's key there: the coding path.
     @exclusivity(unchecked) var parent: StreamValueEncoder?
@@ -287,7 +287,7 @@ final class StreamValueEncoder: Encoder {
     /// The container this value opened, if any.
     @exclusivity(unchecked) var container: ContainerHandle?
 
-    init(stream: ResourceStream) {
+    init(stream: StreamingEncoder) {
         self.stream = stream
     }
 
@@ -550,7 +550,7 @@ struct StreamSingleContainer: SingleValueEncodingContainer {
     let encoder: StreamValueEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    private var stream: ResourceStream { encoder.stream }
+    private var stream: StreamingEncoder { encoder.stream }
 
     mutating func encodeNil() throws {
         if encoder.beginSingle() { unsafe stream.out.appendNull() }
@@ -610,14 +610,14 @@ struct StreamSingleContainer: SingleValueEncodingContainer {
 /// optionals of identifiers.
 protocol StreamedLinkage {
     /// Writes the linkage of `value`, which is a `Self`.
-    static func appendLinkage<V>(_ value: V, to stream: ResourceStream)
+    static func appendLinkage<V>(_ value: V, to stream: StreamingEncoder)
 }
 
 /// ``Identifier``, the element type arrays and optionals of which are ``StreamedLinkage``.
 protocol StreamedIdentifier: StreamedLinkage {}
 
 extension Identifier: StreamedIdentifier {
-    static func appendLinkage<V>(_ value: V, to stream: ResourceStream) {
+    static func appendLinkage<V>(_ value: V, to stream: StreamingEncoder) {
         let identifier = sameType(value, as: Identifier.self)
         stream.appendIdentifier(
             type: Model.resourceType, id: identifier.id.isEmpty ? nil : identifier.id, lid: identifier.lid,
@@ -626,7 +626,7 @@ extension Identifier: StreamedIdentifier {
 }
 
 extension Array: StreamedLinkage where Element: StreamedIdentifier {
-    static func appendLinkage<V>(_ value: V, to stream: ResourceStream) {
+    static func appendLinkage<V>(_ value: V, to stream: StreamingEncoder) {
         let elements = sameType(value, as: [Element].self)
         unsafe stream.out.appendByte(UInt8(ascii: "["))
         for index in elements.indices {
@@ -638,7 +638,7 @@ extension Array: StreamedLinkage where Element: StreamedIdentifier {
 }
 
 extension Optional: StreamedLinkage where Wrapped: StreamedIdentifier {
-    static func appendLinkage<V>(_ value: V, to stream: ResourceStream) {
+    static func appendLinkage<V>(_ value: V, to stream: StreamingEncoder) {
         if let wrapped = sameType(value, as: Wrapped?.self) {
             Wrapped.appendLinkage(wrapped, to: stream)
         } else {
@@ -647,14 +647,14 @@ extension Optional: StreamedLinkage where Wrapped: StreamedIdentifier {
     }
 }
 
-/// One slot of ``ResourceStream``'s cache of linkage writers.
+/// One slot of ``StreamingEncoder``'s cache of linkage writers.
 struct RecentLinkage {
     /// The metadata address of the type, 0 for none.
     var type: UInt = 0
     var writer: (any StreamedLinkage.Type)?
 }
 
-extension ResourceStream {
+extension StreamingEncoder {
     /// How values of `type` write their linkage, when they are identifiers (or arrays or
     /// optionals of them); nil for models and other relationship values. The protocol cast is
     /// made once per type: the answer is kept in 16 slots chosen by the metadata address.

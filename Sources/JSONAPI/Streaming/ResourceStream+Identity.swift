@@ -1,0 +1,235 @@
+// The document-wide rules of a stream: `(type, id)` uniqueness and full linkage, decided with
+// memory proportional to the number of resources, never to bytes.
+//
+// Every resource's key, and every key its identifiers name, goes into the exact identity index
+// (`IdentityIndex`) as it arrives, with two flags: *defined* (a resource with this key was seen:
+// a second one is a duplicate) and *reached* (reachable from primary data). A primary resource
+// is reached; an included resource that is already reached when it arrives marks the keys its
+// identifiers name reached at once, which in the usual layout (`data` first, `included` after,
+// each resource linked from something before it) is every resource. An included resource not
+// yet reached is *deferred*: its key and its identifiers' keys go to a log, and when the input
+// ends the log is walked until nothing changes; what is still unreached is reported.
+//
+// Identifiers with only a `lid` (JSON:API 1.1) name resources by `(type, lid)`, kept in a second
+// index of the same kind; a handle from it carries `DeferredLinkage.localKey`.
+
+extension ResourceStream {
+    /// Puts the records `trackedRecords ..< end` into the identity index, in document order.
+    mutating func trackIdentity(upTo end: Int, firstError: inout JSONAPIError?) {
+        defer { trackedRecords = end }
+        guard var index = identity else { return }
+        identity = nil
+        defer { identity = index }
+        let arena = driver.builder.arena
+        let bytes = unsafe window.bytes
+        let checksLinkage = options.parsing.checksFullLinkage
+
+        // 1. Encode every key of the batch and ask for its slot, so the cache misses overlap.
+        keys.removeAll(keepingCapacity: true)
+        for r in trackedRecords..<end {
+            let record = arena.resources[r]
+            guard record.type != .max, record.id.isPresent else { continue }
+            let key = unsafe ResourceIndex.withUnescaped(
+                record.id, escaped: record.flags.contains(.idHasEscapes), input: bytes, scratch: &scratch
+            ) { unsafe index.encode(type: record.type, id: $0) }
+            index.prefetch(key)
+            keys.append(key)
+        }
+
+        // 2. Insert, in document order.
+        var k = 0
+        for r in trackedRecords..<end {
+            let record = arena.resources[r]
+            let included = record.flags.contains(.isIncluded)
+            var handle: UInt64 = 0
+            var wasReached = !included
+            if record.type != .max, record.id.isPresent {
+                let flag = IdentityIndex.defined | (included ? 0 : IdentityIndex.reached)
+                let old = unsafe ResourceIndex.withUnescaped(
+                    record.id, escaped: record.flags.contains(.idHasEscapes), input: bytes, scratch: &scratch
+                ) { unsafe index.insert(keys[k], type: record.type, id: $0, setting: flag) }
+                handle = index.lastHandle
+                k &+= 1
+                if old & IdentityIndex.defined != 0 && options.checksUniqueness {
+                    unsafe reportDuplicate(record, bytes: bytes, firstError: &firstError)
+                }
+                if old & IdentityIndex.reached != 0 { wasReached = true }
+            }
+            guard checksLinkage else { continue }
+            var localHandle: UInt64 = 0
+            let lid = arena.lid(ofResource: r)
+            if lid.isPresent, record.type != .max {
+                var local = localIdentity ?? IdentityIndex(expectedKeys: 16)
+                let flag = included ? 0 : IdentityIndex.reached
+                let old = unsafe ResourceIndex.withUnescaped(
+                    lid, escaped: record.flags.contains(.lidHasEscapes), input: bytes, scratch: &scratch
+                ) { unsafe local.insert(type: record.type, id: $0, setting: flag) }
+                localHandle = local.lastHandle | DeferredLinkage.localKey
+                localIdentity = local
+                if old & IdentityIndex.reached != 0 { wasReached = true }
+            }
+            if wasReached && included {
+                // Reached through another key (its `lid`): mark the other one too.
+                if handle != 0 { index.set(IdentityIndex.reached, onHandle: handle) }
+                if localHandle != 0 { localIdentity?.set(IdentityIndex.reached, onHandle: localHandle & ~DeferredLinkage.localKey) }
+            }
+            if included { sawIncluded = true }
+            let firstEdge = deferred.edges.count
+            Self.forEachIdentifier(of: record, arena: arena) { type, id, idEscaped, lid, lidEscaped in
+                let setting = wasReached ? IdentityIndex.reached : 0
+                var edge: UInt64
+                if id.isPresent {
+                    _ = unsafe ResourceIndex.withUnescaped(id, escaped: idEscaped, input: bytes, scratch: &scratch) {
+                        unsafe index.insert(type: type, id: $0, setting: setting)
+                    }
+                    edge = index.lastHandle
+                } else if lid.isPresent {
+                    var local = localIdentity ?? IdentityIndex(expectedKeys: 16)
+                    _ = unsafe ResourceIndex.withUnescaped(lid, escaped: lidEscaped, input: bytes, scratch: &scratch) {
+                        unsafe local.insert(type: type, id: $0, setting: setting)
+                    }
+                    edge = local.lastHandle | DeferredLinkage.localKey
+                    localIdentity = local
+                } else {
+                    return
+                }
+                if !wasReached { deferred.edges.append(edge) }
+            }
+            if !wasReached {
+                let text = unsafe ResourceIndex.withUnescaped(
+                    record.id, escaped: record.flags.contains(.idHasEscapes), input: bytes, scratch: &scratch
+                ) { unsafe Array($0) }
+                deferred.entries.append(
+                    DeferredLinkage.Entry(
+                        key: handle, localKey: localHandle, offset: origin &+ Int(record.object.start),
+                        index: includedOrdinal(of: r, arena: arena), type: record.type, id: text,
+                        edges: firstEdge..<deferred.edges.count))
+            }
+        }
+        if checksLinkage && arena.topLevel.primaryIsLinkage && !primaryLinkageTracked && arena.topLevel.dataRange.isPresent {
+            primaryLinkageTracked = true
+            let start = Int(arena.topLevel.primaryStart)
+            for l in start..<min(start &+ Int(arena.topLevel.primaryCount), arena.linkages.count) {
+                let link = arena.linkages[l]
+                guard link.type != .max, link.id.isPresent else { continue }
+                _ = unsafe ResourceIndex.withUnescaped(
+                    link.id, escaped: link.flags.contains(.idHasEscapes), input: bytes, scratch: &scratch
+                ) { unsafe index.insert(type: link.type, id: $0, setting: IdentityIndex.reached) }
+            }
+        }
+    }
+
+    /// Calls `body` with each identifier of a resource's relationships: type, id range, whether
+    /// the id has escapes, `lid` range, whether the `lid` has escapes.
+    private static func forEachIdentifier(
+        of record: ResourceRecord, arena: ResourceArena,
+        _ body: (UInt32, ByteRange, Bool, ByteRange, Bool) -> Void
+    ) {
+        let first = Int(record.firstRelationship)
+        for r in first..<(first &+ Int(record.relationshipCount)) {
+            let relationship = arena.relationships[r]
+            let firstLink = Int(relationship.firstLinkage)
+            for l in firstLink..<(firstLink &+ Int(relationship.linkageCount)) {
+                let link = arena.linkages[l]
+                guard link.type != .max else { continue }
+                let lid = link.id.isPresent ? ByteRange.absent : arena.lid(ofLinkage: l)
+                body(
+                    link.type, link.id, link.flags.contains(.idHasEscapes), lid, link.flags.contains(.lidHasEscapes))
+            }
+        }
+    }
+
+    /// The position in `included` of record `r` of the arena.
+    private func includedOrdinal(of r: Int, arena: ResourceArena) -> Int {
+        var n = arenaSectionBase.included
+        for i in 0..<r where arena.resources[i].flags.contains(.isIncluded) { n &+= 1 }
+        return n
+    }
+
+    private mutating func reportDuplicate(
+        _ record: ResourceRecord, bytes: UnsafeRawBufferPointer, firstError: inout JSONAPIError?
+    ) {
+        let id = unsafe ResourceIndex.withUnescaped(
+            record.id, escaped: record.flags.contains(.idHasEscapes), input: bytes, scratch: &scratch
+        ) { unsafe String(decoding: $0, as: UTF8.self) }
+        let type = driver.builder.arena.types.name(record.type)
+        let strict = !options.parsing.isLenient
+        let diagnostic = locate(
+            Int(record.object.start), severity: strict ? .error : .warning, code: .duplicateResource,
+            message:
+                "resource with type `\(type)` and id `\(id)` appears more than once; (type, id) pairs must be unique")
+        if strict && (firstError == nil || diagnostic.offset < firstError?.offset ?? .max) {
+            firstError = JSONAPIError(
+                diagnostic.code, diagnostic.message, offset: diagnostic.offset, line: diagnostic.line,
+                column: diagnostic.column, pointer: diagnostic.pointer)
+        }
+        self.record(diagnostic)
+    }
+
+    /// Decides full linkage for the deferred resources once the input has ended.
+    mutating func finishLinkage() {
+        guard options.parsing.checksFullLinkage, sawIncluded, var index = identity else { return }
+        identity = nil
+        defer { identity = index }
+        var local = localIdentity ?? IdentityIndex(expectedKeys: 16)
+        defer { if localIdentity != nil { localIdentity = local } }
+        var done = [Bool](repeating: false, count: deferred.entries.count)
+        func isReached(_ handle: UInt64) -> Bool {
+            guard handle != 0 else { return false }
+            if handle & DeferredLinkage.localKey != 0 {
+                return local.set(0, onHandle: handle & ~DeferredLinkage.localKey) & IdentityIndex.reached != 0
+            }
+            return index.set(0, onHandle: handle) & IdentityIndex.reached != 0
+        }
+        func reach(_ handle: UInt64) {
+            if handle & DeferredLinkage.localKey != 0 {
+                local.set(IdentityIndex.reached, onHandle: handle & ~DeferredLinkage.localKey)
+            } else {
+                index.set(IdentityIndex.reached, onHandle: handle)
+            }
+        }
+        var changed = true
+        while changed {
+            changed = false
+            for (i, entry) in deferred.entries.enumerated() where !done[i] {
+                guard isReached(entry.key) || isReached(entry.localKey) else { continue }
+                done[i] = true
+                changed = true
+                for e in entry.edges { reach(deferred.edges[e]) }
+            }
+        }
+        for (i, entry) in deferred.entries.enumerated() where !done[i] {
+            let type = driver.builder.arena.types.name(entry.type)
+            record(
+                Diagnostic(
+                    severity: .warning, code: .unreachableResource,
+                    message:
+                        "included resource with type `\(type)` and id `\(String(decoding: entry.id, as: UTF8.self))` is not reachable from primary data through relationships (full linkage)",
+                    offset: entry.offset, pointer: "/included/\(entry.index)"))
+        }
+    }
+}
+
+/// Included resources that arrived before anything linked to them, and the keys their
+/// identifiers name: what full linkage needs at the end.
+struct DeferredLinkage {
+    /// Marks a handle from the `(type, lid)` index.
+    static let localKey: UInt64 = 1 << 61
+
+    struct Entry {
+        var key: UInt64
+        var localKey: UInt64
+        var offset: Int
+        var index: Int
+        var type: UInt32
+        var id: [UInt8]
+        var edges: Range<Int>
+    }
+
+    var entries: [Entry] = []
+    var edges: [UInt64] = []
+
+    var footprint: Int {
+        entries.count * MemoryLayout<Entry>.stride + entries.reduce(0) { $0 + $1.id.count } + edges.count * 8
+    }
+}

@@ -1,0 +1,56 @@
+/// Where a ``ResourceStream``'s window sits in its document: what the stream, and the views and
+/// decoders over its window, need to report absolute offsets, lines and JSON Pointers.
+struct StreamLocation: Sendable {
+    /// The absolute offset of window byte 0.
+    var origin: Int
+    /// Lines and columns at `origin`; nil when the stream does not count lines.
+    var lines: LineCounter?
+    /// Resources of `data` and of `included` before the arena's first record.
+    var primaryBase: Int
+    var includedBase: Int
+
+    /// The absolute offset, line, column and JSON Pointer of window offset `offset`.
+    ///
+    /// The pointer is the unit's (`/included/17`) joined with the place inside the unit, found
+    /// by ``SourceLocator`` over the unit's bytes, which are all in the window. A place outside
+    /// any resource is located over the window when the window still starts at the document's
+    /// start; otherwise only the unit is known and the pointer is empty.
+    func locate(_ offset: Int, in bytes: UnsafeRawBufferPointer, arena: ResourceArena) -> (
+        offset: Int, line: Int, column: Int, pointer: String
+    ) {
+        let o = max(0, min(offset, bytes.count))
+        var line = 0
+        var column = 0
+        if var counter = lines {
+            unsafe counter.advance(over: UnsafeRawBufferPointer(rebasing: bytes[0..<o]))
+            line = counter.line
+            column = counter.column
+        }
+        var unit: (start: Int, end: Int, pointer: String)?
+        var primary = primaryBase
+        var included = includedBase
+        for record in arena.resources {
+            let isIncluded = record.flags.contains(.isIncluded)
+            let start = Int(record.object.start)
+            // A record still open has an empty range: it runs to the end of the window.
+            let end = record.object.end == record.object.start ? bytes.count : min(Int(record.object.end), bytes.count)
+            if o >= start && o < max(end, start &+ 1) {
+                let pointer =
+                    isIncluded
+                    ? "/included/\(included)" : arena.topLevel.data == .one ? "/data" : "/data/\(primary)"
+                unit = (start, max(start, end), pointer)
+                break
+            }
+            if isIncluded { included &+= 1 } else { primary &+= 1 }
+        }
+        var pointer = ""
+        if let unit {
+            let inside = unsafe SourceLocator.locate(
+                offsets: [o &- unit.start], in: UnsafeRawBufferPointer(rebasing: bytes[unit.start..<unit.end]))
+            pointer = unit.pointer + (inside.first?.pointer ?? "")
+        } else if origin == 0 {
+            pointer = unsafe SourceLocator.locate(offsets: [o], in: bytes).first?.pointer ?? ""
+        }
+        return (origin &+ o, line, column, pointer)
+    }
+}
