@@ -22,9 +22,15 @@ struct StreamOutcome: Equatable, CustomStringConvertible {
     func firstDifference(from other: StreamOutcome) -> String {
         if failure != other.failure { return "failure: \(failure ?? "none") vs \(other.failure ?? "none")" }
         if diagnostics != other.diagnostics {
-            return "diagnostics:\n  \(diagnostics.joined(separator: "\n  "))\nvs\n  \(other.diagnostics.joined(separator: "\n  "))"
+            return
+                "diagnostics:\n  \(diagnostics.joined(separator: "\n  "))\nvs\n  \(other.diagnostics.joined(separator: "\n  "))"
         }
-        for (a, b) in zip(parts, other.parts) where a != b { return "part:\n  \(a)\nvs\n  \(b)" }
+        for (a, b) in zip(parts, other.parts) where a != b {
+            // From a little before the first character that differs.
+            let same = zip(a, b).prefix { $0 == $1 }.count
+            let from = max(0, same - 120)
+            return "part:\n  …\(a.dropFirst(from).prefix(400))\nvs\n  …\(b.dropFirst(from).prefix(400))"
+        }
         return "part counts \(parts.count) vs \(other.parts.count)"
     }
 
@@ -34,7 +40,7 @@ struct StreamOutcome: Equatable, CustomStringConvertible {
                 "\(identifier.identifier) meta:\(identifier.meta?.jsonValue?.jsonString() ?? "-")"
             }
             return
-                "\(relationship.name)\(relationship.isToMany ? "[]" : "") \(identifiers) links:\(relationship.links?.jsonValue.jsonString() ?? "-") meta:\(relationship.meta?.jsonValue?.jsonString() ?? "-") resolved:\(relationship.resolvedResources.count)"
+                "\(relationship.name)\(relationship.isToMany ? "[]" : "") \(identifiers) links:\(relationship.links?.jsonValue.jsonString() ?? "-") meta:\(relationship.meta?.jsonValue?.jsonString() ?? "-")"
         }
         return
             "@\(resource.byteOffset) \(pointer) \(section) \(index) \(resource.identifier) included:\(resource.isIncluded) attributes:\(resource.attributes.jsonValue?.jsonString() ?? "-") links:\(resource.links?.jsonValue.jsonString() ?? "-") meta:\(resource.meta?.jsonValue?.jsonString() ?? "-") relationships:\(relationships) raw:\(resource.rawJSON.jsonString())"
@@ -45,7 +51,8 @@ struct StreamOutcome: Equatable, CustomStringConvertible {
     /// are left out of the comparison.
     static func line(_ diagnostic: Diagnostic) -> String {
         let place = diagnostic.code == .unreachableResource ? "" : " \(diagnostic.line):\(diagnostic.column)"
-        return "\(diagnostic.severity) \(diagnostic.code) @\(diagnostic.offset) \(diagnostic.pointer)\(place) \(diagnostic.message)"
+        return
+            "\(diagnostic.severity) \(diagnostic.code) @\(diagnostic.offset) \(diagnostic.pointer)\(place) \(diagnostic.message)"
     }
 
     static func line(_ error: JSONAPIError) -> String {
@@ -63,12 +70,16 @@ struct StreamOutcome: Equatable, CustomStringConvertible {
                 parts.append(
                     (
                         resource.byteOffset,
-                        Self.line(resource, section: "primary", index: index, pointer: single ? "/data" : "/data/\(index)")
+                        Self.line(
+                            resource, section: "primary", index: index, pointer: single ? "/data" : "/data/\(index)")
                     ))
             }
             for (index, resource) in document.included.enumerated() {
                 parts.append(
-                    (resource.byteOffset, Self.line(resource, section: "included", index: index, pointer: "/included/\(index)")))
+                    (
+                        resource.byteOffset,
+                        Self.line(resource, section: "included", index: index, pointer: "/included/\(index)")
+                    ))
             }
             if let meta = document.meta?.jsonValue {
                 parts.append((meta.byteOffset, "meta \(meta.jsonString())"))
@@ -136,8 +147,10 @@ struct StreamOutcome: Equatable, CustomStringConvertible {
             while let part = try stream.next() { take(part) }
             self.parts = parts.sorted { $0.0 < $1.0 }.map(\.1)
             diagnostics = stream.diagnostics.map(Self.line).sorted()
-        } catch {
+        } catch let error as JSONAPIError {
             failure = Self.line(error)
+        } catch {
+            failure = "\(error)"
         }
     }
 }

@@ -122,6 +122,12 @@ final class InputBuffer: @unchecked Sendable {
     /// Room after the written bytes.
     var freeCapacity: Int { capacity - count }
 
+    /// Makes room for `n` more bytes, doubling at least; false when memory could not be had.
+    func reserveFree(_ n: Int) -> Bool {
+        guard capacity - count < n else { return true }
+        return grow(to: max(count + n, capacity * 2), minimum: count + n)
+    }
+
     /// A separate buffer with the same bytes, for a copied parser (copy on write).
     func copy() -> InputBuffer? {
         let other = InputBuffer(reserving: max(capacity, 1), recycles: recycles)

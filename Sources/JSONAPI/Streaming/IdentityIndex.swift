@@ -113,9 +113,11 @@ struct IdentityIndex {
             unsafe p.load(fromByteOffset: 23, as: UInt8.self) == UInt8(ascii: "-")
         else { return nil }
         let a = unsafe p.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
-        let b = unsafe UInt64(p.loadUnaligned(fromByteOffset: 9, as: UInt32.self))
+        let b =
+            unsafe UInt64(p.loadUnaligned(fromByteOffset: 9, as: UInt32.self))
             | UInt64(p.loadUnaligned(fromByteOffset: 14, as: UInt32.self)) << 32
-        let c = unsafe UInt64(p.loadUnaligned(fromByteOffset: 19, as: UInt32.self))
+        let c =
+            unsafe UInt64(p.loadUnaligned(fromByteOffset: 19, as: UInt32.self))
             | UInt64(p.loadUnaligned(fromByteOffset: 24, as: UInt32.self)) << 32
         let d = unsafe p.loadUnaligned(fromByteOffset: 28, as: UInt64.self)
         guard let x = hex8(a), let y = hex8(b), let z = hex8(c), let w = hex8(d) else { return nil }
@@ -161,7 +163,8 @@ struct IdentityIndex {
         if type < 1024, let u = unsafe Self.uuid(id) {
             return EncodedKey(hash: Self.mix(u.0 ^ Self.mix(u.1 ^ UInt64(type), seed), seed), a: u.0, b: u.1, kind: 2)
         }
-        return unsafe EncodedKey(hash: ResourceIndex.foldHash(type: type, id: id, key0: seed, key1: ~seed), a: 0, b: 0, kind: 3)
+        return unsafe EncodedKey(
+            hash: ResourceIndex.foldHash(type: type, id: id, key0: seed, key1: ~seed), a: 0, b: 0, kind: 3)
     }
 
     @inline(__always)
@@ -210,7 +213,9 @@ struct IdentityIndex {
         unsafe insert(encode(type: type, id: id), type: type, id: id, setting: flag)
     }
 
-    private mutating func insertUUID(_ u: (UInt64, UInt64), type: UInt32, hash h: UInt64, setting flag: UInt64) -> UInt64 {
+    private mutating func insertUUID(_ u: (UInt64, UInt64), type: UInt32, hash h: UInt64, setting flag: UInt64)
+        -> UInt64
+    {
         let tag = (h >> 47) & 0x1FFFF
         let head: UInt64 = 3 << 62 | UInt64(type) << 50 | 1 << 49 | tag << 32
         var slot = Int(truncatingIfNeeded: h) & mask
@@ -234,7 +239,9 @@ struct IdentityIndex {
         }
     }
 
-    private mutating func insertHeap(type: UInt32, id: UnsafeRawBufferPointer, hash h: UInt64, setting flag: UInt64) -> UInt64 {
+    private mutating func insertHeap(type: UInt32, id: UnsafeRawBufferPointer, hash h: UInt64, setting flag: UInt64)
+        -> UInt64
+    {
         let tag = (h >> 47) & 0x1FFFF
         let head: UInt64 = 3 << 62 | tag << 32
         var slot = Int(truncatingIfNeeded: h) & mask
@@ -377,7 +384,8 @@ struct IdentityIndex {
             let type = unsafe h.loadUnaligned(fromByteOffset: start, as: UInt32.self)
             let count = Int(unsafe h.loadUnaligned(fromByteOffset: start + 4, as: UInt32.self))
             return unsafe ResourceIndex.foldHash(
-                type: UInt32(littleEndian: type), id: UnsafeRawBufferPointer(rebasing: h[(start + 8)..<(start + 8 + count)]),
+                type: UInt32(littleEndian: type),
+                id: UnsafeRawBufferPointer(rebasing: h[(start + 8)..<(start + 8 + count)]),
                 key0: seed, key1: ~seed)
         }
     }

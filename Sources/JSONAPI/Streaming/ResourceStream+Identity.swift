@@ -41,37 +41,49 @@ extension ResourceStream {
         for r in trackedRecords..<end {
             let record = arena.resources[r]
             let included = record.flags.contains(.isIncluded)
+            // The keys this record owns: a key belongs to the first resource that has it (as
+            // linkage resolves to the first); a later one with the same key is a duplicate, and
+            // no identifier can reach it.
             var handle: UInt64 = 0
+            var localHandle: UInt64 = 0
             var wasReached = !included
+            var keyWasReached = false
             if record.type != .max, record.id.isPresent {
-                let flag = IdentityIndex.defined | (included ? 0 : IdentityIndex.reached)
                 let old = unsafe ResourceIndex.withUnescaped(
                     record.id, escaped: record.flags.contains(.idHasEscapes), input: bytes, scratch: &scratch
-                ) { unsafe index.insert(keys[k], type: record.type, id: $0, setting: flag) }
-                handle = index.lastHandle
+                ) { unsafe index.insert(keys[k], type: record.type, id: $0, setting: IdentityIndex.defined) }
                 k &+= 1
-                if old & IdentityIndex.defined != 0 && options.checksUniqueness {
-                    unsafe reportDuplicate(record, bytes: bytes, firstError: &firstError)
+                if old & IdentityIndex.defined != 0 {
+                    if options.checksUniqueness {
+                        unsafe reportDuplicate(record, bytes: bytes, firstError: &firstError)
+                    }
+                } else {
+                    handle = index.lastHandle
+                    keyWasReached = old & IdentityIndex.reached != 0
+                    if keyWasReached { wasReached = true }
                 }
-                if old & IdentityIndex.reached != 0 { wasReached = true }
             }
             guard checksLinkage else { continue }
-            var localHandle: UInt64 = 0
             let lid = arena.lid(ofResource: r)
+            var lidWasReached = false
             if lid.isPresent, record.type != .max {
                 var local = localIdentity ?? IdentityIndex(expectedKeys: 16)
-                let flag = included ? 0 : IdentityIndex.reached
                 let old = unsafe ResourceIndex.withUnescaped(
                     lid, escaped: record.flags.contains(.lidHasEscapes), input: bytes, scratch: &scratch
-                ) { unsafe local.insert(type: record.type, id: $0, setting: flag) }
-                localHandle = local.lastHandle | DeferredLinkage.localKey
+                ) { unsafe local.insert(type: record.type, id: $0, setting: IdentityIndex.defined) }
+                if old & IdentityIndex.defined == 0 {
+                    localHandle = local.lastHandle | DeferredLinkage.localKey
+                    lidWasReached = old & IdentityIndex.reached != 0
+                    if lidWasReached { wasReached = true }
+                }
                 localIdentity = local
-                if old & IdentityIndex.reached != 0 { wasReached = true }
             }
-            if wasReached && included {
-                // Reached through another key (its `lid`): mark the other one too.
-                if handle != 0 { index.set(IdentityIndex.reached, onHandle: handle) }
-                if localHandle != 0 { localIdentity?.set(IdentityIndex.reached, onHandle: localHandle & ~DeferredLinkage.localKey) }
+            if wasReached {
+                // A reached record reaches the keys it owns (identifiers naming it by the other).
+                if handle != 0 && !keyWasReached { index.set(IdentityIndex.reached, onHandle: handle) }
+                if localHandle != 0 && !lidWasReached {
+                    localIdentity?.set(IdentityIndex.reached, onHandle: localHandle & ~DeferredLinkage.localKey)
+                }
             }
             if included { sawIncluded = true }
             let firstEdge = deferred.edges.count
@@ -93,12 +105,14 @@ extension ResourceStream {
                 } else {
                     return
                 }
-                if !wasReached { deferred.edges.append(edge) }
+                if !wasReached && (handle != 0 || localHandle != 0) { deferred.edges.append(edge) }
             }
             if !wasReached {
-                let text = unsafe ResourceIndex.withUnescaped(
-                    record.id, escaped: record.flags.contains(.idHasEscapes), input: bytes, scratch: &scratch
-                ) { unsafe Array($0) }
+                let text =
+                    record.id.isPresent
+                    ? unsafe ResourceIndex.withUnescaped(
+                        record.id, escaped: record.flags.contains(.idHasEscapes), input: bytes, scratch: &scratch
+                    ) { unsafe Array($0) } : []
                 deferred.entries.append(
                     DeferredLinkage.Entry(
                         key: handle, localKey: localHandle, offset: origin &+ Int(record.object.start),
@@ -106,16 +120,32 @@ extension ResourceStream {
                         edges: firstEdge..<deferred.edges.count))
             }
         }
-        if checksLinkage && arena.topLevel.primaryIsLinkage && !primaryLinkageTracked && arena.topLevel.dataRange.isPresent {
-            primaryLinkageTracked = true
-            let start = Int(arena.topLevel.primaryStart)
-            for l in start..<min(start &+ Int(arena.topLevel.primaryCount), arena.linkages.count) {
-                let link = arena.linkages[l]
-                guard link.type != .max, link.id.isPresent else { continue }
-                _ = unsafe ResourceIndex.withUnescaped(
-                    link.id, escaped: link.flags.contains(.idHasEscapes), input: bytes, scratch: &scratch
-                ) { unsafe index.insert(type: link.type, id: $0, setting: IdentityIndex.reached) }
-            }
+    }
+
+    /// Marks the keys a relationship document's primary data names reached, once `data` is
+    /// complete (it is read whole: see `isBetweenStreamUnits`).
+    mutating func trackPrimaryLinkage() {
+        let arena = driver.builder.arena
+        guard options.parsing.checksFullLinkage, arena.topLevel.primaryIsLinkage, !primaryLinkageTracked,
+            arena.topLevel.dataRange.isPresent, var index = identity
+        else { return }
+        // `data` has begun; it is over once the document's frame no longer has it as its member.
+        let builder = driver.builder
+        if builder.hasTop {
+            let document = builder.below.first ?? builder.top
+            guard document.kind == .topLevel, document.member != .data else { return }
+        }
+        identity = nil
+        defer { identity = index }
+        primaryLinkageTracked = true
+        let bytes = unsafe window.bytes
+        let start = Int(arena.topLevel.primaryStart)
+        for l in start..<min(start &+ Int(arena.topLevel.primaryCount), arena.linkages.count) {
+            let link = arena.linkages[l]
+            guard link.type != .max, link.id.isPresent else { continue }
+            _ = unsafe ResourceIndex.withUnescaped(
+                link.id, escaped: link.flags.contains(.idHasEscapes), input: bytes, scratch: &scratch
+            ) { unsafe index.insert(type: link.type, id: $0, setting: IdentityIndex.reached) }
         }
     }
 

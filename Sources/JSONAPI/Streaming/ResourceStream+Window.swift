@@ -93,6 +93,7 @@ extension ResourceStream {
         // Rule violations the builder found in finished units.
         var firstError: JSONAPIError? = thrown
         collectDiagnostics(upTo: open ? openResourceStart : Int.max, firstError: &firstError)
+        trackPrimaryLinkage()
         if trackedRecords < completed {
             trackIdentity(upTo: completed, firstError: &firstError)
         }
@@ -274,7 +275,10 @@ extension DocumentBuilder {
     var isBetweenStreamUnits: Bool {
         guard hasTop else { return false }
         switch top.kind {
-        case .dataArray, .includedArray: return below.count == 1
+        // Primary data of identifiers (a relationship document) is read whole: its records
+        // are needed together when it ends.
+        case .dataArray: return below.count == 1 && !arena.topLevel.primaryIsLinkage
+        case .includedArray: return below.count == 1
         case .topLevel: return below.isEmpty && top.member == .none
         default: return false
         }

@@ -82,7 +82,8 @@ public struct ResourceStream: ~Copyable {
             guard maximumUnitBytes <= 1 << 31 else {
                 throw JSONAPIError(
                     .invalidOption,
-                    "ResourceStream.Options.maximumUnitBytes must be at most 2 GiB (2147483648), got \(maximumUnitBytes)")
+                    "ResourceStream.Options.maximumUnitBytes must be at most 2 GiB (2147483648), got \(maximumUnitBytes)"
+                )
             }
             return self
         }
@@ -217,7 +218,7 @@ public struct ResourceStream: ~Copyable {
             try makeRoom()
         }
         ensureUniqueWindow()
-        guard unsafe window.append(bytes) else {
+        guard window.reserveFree(bytes.count), unsafe window.append(bytes) else {
             throw fail(JSONAPIError(.documentTooLarge, "out of memory for the stream's window", offset: origin))
         }
         let unitStart = openUnitStart ?? 0

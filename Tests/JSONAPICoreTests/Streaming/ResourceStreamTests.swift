@@ -1,3 +1,4 @@
+import Foundation
 import JSONAPIGenerator
 import Testing
 
@@ -25,7 +26,7 @@ struct ResourceStreamTests {
     static func check(
         _ bytes: [UInt8], lenient: Bool = false, kind: ParsingOptions.Kind = .response,
         windows: [Int] = [64, 97, 256, 1 << 20], chunks: [[Int]] = [[], [1], [7, 3, 64], [1000]],
-        sourceLocation: SourceLocation = #_sourceLocation
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) {
         var parsing = ParsingOptions()
         parsing.isLenient = lenient
@@ -36,8 +37,11 @@ struct ResourceStreamTests {
                 let got = StreamOutcome(
                     stream: bytes, options: options(window: window, lenient: lenient, kind: kind), chunks: pattern)
                 if got != expected {
+                    if let path = ProcessInfo.processInfo.environment["JSONAPI_STREAM_FAILURE_PATH"] {
+                        FileManager.default.createFile(atPath: "\(path)-\(bytes.count)", contents: Data(bytes))
+                    }
                     Issue.record(
-                        "window \(window), chunks \(pattern), lenient \(lenient): \(got.firstDifference(from: expected))\n\(String(decoding: bytes.prefix(600), as: UTF8.self))",
+                        "window \(window), chunks \(pattern), lenient \(lenient): \(got.firstDifference(from: expected))\n\(String(decoding: bytes.prefix(300), as: UTF8.self))",
                         sourceLocation: sourceLocation)
                     return
                 }
@@ -88,6 +92,21 @@ struct ResourceStreamTests {
         }
     }
 
+    @Test(
+        "random documents of the differential model: hard ids, duplicates, forward references, lids, few and many types"
+    )
+    func randomModelDocuments() {
+        for iteration in 0..<120 {
+            var generator = RandomModelDocuments(seed: 0x5EED &+ UInt64(iteration) &* 0x9E37_79B9)
+            let model = generator.document(
+                typeCount: iteration % 3 == 0 ? .thousands(1100) : iteration % 3 == 1 ? .hundreds : .few)
+            let bytes = model.render().bytes
+            let kind: ParsingOptions.Kind = model.kind == ModelDocument.Kind.linkage ? .relationshipUpdate : .response
+            Self.check(bytes, kind: kind, windows: [64, 700], chunks: [[], [5, 1, 33]])
+            Self.check(bytes, lenient: true, kind: kind, windows: [64, 700], chunks: [[], [5, 1, 33]])
+        }
+    }
+
     @Test("every split of small documents into two chunks, with a window that slides inside every resource")
     func everySplit() {
         var generator = CompoundDocumentGenerator(resources: 6, seed: 5)
@@ -114,7 +133,9 @@ struct ResourceStreamTests {
         while let part = try stream.next() { if case .resource(let r) = part { kept.append(r) } }
         let all = Array(document.primaryResources) + Array(document.included)
         #expect(kept.count == all.count)
-        for (streamed, whole) in zip(kept.sorted { $0.offset < $1.offset }, all.sorted { $0.byteOffset < $1.byteOffset }) {
+        for (streamed, whole) in zip(
+            kept.sorted { $0.offset < $1.offset }, all.sorted { $0.byteOffset < $1.byteOffset })
+        {
             #expect(streamed.object.rawJSON.jsonString() == whole.rawJSON.jsonString())
             #expect(streamed.object.byteOffset == whole.byteOffset)
         }
