@@ -12,6 +12,23 @@ struct StreamOutcome: Equatable, CustomStringConvertible {
     var diagnostics: [String] = []
     /// The error that ended the parse.
     var failure: String?
+    /// Its code and offset.
+    var failureCode: JSONAPIError.Code?
+    var failureOffset = -1
+    /// The in-memory parse's errors when it failed (every one it found), as lines.
+    var errorLines: Set<String> = []
+
+    /// Whether a stream's outcome `self` agrees with `document`, the in-memory parse's: equal,
+    /// or (strict mode) both failed, the document on a syntax error and the stream earlier on a
+    /// rule. A stream reports the first error in the order it reads; the in-memory parser reads
+    /// everything first and reports a syntax error before any rule.
+    func agrees(withDocument document: StreamOutcome) -> Bool {
+        if self == document { return true }
+        guard let code = failureCode, let documentCode = document.failureCode, let failure else { return false }
+        if documentCode.isSyntaxError { return !code.isSyntaxError && failureOffset < document.failureOffset }
+        // Both failed on rules: the stream on one it found before the document's first.
+        return document.errorLines.contains(failure)
+    }
 
     var description: String {
         (["failure: \(failure ?? "none")"] + diagnostics.map { "diagnostic: \($0)" } + parts.map { "part: \($0)" })
@@ -98,6 +115,15 @@ struct StreamOutcome: Equatable, CustomStringConvertible {
             diagnostics = document.diagnostics.map(Self.line).sorted()
         } catch {
             failure = Self.line(error)
+            failureCode = error.code
+            failureOffset = error.offset
+            errorLines = Set(
+                error.diagnostics.filter { $0.severity == .error }.map {
+                    Self.line(
+                        JSONAPIError(
+                            $0.code, $0.message, offset: $0.offset, line: $0.line, column: $0.column,
+                            pointer: $0.pointer))
+                })
         }
     }
 
@@ -149,6 +175,8 @@ struct StreamOutcome: Equatable, CustomStringConvertible {
             diagnostics = stream.diagnostics.map(Self.line).sorted()
         } catch let error as JSONAPIError {
             failure = Self.line(error)
+            failureCode = error.code
+            failureOffset = error.offset
         } catch {
             failure = "\(error)"
         }

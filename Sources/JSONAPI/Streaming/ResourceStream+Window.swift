@@ -244,9 +244,42 @@ extension ResourceStream {
 
     /// Where the window sits in the document.
     var location: StreamLocation {
-        StreamLocation(
+        var location = StreamLocation(
             origin: origin, lines: options.countsLines ? lines : nil, primaryBase: arenaSectionBase.primary,
             includedBase: arenaSectionBase.included)
+        if origin > 0 { location.member = currentTopLevelMember }
+        return location
+    }
+
+    /// The top-level member being read: its pointer and the window offset of its value.
+    private var currentTopLevelMember: (pointer: String, valueStart: Int?)? {
+        let builder = driver.builder
+        guard builder.hasTop else { return nil }
+        let document = builder.below.first ?? builder.top
+        guard document.kind == .topLevel, document.member != .none else { return nil }
+        let released = document.valueStart == .max
+        let name: String
+        switch document.member {
+        case .data: name = "data"
+        case .included: name = "included"
+        case .errors: name = "errors"
+        case .meta: name = "meta"
+        case .links: name = "links"
+        case .jsonapi: name = "jsonapi"
+        default:
+            guard !released, document.key.isPresent, Int(document.key.end) <= window.count else { return nil }
+            name = unsafe JSONStringDecoding.decode(
+                window.bytes.slice(document.key), hasEscapes: document.keyEscaped)
+        }
+        var pointer = "/"
+        for character in name.unicodeScalars {
+            switch character {
+            case "~": pointer += "~0"
+            case "/": pointer += "~1"
+            default: pointer.unicodeScalars.append(character)
+            }
+        }
+        return (pointer, released ? nil : Int(document.valueStart))
     }
 }
 
@@ -328,9 +361,13 @@ extension DocumentBuilder {
     /// Marks the starts of the frames that outlive a slide (the document's, and the array's) as
     /// outside the window: `UInt32.max`, which the stream reports at the document's start.
     mutating func markOuterFramesReleased() {
-        for i in below.indices { below[i].start = .max }
+        for i in below.indices {
+            below[i].start = .max
+            below[i].valueStart = .max
+        }
         if hasTop && (top.kind == .topLevel || top.kind == .dataArray || top.kind == .includedArray) {
             top.start = .max
+            top.valueStart = .max
         }
     }
 }

@@ -8,13 +8,16 @@ struct StreamLocation: Sendable {
     /// Resources of `data` and of `included` before the arena's first record.
     var primaryBase: Int
     var includedBase: Int
+    /// The pointer of the top-level member being read (`/meta`), and where its value starts in
+    /// the window (nil when that is before the window: `data` or `included` after a slide).
+    var member: (pointer: String, valueStart: Int?)? = nil
 
     /// The absolute offset, line, column and JSON Pointer of window offset `offset`.
     ///
     /// The pointer is the unit's (`/included/17`) joined with the place inside the unit, found
     /// by ``SourceLocator`` over the unit's bytes, which are all in the window. A place outside
     /// any resource is located over the window when the window still starts at the document's
-    /// start; otherwise only the unit is known and the pointer is empty.
+    /// start; otherwise it is found from the top-level member being read.
     func locate(_ offset: Int, in bytes: UnsafeRawBufferPointer, arena: ResourceArena) -> (
         offset: Int, line: Int, column: Int, pointer: String
     ) {
@@ -50,6 +53,13 @@ struct StreamLocation: Sendable {
             pointer = unit.pointer + (inside.first?.pointer ?? "")
         } else if origin == 0 {
             pointer = unsafe SourceLocator.locate(offsets: [o], in: bytes).first?.pointer ?? ""
+        } else if let member {
+            pointer = member.pointer
+            if let start = member.valueStart, start <= o, start < bytes.count {
+                let inside = unsafe SourceLocator.locate(
+                    offsets: [o &- start], in: UnsafeRawBufferPointer(rebasing: bytes[start..<bytes.count]))
+                pointer += inside.first?.pointer ?? ""
+            }
         }
         return (origin &+ o, line, column, pointer)
     }
