@@ -26,7 +26,6 @@ extension ResourceStream {
 
     /// Frees the window's front (see the discussion at the top of the file).
     mutating func makeRoom() throws(JSONAPIError) {
-        guard driver.custom == nil else { return }
         var retain = 0
         var rescan = false
         let builder = driver.builder

@@ -48,7 +48,8 @@
 public struct ResourceStream: ~Copyable {
     /// What a ``ResourceStream`` checks and how much memory it may use.
     public struct Options: Sendable, Hashable {
-        /// The parser's options: strict or lenient, the document kind, the backend, limits.
+        /// The parser's options: strict or lenient, the document kind, limits. The backend must
+        /// be ``ParsingOptions/Backend/scanner`` (the default).
         /// ``ParsingOptions/maximumDocumentBytes`` does not apply to a stream (see
         /// ``maximumUnitBytes``); ``ParsingOptions/maximumResourceCount`` counts the whole stream.
         public var parsing: ParsingOptions
@@ -77,6 +78,14 @@ public struct ResourceStream: ~Copyable {
                 throw JSONAPIError(
                     .invalidOption,
                     "ResourceStream.Options.windowBytes must be at least 64 and at most maximumUnitBytes, got \(windowBytes)"
+                )
+            }
+            // Releasing bytes inside a resource means restarting the tokenizer there: the built-in
+            // scanner's state is five fields the stream sets; libyajl's is private to it.
+            guard parsing.backend == .scanner else {
+                throw JSONAPIError(
+                    .invalidOption,
+                    "ResourceStream reads with the built-in scanner; the \(parsing.backend) backend cannot restart inside a document, which releasing bytes needs"
                 )
             }
             guard maximumUnitBytes <= 1 << 31 else {

@@ -148,6 +148,9 @@ struct ResourceStreamTests {
         var small = ResourceStream.Options()
         small.windowBytes = 8
         #expect(throws: JSONAPIError.self) { _ = try ResourceStream(options: small) }
+        var yajl = ResourceStream.Options()
+        yajl.parsing.backend = ParsingOptions.Backend(name: "other", makeTokenizer: nil)
+        #expect(throws: JSONAPIError.self) { _ = try ResourceStream(options: yajl) }
         var huge = ResourceStream.Options()
         huge.maximumUnitBytes = 1 << 32
         #expect(throws: JSONAPIError.self) { _ = try ResourceStream(options: huge) }
