@@ -205,6 +205,13 @@ let package = Package(
             ],
             path: "Benchmarks/ClientBenchmark"
         ),
+        // The resource stream against the in-memory parser and JSONDecoder, one process per
+        // variant (scripts/stream-bench). Not a product.
+        .executableTarget(
+            name: "jsonapi-stream-benchmark",
+            dependencies: ["JSONAPI", "JSONAPIGenerator", "JSONAPIGeneratorModels"],
+            path: "Benchmarks/StreamBenchmark"
+        ),
         // Fuzzing (scripts/fuzz): the checks, shared with the tests that replay committed crash
         // inputs, and the libFuzzer driver. Neither is a product: users of JSONAPI never build them.
         .target(name: "JSONAPIFuzzChecks", dependencies: ["JSONAPI", "JSONAPIYajl"], path: "Tests/Fuzz/Checks"),
