@@ -141,7 +141,8 @@ case "run":
             statistics = stream.statistics
         }
         if let statistics {
-            extra = " slides=\(statistics.slides) window=\(statistics.windowCapacity) index_bytes=\(statistics.identityIndexBytes)"
+            extra =
+                " slides=\(statistics.slides) window=\(statistics.windowCapacity) index_bytes=\(statistics.identityIndexBytes)"
         }
     case "stream-file":
         var summary: ResourceStream.Summary?
@@ -150,16 +151,24 @@ case "run":
                 if case .resource(let r) = part { tally.add(type: r.object.type, id: r.object.id) }
             }
         }
-        guard let summary, summary.diagnostics.isEmpty else { fail("diagnostics: \(summary?.diagnostics.prefix(3) ?? [])") }
+        guard let summary, summary.diagnostics.isEmpty else {
+            fail("diagnostics: \(summary?.diagnostics.prefix(3) ?? [])")
+        }
         let s = summary.statistics
         extra =
             " slides=\(s.slides) window=\(s.windowCapacity) index_bytes=\(s.identityIndexBytes) index_keys=\(s.identityKeys) rescanned=\(s.rescannedBytes) deferred=\(s.deferredResources)"
     case "typed-document":
         elapsed = try milliseconds {
             let document = try Document(parsing: bytes)
-            try document.primary(as: GeneratedModels.Article.self).forEachDecoded { tally.add(type: "articles", id: $0.id) }
-            try document.included(of: GeneratedModels.Person.self).forEachDecoded { tally.add(type: "people", id: $0.id) }
-            try document.included(of: GeneratedModels.Comment.self).forEachDecoded { tally.add(type: "comments", id: $0.id) }
+            try document.primary(as: GeneratedModels.Article.self).forEachDecoded {
+                tally.add(type: "articles", id: $0.id)
+            }
+            try document.included(of: GeneratedModels.Person.self).forEachDecoded {
+                tally.add(type: "people", id: $0.id)
+            }
+            try document.included(of: GeneratedModels.Comment.self).forEachDecoded {
+                tally.add(type: "comments", id: $0.id)
+            }
             try document.included(of: GeneratedModels.Tag.self).forEachDecoded { tally.add(type: "tags", id: $0.id) }
         }
     case "typed-stream":
@@ -197,7 +206,8 @@ case "run":
     }
     print(
         "variant=\(variant) ms=\(String(format: "%.1f", elapsed)) peak_rss_mib=\(String(format: "%.1f", peakResidentMiB()))"
-            + " bytes=\(inputBytes) resources=\(tally.resources) articles=\(tally.articles) id_bytes=\(tally.idBytes)\(extra)")
+            + " bytes=\(inputBytes) resources=\(tally.resources) articles=\(tally.articles) id_bytes=\(tally.idBytes)\(extra)"
+    )
 
 default:
     fail("usage: generate MEGABYTES SEED PATH | run VARIANT PATH")

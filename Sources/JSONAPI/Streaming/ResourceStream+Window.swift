@@ -270,15 +270,7 @@ extension ResourceStream {
             name = unsafe JSONStringDecoding.decode(
                 window.bytes.slice(document.key), hasEscapes: document.keyEscaped)
         }
-        var pointer = "/"
-        for character in name.unicodeScalars {
-            switch character {
-            case "~": pointer += "~0"
-            case "/": pointer += "~1"
-            default: pointer.unicodeScalars.append(character)
-            }
-        }
-        return (pointer, released ? nil : Int(document.valueStart))
+        return (StreamLocation.pointer(name), released ? nil : Int(document.valueStart))
     }
 }
 

@@ -53,6 +53,8 @@ struct StreamLocation: Sendable {
             pointer = unit.pointer + (inside.first?.pointer ?? "")
         } else if origin == 0 {
             pointer = unsafe SourceLocator.locate(offsets: [o], in: bytes).first?.pointer ?? ""
+        } else if let place = completedMember(containing: o, in: bytes, arena: arena) {
+            pointer = place
         } else if let member {
             pointer = member.pointer
             if let start = member.valueStart, start <= o, start < bytes.count {
@@ -62,5 +64,50 @@ struct StreamLocation: Sendable {
             }
         }
         return (origin &+ o, line, column, pointer)
+    }
+
+    /// The pointer of window offset `o` when it lies in a top-level member read completely in
+    /// the window (`meta`, `links`, `jsonapi`, `errors`, an extension member): the member's, joined
+    /// with the place inside its value.
+    private func completedMember(containing o: Int, in bytes: UnsafeRawBufferPointer, arena: ResourceArena)
+        -> String?
+    {
+        func inside(_ range: ByteRange, _ name: String) -> String? {
+            guard range.isPresent, Int(range.start) <= o, o < Int(range.end), Int(range.end) <= bytes.count else {
+                return nil
+            }
+            let start = Int(range.start)
+            let located = unsafe SourceLocator.locate(
+                offsets: [o &- start], in: UnsafeRawBufferPointer(rebasing: bytes[start..<Int(range.end)]))
+            return Self.pointer(name) + (located.first?.pointer ?? "")
+        }
+        let top = arena.topLevel
+        if let found = inside(top.meta, "meta") ?? inside(top.links, "links") ?? inside(top.jsonapi, "jsonapi")
+            ?? inside(top.errors, "errors")
+        {
+            return found
+        }
+        for member in arena.foreignMembers {
+            let nameStart = Int(member.name.start) &- 1
+            guard member.name.isPresent, nameStart <= o, o < Int(member.value.end), Int(member.value.end) <= bytes.count
+            else { continue }
+            let name = unsafe JSONStringDecoding.decode(bytes.slice(member.name), hasEscapes: member.nameHasEscapes)
+            if o < Int(member.value.start) { return Self.pointer(name) }
+            return inside(member.value, name)
+        }
+        return nil
+    }
+
+    /// `/` and `name` with `~` and `/` escaped (RFC 6901).
+    static func pointer(_ name: String) -> String {
+        var pointer = "/"
+        for character in name.unicodeScalars {
+            switch character {
+            case "~": pointer += "~0"
+            case "/": pointer += "~1"
+            default: pointer.unicodeScalars.append(character)
+            }
+        }
+        return pointer
     }
 }

@@ -29,6 +29,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case typed
     /// Every view, with options chosen from the input.
     case views
+    /// `ResourceStream` against `Document(parsing:)`, with window and chunk sizes chosen from
+    /// the input.
+    case stream
 
     /// Runs the target's check on `bytes`.
     public func check(_ bytes: [UInt8]) throws(FuzzFailure) {
@@ -42,6 +45,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .views:
             var plan = InputPlan(bytes)
             try Self.parseAndWalk(bytes, options: plan.parsingOptions())
+        case .stream: try StreamCheck.run(bytes)
         }
     }
 
