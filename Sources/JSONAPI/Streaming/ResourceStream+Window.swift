@@ -86,7 +86,8 @@ extension ResourceStream {
         }
         scanned = window.count
         let arena = driver.builder.arena
-        let open = thrown == nil && openResourceIsCounted
+        // A resource cut off by a syntax error is still open: it is never handed out.
+        let open = openResourceIsCounted
         let completed = arena.resources.count &- (open ? 1 : 0)
 
         // Rule violations the builder found in finished units.
@@ -176,39 +177,43 @@ extension ResourceStream {
             head = 0
         }
         let arena = driver.builder.arena
-        var items: [(Int, Pending)] = []
+        var items: [(start: Int, end: Int, item: Pending)] = []
         for r in queuedRecords..<completed {
-            let start = Int(arena.resources[r].object.start)
-            guard start < limit else { break }
-            items.append((start, .resource(r)))
+            let object = arena.resources[r].object
+            // A part is handed out only when it ends before the error: the resource an error
+            // is in is not.
+            guard Int(object.end) <= limit else { break }
+            items.append((Int(object.start), Int(object.end), .resource(r)))
             stats.resources &+= 1
         }
         queuedRecords = completed
         let top = arena.topLevel
         if !queuedTop.meta && top.meta.isPresent {
             queuedTop.meta = true
-            items.append((Int(top.meta.start), .meta(top.meta)))
+            items.append((Int(top.meta.start), Int(top.meta.end), .meta(top.meta)))
         }
         if !queuedTop.links && top.links.isPresent {
             queuedTop.links = true
-            items.append((Int(top.links.start), .links(top.links)))
+            items.append((Int(top.links.start), Int(top.links.end), .links(top.links)))
         }
         if !queuedTop.jsonapi && top.jsonapi.isPresent {
             queuedTop.jsonapi = true
-            items.append((Int(top.jsonapi.start), .jsonapi(top.jsonapi)))
+            items.append((Int(top.jsonapi.start), Int(top.jsonapi.end), .jsonapi(top.jsonapi)))
         }
         // Error objects get their end when they close; the one still open has none yet.
         while queuedErrors < arena.errors.count && arena.errors[queuedErrors].end > arena.errors[queuedErrors].start {
-            items.append((Int(arena.errors[queuedErrors].start), .error(queuedErrors)))
+            let range = arena.errors[queuedErrors]
+            items.append((Int(range.start), Int(range.end), .error(queuedErrors)))
             queuedErrors &+= 1
         }
         while queuedMembers < arena.foreignMembers.count {
-            items.append((Int(arena.foreignMembers[queuedMembers].value.start), .member(queuedMembers)))
+            let value = arena.foreignMembers[queuedMembers].value
+            items.append((Int(value.start), Int(value.end), .member(queuedMembers)))
             queuedMembers &+= 1
         }
-        items.removeAll { $0.0 >= limit }
-        if items.count > 1 { items.sort { $0.0 < $1.0 } }
-        for (_, item) in items { queue.append(item) }
+        items.removeAll { $0.end > limit }
+        if items.count > 1 { items.sort { $0.start < $1.start } }
+        for entry in items { queue.append(entry.item) }
     }
 
     // MARK: Locations

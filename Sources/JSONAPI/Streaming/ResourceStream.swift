@@ -117,6 +117,9 @@ public struct ResourceStream: ~Copyable {
         /// Included resources that arrived before anything linked to them, kept until the end
         /// to decide full linkage.
         public var deferredResources = 0
+
+        /// Zero everywhere: a stream that has read nothing.
+        public init() {}
     }
 
     // MARK: State

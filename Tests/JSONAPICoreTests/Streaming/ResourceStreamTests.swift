@@ -143,6 +143,41 @@ struct ResourceStreamTests {
         #expect(stream.statistics.slides > 0)
     }
 
+    @Test("strict mode hands out the parts before the first error, never the resource it is in")
+    func partsBeforeAnError() throws {
+        let cases: [(String, Int, JSONAPIError.Code)] = [
+            (#"{"data":[{"type":"a","id":"0"},{"type":"a","id":"1"},{"type":"a","id":2},{"type":"a","id":"3"}]}"#, 2, .specViolation),
+            (#"{"data":[{"type":"a","id":"0"},{"type":"a","id":"2","attributes":{"n":2"#, 1, .unexpectedEnd),
+            (#"{"data":[{"type":"a","id":"0"},{"type":"a","id":"0"}]}"#, 1, .duplicateResource),
+            (#"{"meta":{"a":1},"data":[{"type":"a","id":"0"},{"type":"a","id":"1","x":1}]}"#, 2, .specViolation),
+        ]
+        for (text, expected, code) in cases {
+            for chunk in [1, 5, 1000] {
+                let bytes = Array(text.utf8)
+                var stream = try ResourceStream(options: Self.options(window: 64))
+                var parts: [String] = []
+                var failure: JSONAPIError?
+                do {
+                    var offset = 0
+                    while offset < bytes.count {
+                        let end = min(bytes.count, offset + chunk)
+                        try stream.feed(bytes[offset..<end])
+                        offset = end
+                        while let part = try stream.next() { parts.append("\(part)") }
+                    }
+                    try stream.finish()
+                    while let part = try stream.next() { parts.append("\(part)") }
+                } catch {
+                    failure = error
+                }
+                #expect(parts.count == expected, "\(text), chunks of \(chunk): \(parts)")
+                #expect(failure?.code == code, "\(text), chunks of \(chunk)")
+                // The failure stays.
+                #expect(throws: JSONAPIError.self) { _ = try stream.next() }
+            }
+        }
+    }
+
     @Test("options are validated")
     func invalidOptions() {
         var small = ResourceStream.Options()
