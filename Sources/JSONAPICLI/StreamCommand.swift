@@ -9,21 +9,20 @@ struct StreamCommand: ParsableCommand {
         abstract: "Print each part of a document of any size as one JSON line (NDJSON), in document order.",
         discussion: """
             The document is read through the resource stream: memory stays bounded by its largest \
-            resource, whatever its size. Each part prints as one line, members in this order:
-              {"part":"resource","section":"primary"|"included","index":N,"offset":N,"pointer":"/data/3",\
-            "type":T,"id":ID,"lid":LID,"resource":{...}}
-              {"part":"meta","value":{...}}
-              {"part":"links","value":{...}}
-              {"part":"jsonapi","value":{...}}
-              {"part":"error","index":N,"value":{...}}
-              {"part":"member","name":NAME,"value":...}
+            resource, whatever its size. Each part prints as one line of JSON, members in this order:
+            resource: {"part":"resource","section":"primary" or "included","index":N,"offset":N,\
+            "pointer":"/data/3","type":T,"id":ID,"lid":LID,"resource":{...}}
+            meta, links, jsonapi: {"part":"meta","value":{...}} (and "links", "jsonapi")
+            error object: {"part":"error","index":N,"value":{...}}
+            other top-level member: {"part":"member","name":NAME,"value":...}
             index is the resource's position in data or included (the error object's in errors), \
             offset the byte offset of its { in the input, pointer its JSON Pointer ("/data" for a \
             single resource); id and lid appear when the resource has them. "resource" and "value" \
             are the input's JSON, whitespace dropped, members and escapes as written.
             Problems print on standard error as FILE:LINE:COLUMN: error|warning: MESSAGE (POINTER) \
             as they are found. In strict mode the stream stops at the first broken rule: the parts \
-            before it are printed, then the error. Use - to read standard input as it arrives.
+            that start before it are printed, then the error. Use - to read standard input as it \
+            arrives.
             Exit status: 0 when the document is valid, 1 when it is invalid, 2 on usage or I/O errors.
             """
     )

@@ -13,8 +13,8 @@ struct ValidateCommand: ParsableCommand {
             With --stream, and for files larger than --stream-threshold (256 MiB unless set), the \
             document is read through the resource stream, in memory bounded by its largest resource \
             rather than by its size. The report is the same as for an in-memory parse, except: \
-            warnings about included resources unreachable from primary data come at the end and \
-            without a line and column; and in strict mode the stream stops at the first broken rule, \
+            warnings about included resources unreachable from primary data carry no line and \
+            column; and in strict mode the stream stops at the first broken rule, \
             so the problems after it (and those unreachable-resource warnings, decided at the end) are \
             not listed (--lenient lists them all). With --syntax, --stream reads files in chunks as \
             standard input is read: a syntax error then has its line and column but no JSON Pointer.

@@ -210,6 +210,15 @@ struct StreamCommandTests {
         ("bad-member", "{\"data\": {\"type\": \"articles\", \"id\": \"1\"},\n \"bogus\": true}"),
         ("numeric-id", articles(3000, numericID: 2000)),
         ("valid", String(decoding: generated, as: UTF8.self)),
+        (
+            "several",
+            """
+            {"data": [{"type": "articles", "id": "1", "attributes": {"type": 1}},
+             {"type": "articles", "id": "1"}],
+             "included": [{"type": "people", "id": "9"}, {"type": "people", "id": "10", "bogus": 1}],
+             "meta": {}, "foo": 2}
+            """
+        ),
         ("not-an-object", "[1, 2]"),
         ("empty", ""),
     ]
@@ -227,7 +236,8 @@ struct StreamCommandTests {
 
     @Test("validate --stream: the same report as validate", arguments: [false, true])
     func validateStreamMatches(lenient: Bool) throws {
-        for (name, text) in Self.validateCases {
+        // In strict mode the stream stops at the first broken rule; the in-memory parse lists them all.
+        for (name, text) in Self.validateCases where lenient || name != "several" {
             let file = try CLIHarness.write(text, to: "\(name).json", in: directory)
             let flags = lenient ? ["validate", "--lenient"] : ["validate"]
             let memory = try CLIHarness.run(flags + [file], in: directory)
@@ -240,6 +250,16 @@ struct StreamCommandTests {
                 Self.comparable(input.text) == Self.comparable(memory.text.replacingOccurrences(of: file, with: "-")),
                 "\(name)")
         }
+    }
+
+    @Test("validate --stream, strict: the problems up to the first broken rule, and the same verdict")
+    func validateStreamStopsAtFirstError() throws {
+        let text = try #require(Self.validateCases.first { $0.name == "several" }?.text)
+        let file = try CLIHarness.write(text, to: "several.json", in: directory)
+        let memory = try CLIHarness.run(["validate", file], in: directory)
+        let streamed = try CLIHarness.run(["validate", "--stream", file], in: directory)
+        #expect(memory.status == 1 && streamed.status == 1)
+        #expect(streamed.lines == [memory.lines[0], "several.json: invalid (1 error)"])
     }
 
     @Test("validate --stream-threshold: files above it are streamed, with the same report")
