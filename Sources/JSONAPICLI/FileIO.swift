@@ -195,6 +195,49 @@ struct Console {
     }
 }
 
+/// Output gathered in memory and written to a descriptor in large blocks: for commands that
+/// print a line per part of a large document, where one `write(2)` per line would cost more than
+/// the parse.
+struct BufferedOutput {
+    let file: FileDescriptor
+    /// How the output is named in errors.
+    let name: String
+    /// Bytes gathered before a write.
+    let blockSize: Int
+    private var buffer: [UInt8] = []
+
+    init(_ file: FileDescriptor, name: String, blockSize: Int = 256 << 10) {
+        self.file = file
+        self.name = name
+        self.blockSize = max(1, blockSize)
+        buffer.reserveCapacity(self.blockSize + 4096)
+    }
+
+    /// Appends `bytes` and then a newline; writes the block when it is full.
+    mutating func line(_ bytes: [UInt8]) throws(IOFailure) {
+        buffer.append(contentsOf: bytes)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= blockSize { try flush() }
+    }
+
+    /// Writes everything gathered.
+    mutating func flush() throws(IOFailure) {
+        guard !buffer.isEmpty else { return }
+        // A typed-throws closure through `withUnsafeBytes` crashes Swift 6.3.1's IR generation;
+        // the failure is carried out by hand.
+        var failure: IOFailure?
+        buffer.withUnsafeBytes { bytes in
+            do throws(IOFailure) {
+                try file.write(bytes, name: name)
+            } catch {
+                failure = error
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+        if let failure { throw failure }
+    }
+}
+
 // The members of `FileDescriptor` shadow the C functions of the same names; these reach them.
 private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
     open(path, flags, mode)

@@ -12,10 +12,19 @@ struct InspectCommand: ParsableCommand {
             memory first; only the parse is timed, repeated for about a second (at least 3, at most \
             100 runs) unless --runs is given, and the median is reported next to the best run. MB are 10^6 \
             bytes. Peak memory is the process's peak resident set size (getrusage ru_maxrss).
+            With --stream, and for files larger than --stream-threshold (256 MiB unless set), the \
+            document is read once through the resource stream instead, in memory bounded by its \
+            largest resource (standard input as it arrives): the report says it is a streaming pass \
+            and gives what one pass can count (resources by section and type, relationships, \
+            linkage identifiers, unreachable included resources), the pass's time and throughput \
+            (read and parse, one run; --runs and --compare-foundation do not apply), the peak RSS, \
+            and the stream's window and identity index figures. Linkage is not resolved.
             """
     )
 
     @OptionGroup var document: DocumentOptions
+
+    @OptionGroup var streaming: StreamingOptions
 
     @Flag(help: "Print a JSON report instead of text.")
     var json = false
@@ -37,6 +46,9 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let residentBeforeReading = peakResidentBytes()
         let source = InputSource(argument: file)
+        if streaming.streams(source) {
+            return try runStreaming(source, residentBeforeReading: residentBeforeReading)
+        }
         let bytes: [UInt8]
         do {
             bytes = try source.readAll()
@@ -73,6 +85,47 @@ struct InspectCommand: ParsableCommand {
         if compareFoundation {
             report.comparison = FoundationComparison.run(on: bytes, ours: timings, exactRuns: runs)
         }
+        Console.standardOutput.line(json ? report.json.rendered : report.text)
+        if !report.isValid { throw ExitStatus.invalid }
+    }
+}
+
+extension InspectCommand {
+    /// Inspects `source` in one pass of the resource stream.
+    func runStreaming(_ source: InputSource, residentBeforeReading: Int) throws {
+        let options = document.parsingOptions
+        var report = StreamInspectReport(file: source.displayName, options: options)
+        let outcome: StreamingPass.Outcome
+        do {
+            outcome = try StreamingPass(options: ResourceStream.Options(parsing: options)).run(source) { part in
+                report.add(part)
+            }
+        } catch let status as ExitCode {
+            throw status
+        } catch {
+            Console.standardError.line("jsonapi: error: \(error)")
+            throw ExitStatus.usageOrIOError
+        }
+        if outcome.failure != nil {
+            let verdict = FileVerdict(
+                file: source.displayName, isValid: false,
+                diagnostics: outcome.reportedDiagnostics(lenient: options.isLenient))
+            if json {
+                Console.standardOutput.line(verdict.report.rendered)
+            } else {
+                verdict.print(quiet: false)
+                if !options.isLenient && outcome.failure?.code.isSyntaxError == false {
+                    Console.standardError.line("jsonapi: note: --lenient inspects documents that break rules")
+                }
+            }
+            throw ExitStatus.invalid
+        }
+        report.diagnostics = outcome.reportedDiagnostics(lenient: options.isLenient)
+        report.bytes = outcome.bytesRead
+        report.elapsed = outcome.elapsed
+        report.statistics = outcome.summary.statistics
+        report.residentBeforeReading = residentBeforeReading
+        report.residentAfterParsing = peakResidentBytes()
         Console.standardOutput.line(json ? report.json.rendered : report.text)
         if !report.isValid { throw ExitStatus.invalid }
     }

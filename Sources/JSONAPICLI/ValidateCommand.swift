@@ -10,11 +10,21 @@ struct ValidateCommand: ParsableCommand {
             Each problem prints as FILE:LINE:COLUMN: error|warning: MESSAGE (JSON-POINTER), warnings of \
             valid documents included, followed by a verdict line per file unless --quiet. \
             Use - to read standard input, which is parsed in 64 KiB chunks as it arrives.
+            With --stream, and for files larger than --stream-threshold (256 MiB unless set), the \
+            document is read through the resource stream, in memory bounded by its largest resource \
+            rather than by its size. The report is the same as for an in-memory parse, except: \
+            warnings about included resources unreachable from primary data carry no line and \
+            column; and in strict mode the stream stops at the first broken rule, \
+            so the problems after it (and those unreachable-resource warnings, decided at the end) are \
+            not listed (--lenient lists them all). With --syntax, --stream reads files in chunks as \
+            standard input is read: a syntax error then has its line and column but no JSON Pointer.
             Exit status: 0 when every file is valid, 1 when any is invalid, 2 on usage or I/O errors.
             """
     )
 
     @OptionGroup var document: DocumentOptions
+
+    @OptionGroup var streaming: StreamingOptions
 
     @Flag(help: "Print a JSON report: [{file, valid, diagnostics: [{severity, code, message, offset, ...}]}].")
     var json = false
@@ -41,10 +51,13 @@ struct ValidateCommand: ParsableCommand {
         var verdicts: [FileVerdict] = []
         for file in files {
             let source = InputSource(argument: file)
+            let streams = streaming.streams(source)
             let verdict =
                 syntax
-                ? FileVerdict.checkingSyntax(of: source, backend: options.backend)
-                : FileVerdict.checking(source, options: options)
+                ? FileVerdict.checkingSyntax(of: source, backend: options.backend, inChunks: streams)
+                : streams
+                    ? FileVerdict.streaming(source, options: options)
+                    : FileVerdict.checking(source, options: options)
             if !json { verdict.print(quiet: quiet) }
             verdicts.append(verdict)
         }
@@ -122,27 +135,50 @@ struct FileVerdict {
         }
     }
 
+    /// Reads `source` through a ``ResourceStream``, in memory bounded by its largest resource;
+    /// the diagnostics are those an in-memory parse reports (see
+    /// ``StreamingPass/Outcome/reportedDiagnostics(lenient:)``).
+    static func streaming(_ source: InputSource, options: ParsingOptions) -> FileVerdict {
+        let name = source.displayName
+        do {
+            let outcome = try StreamingPass(options: ResourceStream.Options(parsing: options)).run(source) { _ in }
+            let diagnostics = outcome.reportedDiagnostics(lenient: options.isLenient)
+            let isValid = outcome.failure == nil && !diagnostics.contains { $0.severity == .error }
+            return FileVerdict(file: name, isValid: isValid, diagnostics: diagnostics)
+        } catch let failure as IOFailure {
+            return FileVerdict(file: name, failure: failure)
+        } catch {
+            return FileVerdict(file: name, failure: IOFailure("cannot check \(name)", reason: "\(error)"))
+        }
+    }
+
     /// Checks `source` against RFC 8259 only: with ``JSONSyntaxValidator`` for the built-in
     /// scanner, or for another backend (yajl) through a lenient document parse in which only the
     /// tokenizer's verdict counts (a plain JSON file is no JSON:API document; those warnings drop).
-    static func checkingSyntax(of source: InputSource, backend: ParsingOptions.Backend = .scanner) -> FileVerdict {
+    /// With `inChunks`, a file is read in 64 KiB chunks as standard input is (and another backend
+    /// reads through the resource stream), so its size does not matter.
+    static func checkingSyntax(
+        of source: InputSource, backend: ParsingOptions.Backend = .scanner, inChunks: Bool = false
+    ) -> FileVerdict {
         if backend != .scanner {
             var options = ParsingOptions(kind: .response, lenient: true)
             options.backend = backend
             options.checksFullLinkage = false
-            var verdict = checking(source, options: options)
+            var verdict = inChunks ? streaming(source, options: options) : checking(source, options: options)
             verdict.diagnostics.removeAll { $0.severity != .error }
             return verdict
         }
         let name = source.displayName
         do {
             switch source {
-            case .file:
+            case .file where !inChunks:
                 try JSONSyntaxValidator.validate(try source.readAll())
-            case .standardInput:
+            case .file, .standardInput:
                 var validator = JSONSyntaxValidator()
                 var rejection: JSONAPIError?
-                try FileDescriptor.standardInput.forEachChunk(name: "standard input") { chunk in
+                let input = source == .standardInput ? FileDescriptor.standardInput : try FileDescriptor.open(name)
+                defer { if source != .standardInput { input.close() } }
+                try input.forEachChunk(name: source == .standardInput ? "standard input" : name) { chunk in
                     do throws(JSONAPIError) {
                         try validator.feed(chunk)
                         return true
