@@ -21,7 +21,8 @@ struct StreamCommand: ParsableCommand {
             are the input's JSON, whitespace dropped, members and escapes as written.
             Problems print on standard error as FILE:LINE:COLUMN: error|warning: MESSAGE (POINTER) \
             as they are found. In strict mode the stream stops at the first broken rule: the parts \
-            that start before it are printed, then the error. Use - to read standard input as it \
+            that end before it are printed (not the resource it is in), then the error. Use - to \
+            read standard input as it \
             arrives.
             Exit status: 0 when the document is valid, 1 when it is invalid, 2 on usage or I/O errors.
             """
@@ -103,9 +104,6 @@ struct StreamCommand: ParsableCommand {
             case (.primary, .included), (.included, .primary): return nil
             default: break
             }
-            // A resource cut short by the end of the input (a syntax error follows) has no
-            // bytes: there is no JSON to print for it.
-            guard !resource.withUnsafeBytes(\.isEmpty) else { return nil }
             let object = resource.object
             let type = object.type
             if !types.isEmpty && !types.contains(type) { return nil }
