@@ -271,15 +271,23 @@ struct PathTracker: JSONEventHandler {
                 let key = unsafe bytes.subview(start..<end).withUnsafeBytes {
                     unsafe JSONStringDecoding.decode($0, hasEscapes: token.hasEscapes)
                 }
-                for character in key.unicodeScalars {
-                    switch character {
-                    case "~": pointer += "~0"
-                    case "/": pointer += "~1"
-                    default: pointer.unicodeScalars.append(character)
-                    }
-                }
+                SourceLocator.appendToken(key, to: &pointer)
             }
         }
         return pointer
+    }
+}
+
+extension SourceLocator {
+    /// Appends `name` as a reference token (RFC 6901: `~` as `~0`, `/` as `~1`), without the
+    /// leading `/`.
+    static func appendToken(_ name: String, to pointer: inout String) {
+        for character in name.unicodeScalars {
+            switch character {
+            case "~": pointer += "~0"
+            case "/": pointer += "~1"
+            default: pointer.unicodeScalars.append(character)
+            }
+        }
     }
 }

@@ -36,14 +36,7 @@ extension ResourceStream {
         }
         if got == 0 { return false }
         stats.bytesFed &+= got
-        let unitStart = openUnitStart ?? 0
-        if window.count &- unitStart > options.maximumUnitBytes {
-            throw fail(
-                JSONAPIError(
-                    .documentTooLarge,
-                    "one unit of the document (a resource or a top-level member) is larger than \(options.maximumUnitBytes) bytes (ResourceStream.Options.maximumUnitBytes)",
-                    offset: origin &+ unitStart))
-        }
+        try checkUnitSize()
         return true
     }
 

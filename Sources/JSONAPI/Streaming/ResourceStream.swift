@@ -233,14 +233,18 @@ public struct ResourceStream: ~Copyable {
         guard window.reserveFree(bytes.count), unsafe window.append(bytes) else {
             throw fail(JSONAPIError(.documentTooLarge, "out of memory for the stream's window", offset: origin))
         }
+        try checkUnitSize()
+    }
+
+    /// Fails the stream when the open unit has outgrown ``Options/maximumUnitBytes``.
+    mutating func checkUnitSize() throws(JSONAPIError) {
         let unitStart = openUnitStart ?? 0
-        if window.count &- unitStart > options.maximumUnitBytes {
-            throw fail(
-                JSONAPIError(
-                    .documentTooLarge,
-                    "one unit of the document (a resource or a top-level member) is larger than \(options.maximumUnitBytes) bytes (ResourceStream.Options.maximumUnitBytes)",
-                    offset: origin &+ unitStart))
-        }
+        guard window.count &- unitStart > options.maximumUnitBytes else { return }
+        throw fail(
+            JSONAPIError(
+                .documentTooLarge,
+                "one unit of the document (a resource or a top-level member) is larger than \(options.maximumUnitBytes) bytes (ResourceStream.Options.maximumUnitBytes)",
+                offset: origin &+ unitStart))
     }
 
     /// Appends bytes from any collection (see ``feed(_:)-(UnsafeRawBufferPointer)``).

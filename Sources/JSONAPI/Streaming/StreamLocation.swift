@@ -53,7 +53,7 @@ struct StreamLocation: Sendable {
             pointer = unit.pointer + (inside.first?.pointer ?? "")
         } else if origin == 0 {
             pointer = unsafe SourceLocator.locate(offsets: [o], in: bytes).first?.pointer ?? ""
-        } else if let place = completedMember(containing: o, in: bytes, arena: arena) {
+        } else if let place = unsafe completedMember(containing: o, in: bytes, arena: arena) {
             pointer = place
         } else if let member {
             pointer = member.pointer
@@ -101,13 +101,7 @@ struct StreamLocation: Sendable {
     /// `/` and `name` with `~` and `/` escaped (RFC 6901).
     static func pointer(_ name: String) -> String {
         var pointer = "/"
-        for character in name.unicodeScalars {
-            switch character {
-            case "~": pointer += "~0"
-            case "/": pointer += "~1"
-            default: pointer.unicodeScalars.append(character)
-            }
-        }
+        SourceLocator.appendToken(name, to: &pointer)
         return pointer
     }
 }
