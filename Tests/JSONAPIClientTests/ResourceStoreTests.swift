@@ -120,6 +120,24 @@ import Testing
         #expect(throws: (any Error).self) { try store.model(Article.self, id: "1", options: lenient) }
     }
 
+    @Test("streamed resources go into the store, and typed reads resolve their relationships there")
+    func streamedResources() throws {
+        let text = #"""
+            {"data":[{"type":"articles","id":"1","attributes":{"title":"T"},
+                      "relationships":{"author":{"data":{"type":"people","id":"9"}}}}],
+             "included":[{"type":"people","id":"9","attributes":{"name":"Ann","email":"a@x"}}]}
+            """#
+        let store = ResourceStore()
+        var stream = try ResourceStream()
+        try stream.feed(Array(text.utf8))
+        try stream.finish()
+        while let part = try stream.next() {
+            if case .resource(let resource) = part { store.merge(resource.object) }
+        }
+        let article = try #require(try store.model(Article.self, id: "1"))
+        #expect(article.author == Person(id: "9", name: "Ann", email: "a@x"))
+    }
+
     @Test("many tasks merging and reading at once")
     func concurrentUse() async {
         let store = ResourceStore(maximumResources: 500)

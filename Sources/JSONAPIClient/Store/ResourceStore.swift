@@ -100,6 +100,19 @@ public final class ResourceStore: Sendable {
     /// Merges one resource (ignored when it has no id).
     public func merge(_ resource: JSONAPIResourceObject) { merge([resource]) }
 
+    /// Merges one resource view, such as a streamed one (ignored when it has no id).
+    ///
+    /// ```swift
+    /// try ResourceStream.forEachPart(inFileAt: path) { part in
+    ///     if case .resource(let resource) = part { store.merge(resource.object) }
+    /// }
+    /// let article = try store.model(Article.self, id: "1")   // relationships resolved in the store
+    /// ```
+    public func merge(_ resource: ResourceObject) {
+        guard resource.id != nil else { return }
+        merge([JSONAPIResourceObject(resource)])
+    }
+
     /// Merges resources, in order.
     public func merge(_ resources: [JSONAPIResourceObject]) {
         state.withLock { state in
