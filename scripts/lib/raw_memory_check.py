@@ -24,6 +24,7 @@ OWNERS = [
     "Encoding/StreamBuffer.swift",  # the encoder's output bytes
     "Arena/TypeTable.swift",  # interned type names
     "Arena/ResourceIndex.swift",  # the (type, id) index
+    "Streaming/IdentityIndex.swift",  # the resource stream's exact (type, id) index and its key store
     "Writing/JSONWriter+Strings.swift",  # the writer's string escaping loop
     "Writing/JSONWriter+Numbers.swift",  # the writer's number formatting
 ]

@@ -1126,7 +1126,8 @@ final class ResourceDecoder: Decoder {
                 return SourceLocation(line: place.line, column: place.column, pointer: place.pointer)
             }
         } else {
-            locations = unsafe bytes.withUnsafeBytes { bytes in unsafe SourceLocator.locate(offsets: offsets, in: bytes) }
+            locations = unsafe bytes.withUnsafeBytes { bytes in unsafe SourceLocator.locate(offsets: offsets, in: bytes)
+            }
         }
         var result: [SkippedResource] = []
         unsafe result.reserveCapacity(skips.count)

@@ -69,7 +69,8 @@ public struct ParsingOptions: Sendable, Hashable {
 
     /// Maximum input size in bytes. Default 4 GiB minus 2, the most the arena's 32-bit offsets
     /// can address (and so the largest value allowed); lower it for services that take
-    /// untrusted bodies.
+    /// untrusted bodies. A larger document is read with ``ResourceStream``, which has no size
+    /// limit.
     public var maximumDocumentBytes: Int = Int(UInt32.max) - 1
 
     /// Maximum length of one string's raw contents in bytes. Default 1 GiB.

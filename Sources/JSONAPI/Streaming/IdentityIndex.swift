@@ -106,6 +106,7 @@ struct IdentityIndex {
     /// Only equality matters, so the nibbles may be packed in any fixed order.
     @inline(__always)
     static func uuid(_ id: UnsafeRawBufferPointer) -> (UInt64, UInt64)? {
+        // SAFETY: `id` holds 36 bytes (checked first); every load below reads inside bytes 0-35.
         guard id.count == 36, let p = id.baseAddress else { return nil }
         guard unsafe p.load(fromByteOffset: 8, as: UInt8.self) == UInt8(ascii: "-"),
             unsafe p.load(fromByteOffset: 13, as: UInt8.self) == UInt8(ascii: "-"),
@@ -268,6 +269,9 @@ struct IdentityIndex {
     private func heapEntry(_ entry: Int, equals type: UInt32, _ id: UnsafeRawBufferPointer) -> Bool {
         let start = Int(heapStarts[entry])
         return unsafe heap.withUnsafeBytes { h in
+            // SAFETY: `insertHeap` writes each entry as type (4 bytes), length (4) and the id's
+            // bytes, and `start` is an entry's start: the header lies in `heap`, and the id is
+            // read only when its stored length equals `id.count`.
             guard unsafe h.loadUnaligned(fromByteOffset: start, as: UInt32.self) == type.littleEndian,
                 unsafe h.loadUnaligned(fromByteOffset: start + 4, as: UInt32.self) == UInt32(id.count).littleEndian
             else { return false }
@@ -381,6 +385,8 @@ struct IdentityIndex {
         }
         let start = Int(heapStarts[entry])
         return unsafe heap.withUnsafeBytes { h in
+            // SAFETY: `start` is an entry's start, written by `insertHeap` as type (4 bytes),
+            // length (4) and that many bytes of id, all inside `heap`.
             let type = unsafe h.loadUnaligned(fromByteOffset: start, as: UInt32.self)
             let count = Int(unsafe h.loadUnaligned(fromByteOffset: start + 4, as: UInt32.self))
             return unsafe ResourceIndex.foldHash(

@@ -41,7 +41,7 @@ extension ResourceStream {
         ensureUniqueWindow()
         stats.slides &+= 1
         if options.countsLines {
-            unsafe lines.advance(over: UnsafeRawBufferPointer(rebasing: window.bytes[0..<retain]))
+            unsafe withSlice(window.bytes, 0..<retain) { unsafe lines.advance(over: $0) }
         }
         if origin == 0 {
             let outer = driver.builder.below.first ?? driver.builder.top

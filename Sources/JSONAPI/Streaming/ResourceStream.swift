@@ -407,9 +407,6 @@ public struct StreamedResource: Sendable {
     /// The resource object's raw bytes (valid inside `body` only).
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let range = object.record.object
-        // SAFETY: the record's range lies in the bytes its storage holds, valid during `withBytes`.
-        return unsafe try object.storage.withBytes { bytes in
-            unsafe try body(UnsafeRawBufferPointer(rebasing: bytes[Int(range.start)..<Int(range.end)]))
-        }
+        return try object.storage.withView { view in try unsafe view.subview(range).withUnsafeBytes(body) }
     }
 }

@@ -25,7 +25,7 @@ struct StreamLocation: Sendable {
         var line = 0
         var column = 0
         if var counter = lines {
-            unsafe counter.advance(over: UnsafeRawBufferPointer(rebasing: bytes[0..<o]))
+            unsafe withSlice(bytes, 0..<o) { unsafe counter.advance(over: $0) }
             line = counter.line
             column = counter.column
         }
@@ -48,8 +48,9 @@ struct StreamLocation: Sendable {
         }
         var pointer = ""
         if let unit {
-            let inside = unsafe SourceLocator.locate(
-                offsets: [o &- unit.start], in: UnsafeRawBufferPointer(rebasing: bytes[unit.start..<unit.end]))
+            let inside = unsafe withSlice(bytes, unit.start..<unit.end) {
+                unsafe SourceLocator.locate(offsets: [o &- unit.start], in: $0)
+            }
             pointer = unit.pointer + (inside.first?.pointer ?? "")
         } else if origin == 0 {
             pointer = unsafe SourceLocator.locate(offsets: [o], in: bytes).first?.pointer ?? ""
@@ -58,8 +59,9 @@ struct StreamLocation: Sendable {
         } else if let member {
             pointer = member.pointer
             if let start = member.valueStart, start <= o, start < bytes.count {
-                let inside = unsafe SourceLocator.locate(
-                    offsets: [o &- start], in: UnsafeRawBufferPointer(rebasing: bytes[start..<bytes.count]))
+                let inside = unsafe withSlice(bytes, start..<bytes.count) {
+                    unsafe SourceLocator.locate(offsets: [o &- start], in: $0)
+                }
                 pointer += inside.first?.pointer ?? ""
             }
         }
@@ -77,8 +79,9 @@ struct StreamLocation: Sendable {
                 return nil
             }
             let start = Int(range.start)
-            let located = unsafe SourceLocator.locate(
-                offsets: [o &- start], in: UnsafeRawBufferPointer(rebasing: bytes[start..<Int(range.end)]))
+            let located = unsafe withSlice(bytes, start..<Int(range.end)) {
+                unsafe SourceLocator.locate(offsets: [o &- start], in: $0)
+            }
             return Self.pointer(name) + (located.first?.pointer ?? "")
         }
         let top = arena.topLevel
@@ -104,4 +107,11 @@ struct StreamLocation: Sendable {
         SourceLocator.appendToken(name, to: &pointer)
         return pointer
     }
+}
+
+/// Calls `body` with `bytes[range]` (clamped to `bytes`), read through ``ByteView``.
+func withSlice<R>(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    // SAFETY: `bytes` is valid for this call (the caller's scope lends it), and the view does not
+    // outlive it.
+    unsafe ByteView(unsafeBytes: bytes).subview(range.clamped(to: 0..<bytes.count)).withUnsafeBytes(body)
 }

@@ -21,7 +21,7 @@ struct ReadmeStreamExampleTests {
 
     actor Database {
         var articles: [Article] = []
-        func insert(_ article: Article) { articles.append(article) }
+        func insert(_ article: Article) throws { articles.append(article) }
     }
 
     @Test func readmeExample() async throws {

@@ -38,7 +38,7 @@ struct ResourceStreamTests {
                     stream: bytes, options: options(window: window, lenient: lenient, kind: kind), chunks: pattern)
                 if !got.agrees(withDocument: expected) {
                     if let path = ProcessInfo.processInfo.environment["JSONAPI_STREAM_FAILURE_PATH"] {
-                        FileManager.default.createFile(atPath: "\(path)-\(bytes.count)", contents: Data(bytes))
+                        _ = FileManager.default.createFile(atPath: "\(path)-\(bytes.count)", contents: Data(bytes))
                     }
                     Issue.record(
                         "window \(window), chunks \(pattern), lenient \(lenient): \(got.firstDifference(from: expected))\n\(String(decoding: bytes.prefix(300), as: UTF8.self))",
@@ -146,7 +146,10 @@ struct ResourceStreamTests {
     @Test("strict mode hands out the parts before the first error, never the resource it is in")
     func partsBeforeAnError() throws {
         let cases: [(String, Int, JSONAPIError.Code)] = [
-            (#"{"data":[{"type":"a","id":"0"},{"type":"a","id":"1"},{"type":"a","id":2},{"type":"a","id":"3"}]}"#, 2, .specViolation),
+            (
+                #"{"data":[{"type":"a","id":"0"},{"type":"a","id":"1"},{"type":"a","id":2},{"type":"a","id":"3"}]}"#, 2,
+                .specViolation
+            ),
             (#"{"data":[{"type":"a","id":"0"},{"type":"a","id":"2","attributes":{"n":2"#, 1, .unexpectedEnd),
             (#"{"data":[{"type":"a","id":"0"},{"type":"a","id":"0"}]}"#, 1, .duplicateResource),
             (#"{"meta":{"a":1},"data":[{"type":"a","id":"0"},{"type":"a","id":"1","x":1}]}"#, 2, .specViolation),
