@@ -75,6 +75,24 @@ func decodeModel(_ resource: StreamedResource, into tally: inout Tally) throws {
     }
 }
 
+/// Streams `bytes` in 1 MiB chunks, calling `body` with every resource; fails on a diagnostic.
+func streamResources(
+    _ bytes: [UInt8], options: ResourceStream.Options, _ body: (StreamedResource) throws -> Void
+) throws -> ResourceStream.Statistics {
+    var stream = try ResourceStream(options: options)
+    var offset = 0
+    while offset < bytes.count {
+        let end = min(bytes.count, offset + (1 << 20))
+        try stream.feed(bytes[offset..<end])
+        offset = end
+        while let part = try stream.next() { if case .resource(let r) = part { try body(r) } }
+    }
+    try stream.finish()
+    while let part = try stream.next() { if case .resource(let r) = part { try body(r) } }
+    guard stream.diagnostics.isEmpty else { fail("diagnostics: \(stream.diagnostics.prefix(3))") }
+    return stream.statistics
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "generate":
@@ -119,31 +137,14 @@ case "run":
             for resource in document.included { tally.add(type: resource.type, id: resource.id) }
         }
     case "stream":
-        var statistics: ResourceStream.Statistics?
+        var statistics = ResourceStream.Statistics()
         elapsed = try milliseconds {
-            var stream = try ResourceStream(options: options)
-            try bytes.withUnsafeBytes { all in
-                var offset = 0
-                while offset < all.count {
-                    let end = min(all.count, offset + (1 << 20))
-                    try stream.feed(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
-                    offset = end
-                    while let part = try stream.next() {
-                        if case .resource(let r) = part { tally.add(type: r.object.type, id: r.object.id) }
-                    }
-                }
+            statistics = try streamResources(bytes, options: options) { r in
+                tally.add(type: r.object.type, id: r.object.id)
             }
-            try stream.finish()
-            while let part = try stream.next() {
-                if case .resource(let r) = part { tally.add(type: r.object.type, id: r.object.id) }
-            }
-            guard stream.diagnostics.isEmpty else { fail("diagnostics: \(stream.diagnostics.prefix(3))") }
-            statistics = stream.statistics
         }
-        if let statistics {
-            extra =
-                " slides=\(statistics.slides) window=\(statistics.windowCapacity) index_bytes=\(statistics.identityIndexBytes)"
-        }
+        extra =
+            " slides=\(statistics.slides) window=\(statistics.windowCapacity) index_bytes=\(statistics.identityIndexBytes)"
     case "stream-file":
         var summary: ResourceStream.Summary?
         elapsed = try milliseconds {
@@ -173,20 +174,7 @@ case "run":
         }
     case "typed-stream":
         elapsed = try milliseconds {
-            var stream = try ResourceStream(options: options)
-            try bytes.withUnsafeBytes { all in
-                var offset = 0
-                while offset < all.count {
-                    let end = min(all.count, offset + (1 << 20))
-                    try stream.feed(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
-                    offset = end
-                    while let part = try stream.next() {
-                        if case .resource(let r) = part { try decodeModel(r, into: &tally) }
-                    }
-                }
-            }
-            try stream.finish()
-            while let part = try stream.next() { if case .resource(let r) = part { try decodeModel(r, into: &tally) } }
+            _ = try streamResources(bytes, options: options) { r in try decodeModel(r, into: &tally) }
         }
     case "jsondecoder":
         let data = Data(bytes)

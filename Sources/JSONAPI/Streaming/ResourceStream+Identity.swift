@@ -38,9 +38,13 @@ extension ResourceStream {
 
         // 2. Insert, in document order.
         var k = 0
+        // Positions in `included`, counted as the loop goes (one pass for those before it).
+        var includedPosition = includedOrdinal(of: trackedRecords, arena: arena)
         for r in trackedRecords..<end {
             let record = arena.resources[r]
             let included = record.flags.contains(.isIncluded)
+            let position = includedPosition
+            if included { includedPosition &+= 1 }
             // The keys this record owns: a key belongs to the first resource that has it (as
             // linkage resolves to the first); a later one with the same key is a duplicate, and
             // no identifier can reach it.
@@ -116,7 +120,7 @@ extension ResourceStream {
                 deferred.entries.append(
                     DeferredLinkage.Entry(
                         key: handle, localKey: localHandle, offset: origin &+ Int(record.object.start),
-                        index: includedOrdinal(of: r, arena: arena), type: record.type, id: text,
+                        index: position, type: record.type, id: text,
                         edges: firstEdge..<deferred.edges.count))
             }
         }
