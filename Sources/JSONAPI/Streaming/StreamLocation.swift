@@ -86,7 +86,7 @@ struct StreamLocation: Sendable {
         }
         let top = arena.topLevel
         if let found = inside(top.meta, "meta") ?? inside(top.links, "links") ?? inside(top.jsonapi, "jsonapi")
-            ?? inside(top.errors, "errors")
+            ?? inside(top.errors, "errors") ?? inside(top.dataRange, "data")
         {
             return found
         }
