@@ -32,6 +32,9 @@ public struct CompoundDocument<Primary: Decodable, Meta: Decodable, Links: Decod
     /// Resources left out of ``data`` (see ``DecodingOptions/ignoresMissingResources`` and
     /// ``DecodingOptions/ignoresUnhandledResourceTypes``).
     public var skipped: [SkippedResource]
+    /// Everything in ``data`` that did not fit the models and what was done about it (see
+    /// ``DecodingReport/problems`` and ``DecodingOptions/Tolerance/lenient``).
+    public var problems: [DecodingProblem]
 
     private enum CodingKeys: String, CodingKey {
         case data, meta, links, jsonapi
@@ -64,6 +67,7 @@ public struct CompoundDocument<Primary: Decodable, Meta: Decodable, Links: Decod
         jsonapi = document.jsonapi
         self.document = document
         skipped = decoder.skippedResources()
+        problems = decoder.decodingProblems()
     }
 }
 

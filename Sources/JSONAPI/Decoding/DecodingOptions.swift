@@ -86,6 +86,41 @@ public struct DecodingOptions: Sendable {
     /// resources, instead of failing the decode. Default `false`.
     public var ignoresUnhandledResourceTypes: Bool = false
 
+    /// What a decode does with a problem that leaves the rest of the document usable.
+    public enum Tolerance: Sendable, Hashable {
+        /// The first problem fails the decode, with its JSON Pointer, line and column (the
+        /// default). ``ignoresMissingResources`` and ``ignoresUnhandledResourceTypes`` still
+        /// apply.
+        case strict
+        /// Everything that can be decoded is decoded, and every problem is reported in
+        /// ``DecodingReport/problems`` with what was done about it:
+        ///
+        /// - a resource in an array (primary data, `included`, a to-many relationship) that
+        ///   cannot be decoded (its linkage names a missing resource or another type, a union
+        ///   does not handle its type, or one of its values does not fit) is left out;
+        /// - an optional value that cannot be decoded (a to-one relationship to a missing or
+        ///   wrongly typed resource, an attribute of the wrong JSON type, an unparsable date)
+        ///   is `nil`: what `decodeIfPresent` returns, so a property read as
+        ///   `decodeIfPresent(…) ?? default` keeps its default.
+        ///
+        /// A problem with no such place to recover (a non-optional property of the single
+        /// primary resource) still fails the decode. Implies ``ignoresMissingResources`` and
+        /// ``ignoresUnhandledResourceTypes``.
+        case lenient
+    }
+
+    /// ``Tolerance/strict`` (the default) or ``Tolerance/lenient``.
+    ///
+    /// ```swift
+    /// var options = DecodingOptions()
+    /// options.tolerance = .lenient
+    /// let report = try JSONAPIDecoder(options: options).decodeReporting([Article].self, from: data)
+    /// for problem in report.problems {
+    ///     print(problem)   // each with its pointer, line, column, coding path and what was done
+    /// }
+    /// ```
+    public var tolerance: Tolerance = .strict
+
     /// How many resources may be decoded inside one another through relationships (article →
     /// author → articles → …) before decoding fails. A repeated resource in that chain is a
     /// cycle and fails at once whatever this limit; ``Lazy`` and ``Identifier`` properties end

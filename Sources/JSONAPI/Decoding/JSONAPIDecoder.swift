@@ -89,6 +89,12 @@ public final class JSONAPIDecoder: Sendable {
         set { state.withLock { $0.ignoresUnhandledResourceTypes = newValue } }
     }
 
+    /// See ``DecodingOptions/tolerance``.
+    public var tolerance: DecodingOptions.Tolerance {
+        get { options.tolerance }
+        set { state.withLock { $0.tolerance = newValue } }
+    }
+
     /// See ``DecodingOptions/maximumRelationshipDepth``.
     public var maximumRelationshipDepth: Int {
         get { options.maximumRelationshipDepth }
@@ -126,6 +132,40 @@ public final class JSONAPIDecoder: Sendable {
     /// Decodes `T` from a document's bytes.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         try decodeReporting(T.self, from: bytes).value
+    }
+
+    /// Decodes `T` from a document's text.
+    public func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        try decodeReporting(T.self, from: Array(text.utf8)).value
+    }
+
+    /// Parses a document with these options, which it keeps as its
+    /// ``Document/decodingOptions``: the typed views (``Document/primary(as:options:)``,
+    /// ``Document/included(of:options:)``, …) then decode as this decoder does.
+    ///
+    /// ```swift
+    /// let decoder = JSONAPIDecoder()
+    /// decoder.keyDecodingStrategy = .convertFromKebabCase
+    /// let document = try decoder.document(from: data)
+    /// let first = try document.primary(as: Article.self).element(at: 0)
+    /// ```
+    ///
+    /// - Throws: ``JSONAPIError`` when the bytes are not a valid JSON:API document.
+    public func document(from bytes: [UInt8]) throws(JSONAPIError) -> Document {
+        let options = self.options
+        var document = try Document(parsing: bytes, options: options.parsing)
+        document.decodingOptions = options
+        return document
+    }
+
+    /// Parses a document with these options; see ``document(from:)-([UInt8])``.
+    public func document(from data: Data) throws(JSONAPIError) -> Document {
+        try document(from: [UInt8](data))
+    }
+
+    /// Parses a document with these options; see ``document(from:)-([UInt8])``.
+    public func document(from text: String) throws(JSONAPIError) -> Document {
+        try document(from: Array(text.utf8))
     }
 
     /// Decodes `T` from a parsed document (which can be decoded any number of times, from any
@@ -173,7 +213,9 @@ public final class JSONAPIDecoder: Sendable {
         let session = DecodingSession(storage: document.storage, options: options)
         return try session.run { decoder in
             let value = try decoder.unbox(T.self, rootNode(for: T.self), key: nil)
-            return DecodingReport(value: value, skipped: decoder.skippedResources(), document: document)
+            return DecodingReport(
+                value: value, skipped: decoder.skippedResources(), problems: decoder.decodingProblems(),
+                document: document)
         }
     }
 

@@ -51,10 +51,17 @@ extension ResourceDecoder {
         }
     }
 
+    /// A value that is not what `type` reads; a `null` one is `valueNotFound`, as `JSONDecoder`
+    /// reports it.
     func typeMismatch(_ type: Any.Type, expected: String, found range: ByteRange, path: [any CodingKey])
         -> DecodingError
     {
-        typeMismatch(type, at: Int(range.start), expected: expected, found: describe(range), path: path)
+        if firstByte(range) == UInt8(ascii: "n") {
+            return failure(
+                .valueNotFound(type), at: Int(range.start), code: .typeMismatch, path: path,
+                "expected \(expected), found null")
+        }
+        return typeMismatch(type, at: Int(range.start), expected: expected, found: describe(range), path: path)
     }
 
     func typeMismatch(_ type: Any.Type, at offset: Int, expected: String, found: String, path: [any CodingKey])
@@ -88,8 +95,7 @@ extension ResourceDecoder {
         message +=
             " is not in the document (neither primary data nor `included`); declare the property optional, set ignoresMissingResources for arrays, or use Identifier<…>"
         return unsafe failure(
-            .valueNotFound(Any.self), at: Int(linkages[Int(linkage)].object.start), code: .missingResource, path: path,
-            message)
+            .dataCorrupted, at: Int(linkages[Int(linkage)].object.start), code: .missingResource, path: path, message)
     }
 
     /// The resource and relationship that hold `linkage`, for messages.
@@ -112,6 +118,22 @@ extension ResourceDecoder {
         return unsafe failure(
             .typeMismatch(expectedModel ?? Any.self), at: Int(resources[Int(record)].object.start),
             code: .typeMismatch, path: path,
+            "expected \(wanted), found a `\(found)` resource (\(identity(record: record)))")
+    }
+
+    /// A linkage (`node`, a linkage or a to-one relationship) naming resource `record`, whose
+    /// type is not the one the property's model (`info`) has; located at the linkage, where the
+    /// problem is, rather than at the resource.
+    @inline(never)
+    func wrongLinkageType(_ node: Node, record: UInt32, info: TypeInfo, key: KeyRef) -> DecodingError {
+        var offset = offset(of: node)
+        if case .relationship(let index) = node {
+            offset = unsafe Int(linkages[Int(relationships[Int(index)].firstLinkage)].object.start)
+        }
+        let found = unsafe types.name(resources[Int(record)].type)
+        let wanted = info.model.map { "a `\($0.resourceType)` resource (\($0))" } ?? "another resource type"
+        return failure(
+            .typeMismatch(info.model ?? Any.self), at: offset, code: .typeMismatch, path: path(key),
             "expected \(wanted), found a `\(found)` resource (\(identity(record: record)))")
     }
 

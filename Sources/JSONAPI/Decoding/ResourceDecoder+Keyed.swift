@@ -82,11 +82,28 @@ extension ResourceDecoder {
     {
         if case .member(let member) = slot {
             if firstByte(member.value) == UInt8(ascii: "n") { return nil }
-            return try T.read(
-                self, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+            guard lenient else {
+                return try T.read(
+                    self, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+            }
+            return try recoverableScalar(T.self, member, key: key)
         }
         guard let node = node(for: slot, record: record) else { return nil }
         return try decodeOptional(T.self, node, key: key)
+    }
+
+    /// An optional attribute's scalar in a lenient decode: nil (and a problem recorded) when
+    /// the value does not fit.
+    @inline(never)
+    func recoverableScalar<T: ScalarDecodable>(_ type: T.Type, _ member: MemberEntry, key: KeyRef) throws -> T? {
+        let mark = recoveryMark
+        do {
+            return try T.read(
+                self, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+        } catch {
+            if recover(error, since: mark, node: .value(member.value), key: key, action: .setToNil) { return nil }
+            throw error
+        }
     }
 
     /// The relationship of `record` named `wanted`.

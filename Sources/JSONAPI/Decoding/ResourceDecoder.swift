@@ -55,7 +55,12 @@ final class DecodingSession: Sendable {
         self.storage = storage
         do throws(JSONAPIError) {
             try options.validate()
-            self.options = options
+            var effective = options
+            if options.tolerance == .lenient {
+                effective.ignoresMissingResources = true
+                effective.ignoresUnhandledResourceTypes = true
+            }
+            self.options = effective
             invalidOptions = nil
         } catch {
             var unusable = options
@@ -103,6 +108,8 @@ struct PendingSkip {
     var reason: SkippedResource.Reason
     var path: [any CodingKey]
     var offset: Int
+    /// Left out of an array, or an optional set to nil.
+    var action: DecodingProblem.Action
 }
 
 /// The projection decoder. Not thread-safe: one instance per top-level decode.
@@ -147,6 +154,8 @@ final class ResourceDecoder: Decoder {
     /// The model type the current frame decodes, for messages.
     @exclusivity(unchecked) var expectedModel: (any JSONAPIResource.Type)?
     @exclusivity(unchecked) var skips: [PendingSkip] = []
+    /// Problems recorded in decode order: skips (by index) and, when lenient, recovered failures.
+    @exclusivity(unchecked) var problems: [PendingProblem] = []
     @exclusivity(unchecked) var typeInfos: [TypeInfo] = []
     /// Related resources already decoded in this decode, by Swift type and record.
     @exclusivity(unchecked) var memo: [MemoKey: Any] = [:]
@@ -251,6 +260,7 @@ final class ResourceDecoder: Decoder {
         unsafe expectedType = .max
         unsafe expectedModel = nil
         unsafe skips.removeAll()
+        unsafe problems.removeAll()
         unsafe typeInfos.removeAll(keepingCapacity: true)
         unsafe memo.removeAll()
         unsafe unions.removeAll()
@@ -315,7 +325,7 @@ final class ResourceDecoder: Decoder {
             return unsafe KeyedDecodingContainer(
                 DocumentContainer<Key>(unmanaged: .passUnretained(self), depth: pathCount))
         case .resource, .relationship, .linkage, .primary:
-            let record = unsafe try singleResource(of: node, for: Key.self)
+            let record = unsafe try singleResource(of: node, for: expectedModel ?? Key.self)
             try enter(record)
             let segment = unsafe table.scan(bytes, object: resources[Int(record)].attributes)
             return keyedContainer(Key.self, .resource, record: record, object: .absent, segment: segment)
@@ -491,6 +501,9 @@ final class ResourceDecoder: Decoder {
             return try decodeLossless(lossless, range, escaped: escaped, key: key, as: T.self)
         }
         if info.resourceType != .max || info.unionIndex >= 0, let record = relatedRecord(node) {
+            if info.resourceType != .max, unsafe resources[Int(record)].type != info.resourceType {
+                throw wrongLinkageType(node, record: record, info: info, key: key)
+            }
             return try decodeRelated(T.self, node, record: record, key: key, info: info)
         }
         let frame = try push(node, key: key, expected: info.resourceType, model: info.model)
@@ -598,7 +611,14 @@ final class ResourceDecoder: Decoder {
         default:
             break
         }
-        return try unbox(W.self, node, key: key)
+        guard lenient else { return try unbox(W.self, node, key: key) }
+        let mark = recoveryMark
+        do {
+            return try unbox(W.self, node, key: key)
+        } catch {
+            if recover(error, since: mark, node: node, key: key, action: .setToNil) { return nil }
+            throw error
+        }
     }
 
     /// Whether linkage `index` can be decoded as a `W`; records a skip and returns false when it
@@ -608,11 +628,11 @@ final class ResourceDecoder: Decoder {
         if let union = union(info), unsafe !union.handles(linkages[Int(index)].type) {
             // A type the union does not know: skip it if allowed, else let decoding report it.
             guard unsafe options.ignoresUnhandledResourceTypes else { return true }
-            skip(linkage: index, record: .max, .unhandledType(union: union.name), key: key)
+            skip(linkage: index, record: .max, .unhandledType(union: union.name), key: key, action: .setToNil)
             return false
         }
         if info.needsTarget && target(of: index) == nil {
-            skip(linkage: index, record: .max, .missing, key: key)
+            skip(linkage: index, record: .max, .missing, key: key, action: .setToNil)
             return false
         }
         return true
@@ -621,17 +641,24 @@ final class ResourceDecoder: Decoder {
     func resourceUsable<W>(_ record: UInt32, for type: W.Type, key: KeyRef) throws -> Bool {
         guard unsafe options.ignoresUnhandledResourceTypes, let union = union(typeInfo(W.self)) else { return true }
         if unsafe union.handles(resources[Int(record)].type) { return true }
-        skip(linkage: .max, record: record, .unhandledType(union: union.name), key: key)
+        skip(linkage: .max, record: record, .unhandledType(union: union.name), key: key, action: .setToNil)
         return false
     }
 
-    func skip(linkage: UInt32, record: UInt32, _ reason: SkippedResource.Reason, key: KeyRef) {
+    func skip(
+        linkage: UInt32, record: UInt32, _ reason: SkippedResource.Reason, key: KeyRef, action: DecodingProblem.Action
+    ) {
         var fullPath = path
         if let key = key.key(in: self) { fullPath.append(key) }
         let offset =
             unsafe linkage != .max ? Int(linkages[Int(linkage)].object.start) : Int(resources[Int(record)].object.start)
+        unsafe problems.append(
+            PendingProblem(
+                kind: .missingResource, action: action, skip: skips.count, resource: nil, path: [], message: "",
+                place: nil, offset: offset))
         unsafe skips.append(
-            PendingSkip(linkage: linkage, record: record, reason: reason, path: fullPath, offset: offset))
+            PendingSkip(
+                linkage: linkage, record: record, reason: reason, path: fullPath, offset: offset, action: action))
     }
 
     // MARK: Resolution
@@ -827,7 +854,7 @@ final class ResourceDecoder: Decoder {
         let list = try elements(of: node, for: [E].self)
         let info = typeInfo(E.self)
         if case .linkages(let first, let count) = list, let linkageArray = info.linkageArray, info.unionIndex < 0,
-            !info.needsTarget
+            !info.needsTarget, !lenient
         {
             reserve(&result, Int(count))
             try linkageArray.appendLinkages(
@@ -843,17 +870,23 @@ final class ResourceDecoder: Decoder {
                 if let union = union(info), !union.handles(link.type) {
                     // Skipped if allowed; otherwise decoding it reports the unhandled type.
                     if unsafe options.ignoresUnhandledResourceTypes {
-                        skip(linkage: index, record: .max, .unhandledType(union: union.name), key: .index(position))
+                        skip(
+                            linkage: index, record: .max, .unhandledType(union: union.name), key: .index(position),
+                            action: .leftOut)
                         continue
                     }
                 } else if info.needsTarget && target(of: index) == nil {
                     if unsafe options.ignoresMissingResources {
-                        skip(linkage: index, record: .max, .missing, key: .index(position))
+                        skip(linkage: index, record: .max, .missing, key: .index(position), action: .leftOut)
                         continue
                     }
                     throw adding(.index(position), to: missingResource(index))
                 }
-                if case .direct(let direct) = info.kind {
+                if lenient {
+                    if let element = try recoverableElement(E.self, .linkage(index), info: info, position: position) {
+                        append(&result, element)
+                    }
+                } else if case .direct(let direct) = info.kind {
                     append(
                         &result, try direct.decodeDirect(from: self, .linkage(index), key: .index(position), as: E.self)
                     )
@@ -867,11 +900,35 @@ final class ResourceDecoder: Decoder {
                 if unsafe options.ignoresUnhandledResourceTypes, let union = union(info),
                     unsafe !union.handles(resources[Int(record)].type)
                 {
-                    skip(linkage: .max, record: record, .unhandledType(union: union.name), key: .index(position))
+                    skip(
+                        linkage: .max, record: record, .unhandledType(union: union.name), key: .index(position),
+                        action: .leftOut)
                     continue
                 }
-                append(&result, try unbox(E.self, .resource(record), key: .index(position)))
+                if lenient {
+                    if let element = try recoverableElement(E.self, .resource(record), info: info, position: position) {
+                        append(&result, element)
+                    }
+                } else {
+                    append(&result, try unbox(E.self, .resource(record), key: .index(position)))
+                }
             }
+        }
+    }
+
+    /// Element `position` of a list of resources in a lenient decode: nil when it could not be
+    /// decoded and is left out (and recorded as a problem).
+    @inline(never)
+    func recoverableElement<E: Decodable>(_ type: E.Type, _ node: Node, info: TypeInfo, position: Int) throws -> E? {
+        let mark = recoveryMark
+        do {
+            if case .direct(let direct) = info.kind {
+                return try direct.decodeDirect(from: self, node, key: .index(position), as: E.self)
+            }
+            return try unbox(E.self, node, key: .index(position))
+        } catch {
+            if recover(error, since: mark, node: node, key: .index(position), action: .leftOut) { return nil }
+            throw error
         }
     }
 

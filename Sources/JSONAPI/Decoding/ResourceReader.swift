@@ -245,12 +245,21 @@ public struct ResourceReader: ~Copyable {
                 }
                 return true
             }
-            let frame = try decoder.push(node, key: .name(name), expected: .max, model: nil)
-            defer { decoder.pop(frame) }
+            let mark = decoder.recoveryMark
             do {
-                try decoder.appendElements(E.self, node, into: &result, reserve: reserve, append: append)
+                let frame = try decoder.push(node, key: .name(name), expected: .max, model: nil)
+                defer { decoder.pop(frame) }
+                do {
+                    try decoder.appendElements(E.self, node, into: &result, reserve: reserve, append: append)
+                } catch {
+                    throw decoder.locate(error, node: node)
+                }
             } catch {
-                throw decoder.locate(error, node: node)
+                // A lenient decode makes an optional array that cannot be read nil.
+                guard optional, decoder.recover(error, since: mark, node: node, key: .name(name), action: .setToNil)
+                else { throw error }
+                result.removeAll()
+                return false
             }
             return true
         }

@@ -110,7 +110,8 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
                 decoded &+= 1
             }
             return DecodingReport(
-                value: decoded, skipped: decoder.skippedResources(), document: Document(storage: session.storage))
+                value: decoded, skipped: decoder.skippedResources(), problems: decoder.decodingProblems(),
+                document: Document(storage: session.storage))
         }
     }
 
@@ -135,10 +136,15 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
             for position in 0..<endIndex {
                 let node = node(position)
                 if leavesOut(node, at: position, union: union, decoder) { continue }
-                result.append(try decoder.unbox(Model.self, node, key: .index(position)))
+                if decoder.lenient {
+                    if let model = try decodeLeniently(node, at: position, decoder) { result.append(model) }
+                } else {
+                    result.append(try decoder.unbox(Model.self, node, key: .index(position)))
+                }
             }
             return DecodingReport(
-                value: result, skipped: decoder.skippedResources(), document: Document(storage: session.storage))
+                value: result, skipped: decoder.skippedResources(), problems: decoder.decodingProblems(),
+                document: Document(storage: session.storage))
         }
     }
 
@@ -159,8 +165,22 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
         else {
             return false
         }
-        decoder.skip(linkage: .max, record: record, .unhandledType(union: union.name), key: .index(position))
+        decoder.skip(
+            linkage: .max, record: record, .unhandledType(union: union.name), key: .index(position), action: .leftOut)
         return true
+    }
+
+    /// Element `position` in a lenient decode: nil when it cannot be decoded, which is then
+    /// recorded as a problem.
+    @inline(never)
+    fileprivate func decodeLeniently(_ node: Node, at position: Int, _ decoder: ResourceDecoder) throws -> Model? {
+        let mark = decoder.recoveryMark
+        do {
+            return try decoder.unbox(Model.self, node, key: .index(position))
+        } catch {
+            if decoder.recover(error, since: mark, node: node, key: .index(position), action: .leftOut) { return nil }
+            throw error
+        }
     }
 
     /// Decodes every element with `decoder`, in order, passing each to `body`, and leaves out
@@ -170,7 +190,11 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
         for position in 0..<endIndex {
             let node = node(position)
             if leavesOut(node, at: position, union: union, decoder) { continue }
-            try body(try decoder.unbox(Model.self, node, key: .index(position)))
+            if decoder.lenient {
+                if let model = try decodeLeniently(node, at: position, decoder) { try body(model) }
+            } else {
+                try body(try decoder.unbox(Model.self, node, key: .index(position)))
+            }
         }
     }
 
@@ -190,6 +214,8 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
         var position = 0
         /// Skips recorded by the calls to `next()` so far, not yet located in the document.
         var pending: [PendingSkip] = []
+        /// Problems recorded by the calls to `next()` so far (their skip indices into `pending`).
+        var pendingProblems: [PendingProblem] = []
 
         init(collection: TypedResourceCollection) {
             self.collection = collection
@@ -210,13 +236,25 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
                         defer { position += 1 }
                         let node = collection.node(position)
                         if collection.leavesOut(node, at: position, union: union, decoder) { continue }
+                        if decoder.lenient {
+                            guard let model = try collection.decodeLeniently(node, at: position, decoder) else {
+                                continue
+                            }
+                            return model
+                        }
                         return try decoder.unbox(Model.self, node, key: .index(position))
                     }
                     return nil
                 }
-                return unsafe (result, decoder.skips)
+                return unsafe (result, (decoder.skips, decoder.problems))
             }
-            pending += skips
+            let base = pending.count
+            pending += skips.0
+            pendingProblems += skips.1.map { problem in
+                var rebased = problem
+                if rebased.skip >= 0 { rebased.skip += base }
+                return rebased
+            }
             return try result.get()
         }
 
@@ -234,6 +272,21 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
                 return decoder.skippedResources()
             }
         }
+
+        /// What the calls to ``next()`` so far worked around or left out, in order (see
+        /// ``DecodingReport/problems``), located in the document.
+        ///
+        /// - Complexity: One pass over the document's bytes when something was skipped.
+        public func problems() -> [DecodingProblem] {
+            guard !pendingProblems.isEmpty else { return [] }
+            let pending = pending
+            let pendingProblems = pendingProblems
+            return collection.session.run { decoder in
+                unsafe decoder.skips = pending
+                unsafe decoder.problems = pendingProblems
+                return decoder.decodingProblems()
+            }
+        }
     }
 }
 
@@ -243,6 +296,10 @@ public struct DecodingReport<Value> {
     public var value: Value
     /// Resources left out because they were missing or of an unhandled type, in decode order.
     public var skipped: [SkippedResource]
+    /// Everything that did not fit the models and what was done about it, in decode order: the
+    /// ``skipped`` resources and, with ``DecodingOptions/Tolerance/lenient``, every value left
+    /// out or set to `nil` (see ``DecodingProblem``).
+    public var problems: [DecodingProblem]
     /// The parsed document the value came from.
     public var document: Document
 }
@@ -260,7 +317,7 @@ extension Document {
     /// A single resource gives a collection of one; `null` or no `data`, an empty one. For a
     /// relationship document, the elements are the identifiers (decode them as ``Identifier``,
     /// ``ResourceIdentifier``, or as models if the document includes the resources).
-    public func primary<Model: Decodable>(as type: Model.Type, options: DecodingOptions = DecodingOptions())
+    public func primary<Model: Decodable>(as type: Model.Type, options: DecodingOptions? = nil)
         -> TypedResourceCollection<Model>
     {
         let top = storage.arena.topLevel
@@ -268,7 +325,8 @@ extension Document {
         let records: TypedResourceCollection<Model>.Records =
             top.primaryIsLinkage
             ? .linkages(first: top.primaryStart, count: count) : .resources(first: top.primaryStart, count: count)
-        return TypedResourceCollection(session: DecodingSession(storage: storage, options: options), records: records)
+        return TypedResourceCollection(
+            session: DecodingSession(storage: storage, options: options ?? decodingOptions), records: records)
     }
 
     /// The `included` resources of `Model`'s type, decoded lazily.
@@ -279,17 +337,19 @@ extension Document {
     ///
     /// - Complexity: O(n) in the number of included resources to find those of the type.
     public func included<Model: JSONAPIResource & Decodable>(
-        of type: Model.Type, options: DecodingOptions = DecodingOptions()
+        of type: Model.Type, options: DecodingOptions? = nil
     ) -> TypedResourceCollection<Model> {
         let top = storage.arena.topLevel
-        return typed(Model.self, first: Int(top.includedStart), count: Int(top.includedCount), options: options)
+        return typed(
+            Model.self, first: Int(top.includedStart), count: Int(top.includedCount),
+            options: options ?? decodingOptions)
     }
 
     /// Every resource of `Model`'s type, primary and included, decoded lazily.
     public func resources<Model: JSONAPIResource & Decodable>(
-        of type: Model.Type, options: DecodingOptions = DecodingOptions()
+        of type: Model.Type, options: DecodingOptions? = nil
     ) -> TypedResourceCollection<Model> {
-        typed(Model.self, first: 0, count: storage.arena.resources.count, options: options)
+        typed(Model.self, first: 0, count: storage.arena.resources.count, options: options ?? decodingOptions)
     }
 
     private func typed<Model: JSONAPIResource & Decodable>(
@@ -318,16 +378,16 @@ extension Document {
     ///
     /// - Complexity: O(1) to find it, then one resource's decode.
     public func resource<Model: JSONAPIResource & Decodable>(
-        _ type: Model.Type, id: String, options: DecodingOptions = DecodingOptions()
+        _ type: Model.Type, id: String, options: DecodingOptions? = nil
     ) throws -> Model? {
         guard let object = resource(type: Model.resourceType, id: id) else { return nil }
-        let session = DecodingSession(storage: storage, options: options)
+        let session = DecodingSession(storage: storage, options: options ?? decodingOptions)
         let record = UInt32(object.recordIndex)
         return try session.run { decoder in try decoder.unbox(Model.self, .resource(record), key: nil) }
     }
 
     /// Decodes the document as `T`, as ``JSONAPIDecoder/decode(_:from:)-(_,Document)`` does.
-    public func decode<T: Decodable>(_ type: T.Type, options: DecodingOptions = DecodingOptions()) throws -> T {
-        try JSONAPIDecoder(options: options).decode(T.self, from: self)
+    public func decode<T: Decodable>(_ type: T.Type, options: DecodingOptions? = nil) throws -> T {
+        try JSONAPIDecoder(options: options ?? decodingOptions).decode(T.self, from: self)
     }
 }

@@ -18,9 +18,28 @@
 /// ```
 public struct Document: Sendable {
     @usableFromInline let storage: DocumentStorage
+    private var storedDecodingOptions: DecodingOptions?
 
     init(storage: DocumentStorage) {
         self.storage = storage
+    }
+
+    /// The options the typed views use when a call passes none: ``primary(as:options:)``,
+    /// ``included(of:options:)``, ``resources(of:options:)``, ``resource(_:id:options:)`` and
+    /// ``decode(_:options:)``.
+    ///
+    /// A document parsed by ``JSONAPIDecoder/document(from:)-([UInt8])`` has the decoder's
+    /// options, so its key and date strategies reach every typed view; otherwise the defaults.
+    ///
+    /// ```swift
+    /// let decoder = JSONAPIDecoder()
+    /// decoder.keyDecodingStrategy = .convertFromKebabCase
+    /// let document = try decoder.document(from: data)
+    /// let articles = try document.primary(as: Article.self).decodeAll()   // kebab-case keys
+    /// ```
+    public var decodingOptions: DecodingOptions {
+        get { storedDecodingOptions ?? DecodingOptions() }
+        set { storedDecodingOptions = newValue }
     }
 
     /// Parses a complete document held in an array, without copying it.

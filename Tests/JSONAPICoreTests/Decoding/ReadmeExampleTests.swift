@@ -70,20 +70,27 @@ struct ReadmeExampleTests {
         }
         #expect(report.skipped.count == 1)
 
-        let document = try Document(parsing: Self.data)
-        var options = DecodingOptions()
-        options.keyDecodingStrategy = .convertFromKebabCase
-        let dan = try document.resource(Person.self, id: "9", options: options)
+        // The README's sequence: the document keeps the decoder's settings.
+        let document = try decoder.document(from: Self.data)
+        let articles = document.primary(as: Article.self)
+        let first = try articles.element(at: 0)
+        #expect(first.title == "JSON:API paints my bikeshed!")
+        let dan = try document.resource(Person.self, id: "9")
         #expect(dan?.firstName == "Dan")
 
         // One at a time, with the report.
-        options.ignoresMissingResources = true
         var store: [String] = []
-        let walk = try document.primary(as: Article.self, options: options).forEachDecodedReporting { article in
+        let walk = try articles.forEachDecodedReporting { article in
             store.append(article.title)
         }
         #expect(store == ["JSON:API paints my bikeshed!"])
         #expect(walk.value == 1)
+
+        decoder.tolerance = .lenient
+        let lenient = try decoder.decodeReporting([Article].self, from: Self.data)
+        #expect(lenient.value.count == 1)
+        #expect(lenient.problems.map(\.kind) == [.missingResource])
+        #expect(lenient.problems.map(\.pointer) == lenient.skipped.map(\.pointer))
         #expect(walk.skipped.map(\.identifier) == [ResourceIdentifier(type: "comments", id: "404")])
     }
 

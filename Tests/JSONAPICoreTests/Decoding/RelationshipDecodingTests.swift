@@ -133,8 +133,8 @@ struct RelationshipDecodingTests {
         let text = Self.replacing(
             #""author":{"data":{"type":"people","id":"9"}}"#, with: #""author":{"data":{"type":"people","id":"99"}}"#)
         let error = decodingError { try decode(Article.self, text) }
-        guard case .valueNotFound? = error else {
-            Issue.record("expected valueNotFound, got \(String(describing: error))")
+        guard case .dataCorrupted? = error else {
+            Issue.record("expected dataCorrupted, got \(String(describing: error))")
             return
         }
         #expect(error?.jsonapiError?.code == .missingResource)
