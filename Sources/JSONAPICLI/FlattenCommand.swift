@@ -7,9 +7,10 @@ struct FlattenCommand: ParsableCommand {
         commandName: "flatten",
         abstract: "Print a document as plain nested JSON, related resources embedded.",
         discussion: """
-            Primary data is printed as `jsonapi get` prints a resource (an object, an array of them, \
-            or null), related resources embedded down to --depth levels. An error document prints \
-            its errors array; a document without primary data prints null.
+            Prints an object whose `data` is the primary data printed as `jsonapi get` prints a \
+            resource (an object, an array of them, or null), related resources embedded down to \
+            --depth levels, followed by the document's other top-level members as they are (meta, \
+            links, jsonapi, errors); `included` is left out, its resources embedded where linked.
             Exit status: 0 when printed, 1 when the document is invalid, 2 on usage or I/O errors.
             """
     )

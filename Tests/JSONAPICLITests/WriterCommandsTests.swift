@@ -98,16 +98,23 @@ struct WriterCommandsTests {
         #expect(missing.error.contains("no resource with type `people` and id `10`"))
     }
 
-    @Test("flatten: primary data, or an error document's errors")
+    @Test("flatten: primary data flattened, the other top-level members kept")
     func flatten() throws {
         let name = try file()
         let flat = try CLIHarness.run(["flatten", "--compact", "--depth", "0", name], in: directory)
         #expect(
-            flat.text == #"{"type":"articles","id":"1","title":"Hi","z":1,"a":2,"author":{"type":"people","id":"9"}}"#
+            flat.text
+                == #"{"data":{"type":"articles","id":"1","title":"Hi","z":1,"a":2,"author":{"type":"people","id":"9"}}}"#
                 + "\n")
+        let page = try file(
+            #"{"data": [], "meta": {"totalPages": 13}, "links": {"next": "/articles?page[number]=2"}}"#, "page.json")
+        let flatPage = try CLIHarness.run(["flatten", "--compact", page], in: directory)
+        #expect(
+            flatPage.text == #"{"data":[],"meta":{"totalPages":13},"links":{"next":"/articles?page[number]=2"}}"# + "\n"
+        )
         let errors = try file(#"{"errors": [{"status": "404", "title": "Not Found"}]}"#, "errors.json")
         let flatErrors = try CLIHarness.run(["flatten", "--compact", errors], in: directory)
-        #expect(flatErrors.text == #"[{"status":"404","title":"Not Found"}]"# + "\n")
+        #expect(flatErrors.text == #"{"errors":[{"status":"404","title":"Not Found"}]}"# + "\n")
     }
 
     @Test(

@@ -43,25 +43,43 @@ extension ResourceObject {
 }
 
 extension Document {
-    /// Writes the whole document as plain JSON: primary data flattened as
-    /// ``ResourceObject/writeFlattened(to:depth:)`` does (an object, an array of them, or `null`),
-    /// or for an error document its `errors` array.
+    /// Writes the whole document as plain JSON, in the shape Japx gives: an object whose `data`
+    /// is the primary data flattened as ``ResourceObject/writeFlattened(to:depth:)`` does (an
+    /// object, an array of them, or `null`), followed by every other top-level member as it is
+    /// (`meta`, `links`, `jsonapi`, `errors`, extension members), in document order; `included`
+    /// is left out, its resources being embedded where they are linked.
     ///
     /// Primary resource identifiers (a relationship document) become the resources they name
     /// when the document contains them, and identifier objects otherwise. A document without
-    /// primary data (only `meta`, or an extension such as Atomic Operations) writes `null`.
+    /// primary data (an error document, only `meta`) has no `data` member.
     ///
     /// ```swift
+    /// // {"data": [...], "meta": {"totalPages": 13}, "links": {"next": "/articles?page[number]=2"}}
     /// let plain = document.flattenedJSON(depth: 2, options: .pretty)
+    /// // {"data": [{"type": "articles", "id": "1", "title": ..., "author": {...}}, ...],
+    /// //  "meta": {"totalPages": 13}, "links": {"next": "/articles?page[number]=2"}}
     /// ```
     public func writeFlattened(to writer: inout JSONWriter, depth: Int) {
-        let depth = max(0, depth)
-        if hasErrors {
-            writer.beginArray()
-            for error in errors { error.write(to: &writer) }
-            writer.endArray()
-            return
+        writer.beginObject()
+        for (name, value) in jsonValue.members {
+            switch name {
+            case "included":
+                continue
+            case "data":
+                writer.key("data")
+                writeFlattenedPrimaryData(to: &writer, depth: depth)
+            default:
+                writer.key(name)
+                value.write(to: &writer)
+            }
         }
+        writer.endObject()
+    }
+
+    /// Writes the primary data alone, flattened: an object, an array of them, or `null` (also
+    /// for a document without primary data). See ``writeFlattened(to:depth:)``.
+    public func writeFlattenedPrimaryData(to writer: inout JSONWriter, depth: Int) {
+        let depth = max(0, depth)
         var flattener = Flattener()
         switch primary {
         case .absent, .null:
@@ -85,6 +103,15 @@ extension Document {
     public func flattenedJSON(depth: Int = 1, options: JSONWritingOptions = JSONWritingOptions()) -> [UInt8] {
         var writer = JSONWriter(options: options)
         writeFlattened(to: &writer, depth: depth)
+        return writer.bytes
+    }
+
+    /// The primary data alone as plain JSON; see ``writeFlattenedPrimaryData(to:depth:)``.
+    public func flattenedPrimaryDataJSON(depth: Int = 1, options: JSONWritingOptions = JSONWritingOptions())
+        -> [UInt8]
+    {
+        var writer = JSONWriter(options: options)
+        writeFlattenedPrimaryData(to: &writer, depth: depth)
         return writer.bytes
     }
 }

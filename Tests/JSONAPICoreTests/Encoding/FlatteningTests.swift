@@ -54,31 +54,49 @@ struct FlatteningTests {
         }
     }
 
-    @Test("a document flattens its primary data, or its errors")
+    @Test("a document flattens its primary data and keeps its other top-level members")
     func documents() throws {
         let document = try Document(parsing: Self.document)
+        let primary = String(decoding: document.flattenedPrimaryDataJSON(depth: 0), as: UTF8.self)
+        #expect(primary.hasPrefix(#"[{"type":"articles","id":"1","title":"Hi""#))
+        #expect(primary.hasSuffix(#"{"type":"articles","id":"2","author":{"type":"people","id":"404"}}]"#))
         let whole = String(decoding: document.flattenedJSON(depth: 0), as: UTF8.self)
-        #expect(whole.hasPrefix(#"[{"type":"articles","id":"1","title":"Hi""#))
-        #expect(whole.hasSuffix(#"{"type":"articles","id":"2","author":{"type":"people","id":"404"}}]"#))
+        #expect(whole == #"{"data":"# + primary + "}")
 
         let one = try Document(parsing: #"{"data":{"type":"a","id":"1","lid":"l","attributes":{"x":{"y":[1]}}}}"#)
         #expect(
-            String(decoding: one.flattenedJSON(), as: UTF8.self) == #"{"type":"a","id":"1","lid":"l","x":{"y":[1]}}"#)
+            String(decoding: one.flattenedJSON(), as: UTF8.self)
+                == #"{"data":{"type":"a","id":"1","lid":"l","x":{"y":[1]}}}"#)
+
+        // A page keeps its meta and links (and any other top-level member), in document order.
+        let page = try Document(
+            parsing: #"""
+                {"meta":{"totalPages":13},"data":[{"type":"a","id":"1","relationships":{"b":{"data":{"type":"b","id":"2"}}}}],
+                 "included":[{"type":"b","id":"2","attributes":{"n":1}}],
+                 "links":{"next":"/a?page[number]=2"},"jsonapi":{"version":"1.1"}}
+                """#)
+        #expect(
+            String(decoding: page.flattenedJSON(), as: UTF8.self)
+                == #"{"meta":{"totalPages":13},"data":[{"type":"a","id":"1","b":{"type":"b","id":"2","n":1}}],"links":{"next":"/a?page[number]=2"},"jsonapi":{"version":"1.1"}}"#
+        )
 
         let errors = try Document(parsing: #"{"errors":[{"status":"404"},{"title":"x"}]}"#)
-        #expect(String(decoding: errors.flattenedJSON(), as: UTF8.self) == #"[{"status":"404"},{"title":"x"}]"#)
+        #expect(
+            String(decoding: errors.flattenedJSON(), as: UTF8.self) == #"{"errors":[{"status":"404"},{"title":"x"}]}"#)
 
         let empty = try Document(parsing: #"{"data":null}"#)
-        #expect(String(decoding: empty.flattenedJSON(), as: UTF8.self) == "null")
+        #expect(String(decoding: empty.flattenedJSON(), as: UTF8.self) == #"{"data":null}"#)
         let metaOnly = try Document(parsing: #"{"meta":{"a":1}}"#)
-        #expect(String(decoding: metaOnly.flattenedJSON(), as: UTF8.self) == "null")
+        #expect(String(decoding: metaOnly.flattenedJSON(), as: UTF8.self) == #"{"meta":{"a":1}}"#)
+        #expect(String(decoding: metaOnly.flattenedPrimaryDataJSON(), as: UTF8.self) == "null")
 
         let linkage = try Document(
             parsing: #"{"data":[{"type":"tags","id":"2"}]}"#, options: ParsingOptions(kind: .relationshipUpdate))
-        #expect(String(decoding: linkage.flattenedJSON(), as: UTF8.self) == #"[{"type":"tags","id":"2"}]"#)
+        #expect(
+            String(decoding: linkage.flattenedPrimaryDataJSON(), as: UTF8.self) == #"[{"type":"tags","id":"2"}]"#)
         let toOne = try Document(
             parsing: #"{"data":{"type":"tags","id":"2"}}"#, options: ParsingOptions(kind: .relationshipUpdate))
-        #expect(String(decoding: toOne.flattenedJSON(), as: UTF8.self) == #"{"type":"tags","id":"2"}"#)
+        #expect(String(decoding: toOne.flattenedPrimaryDataJSON(), as: UTF8.self) == #"{"type":"tags","id":"2"}"#)
     }
 
     @Test("a generated document flattens to valid JSON at every depth")
@@ -86,7 +104,7 @@ struct FlatteningTests {
         let bytes = CompoundDocumentGenerator(resources: 300, seed: 5).generate()
         let document = try Document(parsing: bytes)
         for depth in 0...3 {
-            let flat = document.flattenedJSON(depth: depth)
+            let flat = document.flattenedPrimaryDataJSON(depth: depth)
             let parsed = try #require(try JSONSerialization.jsonObject(with: Data(flat)) as? [[String: Any]])
             #expect(parsed.count == document.primaryResources.count)
             #expect(parsed.allSatisfy { $0["type"] as? String == "articles" })
