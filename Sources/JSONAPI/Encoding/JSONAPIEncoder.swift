@@ -226,7 +226,14 @@ struct DocumentEncoder {
         unsafe try included.withUnsafeBufferPointer { included in
             unsafe try includeAll(included, head: &head)
         }
-        if includedOpen { writer.endArray() }
+        if includedOpen {
+            writer.endArray()
+        } else if mode == .document, let paths = context.options.includePaths, !paths.isEmpty {
+            // JSON:API 1.1: the response to a request with `include` has `included`, even empty.
+            writer.key("included")
+            writer.beginArray()
+            writer.endArray()
+        }
         if let meta {
             writer.key("meta")
             try context.box(meta, path: []).write(to: &writer, sorted: context.sorted)

@@ -80,6 +80,23 @@ struct EncoderDocumentTests {
         #expect(json["included"] == nil)
     }
 
+    @Test func aRequestedIncludeWritesIncludedEvenWhenEmpty() throws {
+        let encoder = JSONAPIEncoder()
+        encoder.includePaths = ["author"]
+        // Nothing to include: a person has no `author`, and an empty array has no resources.
+        #expect(
+            text(try encoder.encode(F.ada))
+                == #"{"data":{"type":"people","id":"9","attributes":{"name":"Ada","age":36}},"included":[]}"#)
+        #expect(text(try encoder.encode([F.Person]())) == #"{"data":[],"included":[]}"#)
+        _ = try parseStrictly(try encoder.encode(F.ada))
+        // Without a requested include, no `included` member.
+        encoder.includePaths = nil
+        #expect(text(try encoder.encode([F.Person]())) == #"{"data":[]}"#)
+        // Request bodies never have one.
+        encoder.includePaths = ["author"]
+        #expect(!text(try encoder.encodeCreate(F.ada)).contains("included"))
+    }
+
     @Test func sparseFieldsets() throws {
         let encoder = JSONAPIEncoder()
         encoder.fields = ["articles": ["title", "author"], "people": ["name"]]
