@@ -82,7 +82,7 @@ extension ResourceDecoder {
     {
         if case .member(let member) = slot {
             if firstByte(member.value) == UInt8(ascii: "n") { return nil }
-            guard lenient else {
+            guard unsafe lenient else {
                 return try T.read(
                     self, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
             }

@@ -40,9 +40,6 @@ extension ResourceDecoder {
     }
 
     @inline(__always)
-    var lenient: Bool { unsafe options.tolerance == .lenient }
-
-    @inline(__always)
     var recoveryMark: RecoveryMark {
         unsafe RecoveryMark(skips: skips.count, problems: problems.count)
     }
@@ -54,7 +51,7 @@ extension ResourceDecoder {
     func recover(
         _ error: any Error, since mark: RecoveryMark, node: Node, key: KeyRef, action: DecodingProblem.Action
     ) -> Bool {
-        guard lenient, unsafe session.invalidOptions == nil, let decodingError = error as? DecodingError,
+        guard unsafe lenient, unsafe session.invalidOptions == nil, let decodingError = error as? DecodingError,
             let context = decodingError.context
         else {
             return false

@@ -154,6 +154,8 @@ final class ResourceDecoder: Decoder {
     /// The model type the current frame decodes, for messages.
     @exclusivity(unchecked) var expectedModel: (any JSONAPIResource.Type)?
     @exclusivity(unchecked) var skips: [PendingSkip] = []
+    /// `options.tolerance == .lenient`, read once per decode.
+    @exclusivity(unchecked) private(set) var lenient: Bool
     /// Problems recorded in decode order: skips (by index) and, when lenient, recovered failures.
     @exclusivity(unchecked) var problems: [PendingProblem] = []
     @exclusivity(unchecked) var typeInfos: [TypeInfo] = []
@@ -192,6 +194,7 @@ final class ResourceDecoder: Decoder {
         unsafe self.matcher = KeyMatcher(session.options.keyDecodingStrategy)
         unsafe self.exactKeys = matcher.isExact
         unsafe self.node = node
+        unsafe self.lenient = session.options.tolerance == .lenient
     }
 
     // SAFETY: the decoder is the only owner of its stacks and frees each once.
@@ -252,6 +255,7 @@ final class ResourceDecoder: Decoder {
         unsafe types = arena.types
         unsafe matcher = KeyMatcher(session.options.keyDecodingStrategy)
         unsafe exactKeys = matcher.isExact
+        unsafe lenient = session.options.tolerance == .lenient
         unsafe node = .primary
         unsafe basePath = []
         unsafe keys.truncate(to: 0)
@@ -501,9 +505,6 @@ final class ResourceDecoder: Decoder {
             return try decodeLossless(lossless, range, escaped: escaped, key: key, as: T.self)
         }
         if info.resourceType != .max || info.unionIndex >= 0, let record = relatedRecord(node) {
-            if info.resourceType != .max, unsafe resources[Int(record)].type != info.resourceType {
-                throw wrongLinkageType(node, record: record, info: info, key: key)
-            }
             return try decodeRelated(T.self, node, record: record, key: key, info: info)
         }
         let frame = try push(node, key: key, expected: info.resourceType, model: info.model)
@@ -550,6 +551,11 @@ final class ResourceDecoder: Decoder {
     ) throws -> T {
         let memoKey = MemoKey(type: info.id, record: record)
         if let cached = unsafe memo[memoKey], let value = cached as? T { return value }
+        // Checked here, at the linkage, so the error points where the problem is; a value in
+        // the memo passed this check when it was made.
+        if info.resourceType != .max, unsafe resources[Int(record)].type != info.resourceType {
+            throw wrongLinkageType(node, record: record, info: info, key: key)
+        }
         let frame = try push(node, key: key, expected: info.resourceType, model: info.model)
         defer { pop(frame) }
         let value: T
@@ -611,7 +617,7 @@ final class ResourceDecoder: Decoder {
         default:
             break
         }
-        guard lenient else { return try unbox(W.self, node, key: key) }
+        guard unsafe lenient else { return try unbox(W.self, node, key: key) }
         let mark = recoveryMark
         do {
             return try unbox(W.self, node, key: key)
@@ -854,7 +860,7 @@ final class ResourceDecoder: Decoder {
         let list = try elements(of: node, for: [E].self)
         let info = typeInfo(E.self)
         if case .linkages(let first, let count) = list, let linkageArray = info.linkageArray, info.unionIndex < 0,
-            !info.needsTarget, !lenient
+            !info.needsTarget, unsafe !lenient
         {
             reserve(&result, Int(count))
             try linkageArray.appendLinkages(
@@ -882,7 +888,7 @@ final class ResourceDecoder: Decoder {
                     }
                     throw adding(.index(position), to: missingResource(index))
                 }
-                if lenient {
+                if unsafe lenient {
                     if let element = try recoverableElement(E.self, .linkage(index), info: info, position: position) {
                         append(&result, element)
                     }
@@ -905,7 +911,7 @@ final class ResourceDecoder: Decoder {
                         action: .leftOut)
                     continue
                 }
-                if lenient {
+                if unsafe lenient {
                     if let element = try recoverableElement(E.self, .resource(record), info: info, position: position) {
                         append(&result, element)
                     }

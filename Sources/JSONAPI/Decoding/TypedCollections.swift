@@ -136,7 +136,7 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
             for position in 0..<endIndex {
                 let node = node(position)
                 if leavesOut(node, at: position, union: union, decoder) { continue }
-                if decoder.lenient {
+                if unsafe decoder.lenient {
                     if let model = try decodeLeniently(node, at: position, decoder) { result.append(model) }
                 } else {
                     result.append(try decoder.unbox(Model.self, node, key: .index(position)))
@@ -190,7 +190,7 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
         for position in 0..<endIndex {
             let node = node(position)
             if leavesOut(node, at: position, union: union, decoder) { continue }
-            if decoder.lenient {
+            if unsafe decoder.lenient {
                 if let model = try decodeLeniently(node, at: position, decoder) { try body(model) }
             } else {
                 try body(try decoder.unbox(Model.self, node, key: .index(position)))
@@ -236,7 +236,7 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
                         defer { position += 1 }
                         let node = collection.node(position)
                         if collection.leavesOut(node, at: position, union: union, decoder) { continue }
-                        if decoder.lenient {
+                        if unsafe decoder.lenient {
                             guard let model = try collection.decodeLeniently(node, at: position, decoder) else {
                                 continue
                             }
