@@ -20,6 +20,7 @@ enum TypedCheck {
         lenient.maximumRelationshipDepth = 1 + plan.next(below: 8)
         lenient.usesResourceReaders = plan.flip()
         try collection(document.primary(as: FuzzArticle.self, options: lenient), what: "primary articles, lenient")
+        try tolerant(document, strict: lenient)
         for person in document.resources(ofType: FuzzPerson.resourceType) {
             guard let id = person.id else { continue }
             _ = try? document.resource(FuzzPerson.self, id: id)
@@ -28,6 +29,45 @@ enum TypedCheck {
         _ = try? document.decode([FuzzArticle].self)
         _ = try? document.decode(FuzzArticle.self, options: lenient)
         _ = try? document.decode(CompoundDocument<[FuzzContributor], JSON, JSON>.self)
+    }
+
+    /// A lenient decode of the primary articles never throws; every element is decoded or left
+    /// out with a located problem; and when the strict decode succeeds the two give the same
+    /// models and the same problems.
+    private static func tolerant(_ document: Document, strict: DecodingOptions) throws(FuzzFailure) {
+        var options = strict
+        options.tolerance = .lenient
+        let primary = document.primary(as: FuzzArticle.self, options: options)
+        let report: DecodingReport<[FuzzArticle]>
+        do {
+            report = try primary.decodeAllReporting()
+        } catch {
+            throw FuzzFailure("a lenient decodeAll threw: \(error)")
+        }
+        var leftOut: Set<String> = []
+        for problem in report.problems {
+            _ = problem.description
+            if !problem.pointer.hasPrefix("/") && !problem.pointer.isEmpty {
+                throw FuzzFailure("problem with pointer \(problem.pointer): \(problem)")
+            }
+            if problem.line < 1 || problem.column < 1 { throw FuzzFailure("problem without a line: \(problem)") }
+            let path = problem.codingPath
+            if problem.action == .leftOut, path.hasPrefix("["), path.hasSuffix("]"), !path.dropFirst().contains("[") {
+                leftOut.insert(path)
+            }
+        }
+        if report.value.count + leftOut.count != primary.count {
+            throw FuzzFailure(
+                "lenient: \(report.value.count) articles decoded and \(leftOut.count) left out of \(primary.count)")
+        }
+        guard let exact = try? document.primary(as: FuzzArticle.self, options: strict).decodeAllReporting() else {
+            return
+        }
+        if exact.value.map({ String(describing: $0) }) != report.value.map({ String(describing: $0) })
+            || exact.problems != report.problems
+        {
+            throw FuzzFailure("a strict decode that succeeds and a lenient one give different results")
+        }
     }
 
     /// Every `JSONAPIDecoder` entry point that takes bytes.
