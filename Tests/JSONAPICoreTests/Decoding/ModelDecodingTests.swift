@@ -241,6 +241,32 @@ struct ModelDecodingTests {
         let document = try parse(text)
         #expect(try decoder.decode(Book.self, from: document).pages == 412)
         #expect(try document.decode(Book.self).id == "b1")
+        #expect(try decoder.decode(Book.self, from: text).title == "Dune")
+        #expect(try decoder.decode([Book].self, from: #"{"data":[]}"#).isEmpty)
+    }
+
+    /// A document parsed by the decoder keeps its settings, so the typed views decode as the
+    /// decoder does; a call's own options still win.
+    @Test func documentsParsedByADecoderKeepItsSettings() throws {
+        let text = #"{"data":{"type":"books","id":"b1","attributes":{"book-title":"Dune","page_count":412}}}"#
+        struct KebabBook: Decodable, JSONAPIResource {
+            static let resourceType = "books"
+            var id: String
+            var bookTitle: String
+        }
+        let decoder = JSONAPIDecoder()
+        decoder.keyDecodingStrategy = .convertFromKebabCase
+        let document = try decoder.document(from: text)
+        #expect(try document.primary(as: KebabBook.self).element(at: 0).bookTitle == "Dune")
+        #expect(try document.resource(KebabBook.self, id: "b1")?.bookTitle == "Dune")
+        #expect(try document.decode(KebabBook.self).bookTitle == "Dune")
+        #expect(document.decodingOptions.parsing.kind == decoder.parsingOptions.kind)
+        // Passed options replace the document's.
+        #expect(throws: DecodingError.self) {
+            try document.primary(as: KebabBook.self, options: DecodingOptions()).element(at: 0)
+        }
+        // A document parsed directly has the defaults.
+        #expect(throws: DecodingError.self) { try parse(text).primary(as: KebabBook.self).element(at: 0) }
     }
 
     @Test func invalidJSONIsADecodingError() throws {
