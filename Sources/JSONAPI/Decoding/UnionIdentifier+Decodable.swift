@@ -20,8 +20,16 @@ extension UnionIdentifier: Decodable, LinkageDecodable, DirectDecodable {
     }
 
     static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> UnionIdentifier {
+        try decodeLocated(from: decoder, node, key: key).identifier
+    }
+
+    /// The identifier and the byte offset of the object it was read from (for errors about it).
+    static func decodeLocated(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws
+        -> (identifier: UnionIdentifier, offset: Int)
+    {
         guard let identity = try decoder.identity(of: node, key: key) else {
-            return try decoder.descend(into: node, key: key) { try decodePortable(from: decoder) }
+            let identifier = try decoder.descend(into: node, key: key) { try decodePortable(from: decoder) }
+            return (identifier, decoder.offset(of: node))
         }
         let info = decoder.typeInfo(UnionIdentifier.self)
         guard let union = decoder.union(info), let position = union.members.firstIndex(of: identity.type),
@@ -42,7 +50,7 @@ extension UnionIdentifier: Decodable, LinkageDecodable, DirectDecodable {
         if identity.meta.isPresent {
             identifier.meta = unsafe JSONObject(storage: decoder.storage, range: identity.meta)
         }
-        return identifier
+        return (identifier, identity.offset)
     }
 
     private static func decodePortable(from decoder: any Decoder) throws -> UnionIdentifier {
@@ -76,11 +84,11 @@ struct ConvertedUnionIdentifier<Converted: UnionIdentifierConvertible>: DirectDe
     static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws
         -> ConvertedUnionIdentifier
     {
-        let identifier = try UnionIdentifier<Converted.Union>.decodeDirect(from: decoder, node, key: key)
+        let (identifier, offset) = try UnionIdentifier<Converted.Union>.decodeLocated(from: decoder, node, key: key)
         guard let value = Converted(identifier) else {
             throw decoder.failure(
-                .typeMismatch(Converted.self), at: decoder.offset(of: node), code: .typeMismatch,
-                path: decoder.path(key), "\(Converted.self) has no value for the resource \(identifier)")
+                .typeMismatch(Converted.self), at: offset, code: .typeMismatch, path: decoder.path(key),
+                "\(Converted.self) has no value for the resource \(identifier)")
         }
         return ConvertedUnionIdentifier(value: value)
     }

@@ -58,6 +58,28 @@ struct UnionIdentifierTests {
         }
     }
 
+    /// An identifier type of the union with no case for organizations.
+    enum PersonCredit: UnionIdentifierConvertible {
+        case person(Identifier<Person>)
+
+        init?(_ identifier: UnionIdentifier<Credit>) {
+            guard let id = identifier.identifier(as: Person.self) else { return nil }
+            self = .person(id)
+        }
+
+        var unionIdentifier: UnionIdentifier<Credit> {
+            switch self {
+            case .person(let id): UnionIdentifier(id, as: Credit.person)
+            }
+        }
+    }
+
+    struct PersonCredited: Decodable, JSONAPIResource {
+        static let resourceType = "articles"
+        var id: String
+        var reviewer: PersonCredit
+    }
+
     struct Article: Decodable, Sendable, JSONAPIResource {
         static let resourceType = "articles"
         var id: String
@@ -137,6 +159,16 @@ struct UnionIdentifierTests {
         #expect(toOneError?.debugDescription.contains("is not a member of Credit (people, organizations)") == true)
         #expect(toOneError?.jsonapiError?.pointer == "/data/relationships/reviewer/data")
         #expect(toOneError?.path == "reviewer")
+    }
+
+    @Test func identifierTypeWithoutACaseForTheResourceFails() throws {
+        let error = decodingError { try decode(PersonCredited.self, Self.document) }
+        #expect(
+            error?.debugDescription.contains("PersonCredit has no value for the resource organizations/24") == true,
+            "\(String(describing: error))")
+        #expect(error?.jsonapiError?.code == .typeMismatch)
+        #expect(error?.jsonapiError?.pointer == "/data/relationships/reviewer/data")
+        #expect(error?.path == "reviewer")
     }
 
     @Test func unhandledTypesAreSkippedWhenAllowed() throws {
