@@ -24,6 +24,10 @@ public struct ResourceReadableMacro: ExtensionMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) -> [ExtensionDeclSyntax] {
+        if let enumDecl = declaration.as(EnumDeclSyntax.self) {
+            return ResourceUnionExpansion.expansion(
+                of: node, attachedTo: enumDecl, providingExtensionsOf: type, conformingTo: protocols, in: context)
+        }
         guard let structDecl = declaration.as(StructDeclSyntax.self) else {
             context.diagnose(Diagnostic(node: node, message: MacroMessage.notAStruct))
             return []
@@ -59,7 +63,7 @@ public struct ResourceReadableMacro: ExtensionMacro {
         }
         if failed { return [] }
         let access = accessModifier(of: structDecl)
-        let conformance = protocols.isEmpty ? "" : ": JSONAPI.ResourceReadable"
+        let conformance = conforms(protocols, to: "ResourceReadable") ? ": JSONAPI.ResourceReadable" : ""
         let body: String
         if !reads.isEmpty && hasMemberwiseInitializer(structDecl) {
             // One call of the memberwise initializer builds the value at once. Assigned a
@@ -79,6 +83,11 @@ public struct ResourceReadableMacro: ExtensionMacro {
             """
         guard let extensionDecl = source.as(ExtensionDeclSyntax.self) else { return [] }
         return [extensionDecl]
+    }
+
+    /// Whether `protocols` (the conformances the type still lacks) has `name`.
+    static func conforms(_ protocols: [TypeSyntax], to name: String) -> Bool {
+        protocols.contains { $0.trimmedDescription == name || $0.trimmedDescription == "JSONAPI.\(name)" }
     }
 
     /// Whether the struct certainly has the implicit memberwise initializer, with one parameter
@@ -294,10 +303,10 @@ public struct ResourceReadableMacro: ExtensionMacro {
             ? String(identifier.dropFirst().dropLast()) : identifier
     }
 
-    /// `public ` or `package ` when the struct is, so the initializer can witness the
+    /// `public ` or `package ` when the type is, so the initializer can witness the
     /// conformance; nothing otherwise.
-    static func accessModifier(of structDecl: StructDeclSyntax) -> String {
-        for modifier in structDecl.modifiers {
+    static func accessModifier(of declaration: some DeclGroupSyntax) -> String {
+        for modifier in declaration.modifiers {
             switch modifier.name.tokenKind {
             case .keyword(.public), .keyword(.open): return "public "
             case .keyword(.package): return "package "
@@ -318,7 +327,7 @@ enum MacroMessage: DiagnosticMessage {
     var message: String {
         switch self {
         case .notAStruct:
-            "@ResourceReadable applies to structs only (a class or enum keeps its init(from: any Decoder))"
+            "@ResourceReadable applies to structs, and to enums whose cases each carry one model (a class keeps its init(from: any Decoder))"
         case .lazyProperty:
             "@ResourceReadable cannot read a lazy property; make it a stored or computed property"
         case .unsupportedPattern:

@@ -183,7 +183,7 @@ struct ResourceReadableMacroTests {
             diagnostics: [
                 DiagnosticSpec(
                     message:
-                        "@ResourceReadable applies to structs only (a class or enum keeps its init(from: any Decoder))",
+                        "@ResourceReadable applies to structs, and to enums whose cases each carry one model (a class keeps its init(from: any Decoder))",
                     line: 1, column: 1)
             ])
         expand(

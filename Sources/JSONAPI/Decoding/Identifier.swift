@@ -167,11 +167,13 @@ extension Identifier: LinkageArrayDecodable {
 }
 
 extension Identifier: Encodable {
-    /// Encodes the resource identifier object: `type`, `id` and (if any) `lid`.
+    /// Encodes the resource identifier object: `type`, `id` and (if any) `lid` and `meta`, as
+    /// ``JSONAPIEncoder`` writes it in linkage.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: IdentifierKeys.self)
         try container.encode(Model.resourceType, forKey: .type)
         if !id.isEmpty || lid == nil { try container.encode(id, forKey: .id) }
         try container.encodeIfPresent(lid, forKey: .lid)
+        if let meta, !meta.isAbsent { try container.encode(JSON(meta), forKey: .meta) }
     }
 }

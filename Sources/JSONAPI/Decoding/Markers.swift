@@ -96,6 +96,12 @@ protocol LinkageArrayDecodable {
 /// They decode nothing nested, so errors they throw carry `key` in their coding path.
 protocol DirectDecodable {
     static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> Self
+
+    /// ``decodeDirect(from:_:key:)`` as the type `R` the decoder found this reader on: `Self`,
+    /// except for a reader that stands in for a type the library cannot conform
+    /// (``ConvertedUnionIdentifier``), which returns that type.
+    static func decodeDirect<R>(from decoder: ResourceDecoder, _ node: Node, key: KeyRef, as type: R.Type)
+        throws -> R
 }
 
 extension DirectDecodable {

@@ -25,8 +25,26 @@
 /// optionals `nil`, and is listed among the skipped resources. Unions work anywhere a model
 /// does: relationships, primary data, ``Document/primary(as:options:)``, ``Lazy``.
 ///
-/// Declare `members` with `static let` so the list is built once.
+/// Declare `members` with `static let` so the list is built once, or let `@ResourceReadable`
+/// (in `JSONAPIMacros`) write it from the cases.
+///
+/// The identifier of a member, for linkage-only properties and request bodies, is
+/// ``UnionIdentifier`` (`Contributor.ID` unless the union declares an `ID` of its own):
+///
+/// ```swift
+/// struct ArticleContributors: Encodable, JSONAPIResource {
+///     static let resourceType = "articles"
+///     var id: String
+///     var contributors: [Contributor.ID]
+/// }
+/// let body = try JSONAPIEncoder().encodeUpdate(
+///     ArticleContributors(id: "1", contributors: [.init(Contributor.person, id: "12")]))
+/// ```
 public protocol ResourceUnion: Decodable {
+    /// The identifier of a resource of any member type: ``UnionIdentifier`` unless the union
+    /// declares its own (such as an enum with a case per member, as `@ResourceReadable` writes).
+    associatedtype ID: UnionIdentifierConvertible = UnionIdentifier<Self> where ID.Union == Self
+
     /// The member models, each with the case that wraps it.
     static var members: [ResourceUnionMember<Self>] { get }
 }
@@ -38,6 +56,14 @@ public struct ResourceUnionMember<Union>: @unchecked Sendable {
     // SAFETY (`@unchecked Sendable`): `decode` captures only the `Sendable` `embed` function and
     // the model's metatype, which is immutable runtime metadata; sharing it is sound.
     let decode: (any Decoder) throws -> Union
+
+    /// A member decoding the model that `embed` (the enum case) wraps, the model type inferred
+    /// from the case: `.member(Contributor.person)`.
+    public static func member<Model: JSONAPIResource & Decodable>(
+        _ embed: @escaping @Sendable (Model) -> Union
+    ) -> ResourceUnionMember {
+        member(Model.self, embed)
+    }
 
     /// A member decoding `model` and wrapping it with `embed` (usually the enum case).
     public static func member<Model: JSONAPIResource & Decodable>(

@@ -24,7 +24,7 @@ struct TypeTraits: @unchecked Sendable {
     var readsRelationshipObject: Bool
     var linkageArray: (any LinkageArrayDecodable.Type)?
     /// The union's name and its members' resource types, for a ``ResourceUnion`` (or a lazy
-    /// reference to one).
+    /// reference to one, or an identifier of one).
     var union: (name: String, memberNames: [String])?
     /// The type's reader initializer, for a ``ResourceReadable`` type.
     var readable: (any ResourceReadable.Type)?
@@ -42,6 +42,9 @@ struct TypeTraits: @unchecked Sendable {
 
     private static func make<T>(_ type: T.Type) -> TypeTraits {
         let kind: ResourceDecoder.TypeInfo.Kind
+        // Identifiers of a union (``UnionIdentifier``, or an enum with a case per member) read
+        // from linkage alone and skip what their union does not handle, as the union does.
+        let unionIdentifier = T.self as? any UnionIdentifierConvertible.Type
         if T.self == Date.self {
             kind = .date
         } else if T.self == Data.self {
@@ -56,6 +59,8 @@ struct TypeTraits: @unchecked Sendable {
             kind = .scalar(scalar)
         } else if let direct = T.self as? any DirectDecodable.Type {
             kind = .direct(direct)
+        } else if let unionIdentifier {
+            kind = .direct(unionIdentifier.directDecoding)
         } else if let marker = T.self as? any DecodableArrayMarker.Type {
             kind = .array(marker)
         } else if let marker = T.self as? any DecodableOptionalMarker.Type {
@@ -67,10 +72,11 @@ struct TypeTraits: @unchecked Sendable {
         }
         let unionType =
             (T.self as? any ResourceUnion.Type) ?? ((T.self as? any LazyMarker.Type)?.model as? any ResourceUnion.Type)
+            ?? unionIdentifier?.unionType
         return TypeTraits(
             kind: kind, model: T.self as? any JSONAPIResource.Type,
             lossless: T.self as? any LosslessStringConvertible.Type,
-            needsTarget: !(T.self is any LinkageDecodable.Type),
+            needsTarget: !(T.self is any LinkageDecodable.Type) && unionIdentifier == nil,
             readsRelationshipObject: T.self is any RelationshipObjectDecodable.Type,
             linkageArray: T.self as? any LinkageArrayDecodable.Type,
             union: unionType.map { (name: String(describing: $0), memberNames: $0.memberResourceTypes) },

@@ -40,7 +40,7 @@ func isRelationshipType(_ type: Any.Type) -> Bool {
     if type is any JSONAPIResource.Type { return true }
     if type is any ResourceUnion.Type { return true }
     if let marker = type as? any LinkageEncodableType.Type { return marker.isLinkage }
-    return false
+    return type is any UnionIdentifierConvertible.Type
 }
 
 extension Identifier: LinkageEncodable, LinkageEncodableType {

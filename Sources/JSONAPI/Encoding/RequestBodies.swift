@@ -71,6 +71,46 @@ public struct RelationshipUpdate: Sendable, Hashable {
         RelationshipUpdate(.remove, identifiers)
     }
 
+    private init<ID: UnionIdentifierConvertible>(_ operation: Operation, unions identifiers: [ID]) {
+        let identifiers = identifiers.map(\.unionIdentifier)
+        var metas: [JSON.Object?] = []
+        if identifiers.contains(where: { $0.meta.map { !$0.isAbsent } ?? false }) {
+            metas = identifiers.map { identifier in identifier.meta.flatMap { JSON($0).objectValue } }
+        }
+        self.init(operation: operation, identifiers: identifiers.map(\.resourceIdentifier), identifierMeta: metas)
+    }
+
+    /// Sets a polymorphic to-one relationship to `identifier` (a ``UnionIdentifier`` or a
+    /// union's own `ID`), or clears it with `nil`.
+    ///
+    /// ```swift
+    /// try JSONAPIEncoder().encode(RelationshipUpdate.toOne(Contributor.ID.person("12")))
+    /// // {"data":{"type":"people","id":"12"}}
+    /// ```
+    public static func toOne<ID: UnionIdentifierConvertible>(_ identifier: ID?) -> RelationshipUpdate {
+        RelationshipUpdate(.replaceToOne, unions: identifier.map { [$0] } ?? [])
+    }
+
+    /// Replaces every member of a polymorphic to-many relationship (an empty array clears it).
+    ///
+    /// ```swift
+    /// try JSONAPIEncoder().encode(RelationshipUpdate.toMany([Contributor.ID.person("12"), .organization("24")]))
+    /// // {"data":[{"type":"people","id":"12"},{"type":"organizations","id":"24"}]}
+    /// ```
+    public static func toMany<ID: UnionIdentifierConvertible>(_ identifiers: [ID]) -> RelationshipUpdate {
+        RelationshipUpdate(.replaceToMany, unions: identifiers)
+    }
+
+    /// Adds members to a polymorphic to-many relationship.
+    public static func add<ID: UnionIdentifierConvertible>(_ identifiers: [ID]) -> RelationshipUpdate {
+        RelationshipUpdate(.add, unions: identifiers)
+    }
+
+    /// Removes members from a polymorphic to-many relationship.
+    public static func remove<ID: UnionIdentifierConvertible>(_ identifiers: [ID]) -> RelationshipUpdate {
+        RelationshipUpdate(.remove, unions: identifiers)
+    }
+
     /// The HTTP method the operation is sent with.
     public var method: String {
         switch operation {

@@ -53,7 +53,8 @@ struct LinkageBuilder {
         references.append(reference)
     }
 
-    /// Adds a model, a union of models, an identifier, or an array or optional of them.
+    /// Adds a model, a union of models, an identifier (of a model or a union), or an array or
+    /// optional of them.
     mutating func addValue(_ value: Any) throws {
         if let linkage = value as? any LinkageEncodable {
             try linkage.collectLinkage(into: &self)
@@ -72,6 +73,9 @@ struct LinkageBuilder {
             try addModel(model)
         } else if let related = value as? any RelatedEncodable {
             try addValue(related.relatedValue)
+        } else if let identifier = value as? any UnionIdentifierConvertible {
+            // A union's own identifier type (an enum with a case per member).
+            add(identifier.linkageReference)
         } else {
             throw EncodingError.invalidValue(
                 value,

@@ -26,3 +26,47 @@ extension ResourceIdentifier: JSONWritable {
         writer.endObject()
     }
 }
+
+// As linkage through `JSONAPIEncoder` (a model's `ResourceIdentifier` property is a relationship),
+// as the resource identifier object through any other encoder.
+
+extension ResourceIdentifier: Encodable {
+    /// Encodes the resource identifier object: `type`, then `id` and `lid` when set.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(ResourceIdentifier(type: "people", id: "9"))
+    /// // {"type":"people","id":"9"}
+    /// ```
+    ///
+    /// ``JSONAPIEncoder`` writes a model's `ResourceIdentifier` (or array or optional of them)
+    /// as relationship linkage, and one given as the value to encode as a relationship
+    /// document, `{"data":{"type":"people","id":"9"}}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: IdentifierKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encodeIfPresent(lid, forKey: .lid)
+    }
+}
+
+extension ResourceIdentifier: LinkageEncodable, LinkageEncodableType, DirectLinkageEncodable {
+    static var isLinkage: Bool { true }
+    func collectLinkage(into linkage: inout LinkageBuilder) throws {
+        linkage.add(reference)
+    }
+
+    var reference: LinkageReference { LinkageReference(type: type, id: id, lid: lid, model: nil) }
+}
+
+extension ResourceIdentifier: IdentifierArrayElement {
+    static func references<A>(of array: A) -> [LinkageReference] {
+        sameType(array, as: [ResourceIdentifier].self).map(\.reference)
+    }
+}
+
+extension ResourceIdentifier: StreamedIdentifier {
+    static func appendLinkage<V>(_ value: V, to stream: StreamingEncoder) {
+        let identifier = sameType(value, as: ResourceIdentifier.self)
+        stream.appendIdentifier(type: identifier.type, id: identifier.id, lid: identifier.lid, meta: nil)
+    }
+}
