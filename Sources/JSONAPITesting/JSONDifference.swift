@@ -149,7 +149,7 @@ public struct JSONDifference: Sendable, Hashable, CustomStringConvertible {
 ///   - actual: The JSON produced.
 ///   - expected: The JSON wanted.
 /// - Returns: One line per ``JSONDifference``, or nil.
-/// - Throws: ``JSONAPI/JSONAPIError`` when either text is not JSON.
+/// - Throws: `JSONAPIError` when either text is not JSON.
 public func documentDiff(_ actual: String, _ expected: String) throws(JSONAPIError) -> String? {
     let options = ParsingOptions(kind: .response, lenient: true)
     return documentDiff(
@@ -158,7 +158,7 @@ public func documentDiff(_ actual: String, _ expected: String) throws(JSONAPIErr
 
 /// ``documentDiff(_:_:)-(String,String)`` of UTF-8 bytes.
 ///
-/// - Throws: ``JSONAPI/JSONAPIError`` when either input is not JSON.
+/// - Throws: `JSONAPIError` when either input is not JSON.
 public func documentDiff(_ actual: [UInt8], _ expected: [UInt8]) throws(JSONAPIError) -> String? {
     let options = ParsingOptions(kind: .response, lenient: true)
     return documentDiff(

@@ -1,7 +1,7 @@
 import JSONAPI
 
 /// What a model type declares that compiles but that JSON:API, or reading documents into the
-/// model, does not accept or advises against: the ``JSONAPI/ResourceShape`` of the type and its
+/// model, does not accept or advises against: the `ResourceShape` of the type and its
 /// findings, as a readable list.
 ///
 /// ```swift
@@ -12,7 +12,7 @@ import JSONAPI
 /// }
 /// ```
 ///
-/// A check reports (``JSONAPI/ShapeFinding/Kind``): an optional array attribute (JSON:API prefers
+/// A check reports (`ShapeFinding.Kind`): an optional array attribute (JSON:API prefers
 /// an empty array), a property that is neither an attribute nor a relationship (a property
 /// named `type`), an attribute or relationship with a reserved name (`id`, `type`, `lid`,
 /// `links`, `relationships`) or a name that breaks the member-name rules, `meta` or `links` read

@@ -1,7 +1,7 @@
 import JSONAPI
 
-/// A parsed document whose primary data is `primary`, written by ``JSONAPI/JSONAPIEncoder``: the
-/// quickest way to get a ``JSONAPI/Document`` (or bytes for the code under test) from models.
+/// A parsed document whose primary data is `primary`, written by `JSONAPIEncoder`: the
+/// quickest way to get a `Document` (or bytes for the code under test) from models.
 ///
 /// ```swift
 /// let document = try makeDocument(article, included: [author])
@@ -16,7 +16,7 @@ import JSONAPI
 ///   - encoder: The encoder, for its options (key strategy, include paths…).
 ///   - options: How the written bytes are parsed back (strict, response, by default).
 /// - Returns: The document.
-/// - Throws: What the encoder throws, or ``JSONAPI/JSONAPIError`` when the written document
+/// - Throws: What the encoder throws, or `JSONAPIError` when the written document
 ///   breaks a rule of `options`.
 public func makeDocument<Primary: Encodable>(
     _ primary: Primary, included: [any Encodable] = [], meta: (any Encodable)? = nil,

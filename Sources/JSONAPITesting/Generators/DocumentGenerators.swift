@@ -2,7 +2,7 @@ import JSONAPI
 import PropertyBased
 
 /// Generators of JSON:API documents for property-based tests (swift-property-based): valid
-/// documents for a set of model types, worked out from their ``JSONAPI/ResourceShape``s, and
+/// documents for a set of model types, worked out from their `ResourceShape`s, and
 /// invalid ones that break exactly one ``DocumentRule``.
 ///
 /// ```swift
@@ -18,12 +18,12 @@ import PropertyBased
 /// A valid document's primary data is an array of one to three resources of the first model
 /// type. Every attribute gets a value of its shape (an optional one is sometimes `null` or
 /// absent), every relationship linkage to resources of its target types: a relationship that
-/// resolves models (or ``JSONAPI/Lazy`` references) links to resources put in `included`, so
+/// resolves models (or `Lazy` references) links to resources put in `included`, so
 /// that full linkage holds and every model decodes; eager relationships form no cycle, so
-/// ``JSONAPI/JSONAPIDecoder`` never meets one. Strings include characters that need escaping.
+/// `JSONAPIDecoder` never meets one. Strings include characters that need escaping.
 ///
 /// The set must contain every model a resolved relationship points to, and no model may have a
-/// required value the generator cannot make (``JSONAPI/ValueShape/Kind/opaque``) or a name
+/// required value the generator cannot make (`ValueShape.Kind.opaque`) or a name
 /// JSON:API rejects: ``init(_:)`` throws ``DocumentGeneratorError`` listing them.
 public struct DocumentGenerators: Sendable {
     /// The shapes of the models, the primary model's first.
@@ -73,7 +73,7 @@ public struct DocumentGenerators: Sendable {
         }
     }
 
-    /// Documents that each break one rule, chosen at random among ``DocumentRule/allCases``.
+    /// Documents that each break one rule, chosen at random among `DocumentRule.allCases`.
     public var invalidDocument: Generator<GeneratedDocument, Shrink.None<GeneratedDocument>> {
         let shapes = shapes
         return Generator { rng in
@@ -88,7 +88,7 @@ public struct DocumentGenerators: Sendable {
 
 /// A generated document.
 public struct GeneratedDocument: Sendable, CustomStringConvertible {
-    /// The document as a ``JSONAPI/JSON`` value.
+    /// The document as a `JSON` value.
     public let json: JSON
     /// The rule the document breaks, nil for a valid document.
     public let brokenRule: DocumentRule?

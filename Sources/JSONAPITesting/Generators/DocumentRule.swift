@@ -1,7 +1,7 @@
 import JSONAPI
 
 /// A JSON:API rule that ``DocumentGenerators/invalidDocument(breaking:)`` breaks, and the
-/// ``JSONAPI/JSONAPIError/Code`` a strict parse reports for it.
+/// `JSONAPIError.Code` a strict parse reports for it.
 ///
 /// ```swift
 /// await propertyCheck(input: generators.invalidDocument(breaking: .duplicateResource)) { document in
@@ -39,7 +39,7 @@ public enum DocumentRule: String, Sendable, Hashable, CaseIterable, CustomString
     }
 
     /// How a strict parse reports the rule: an error (parsing throws), or for
-    /// ``unlinkedIncludedResource`` a warning in ``JSONAPI/Document/diagnostics``, because
+    /// ``unlinkedIncludedResource`` a warning in `Document.diagnostics`, because
     /// sparse fieldsets may hide the linkage that would reach the resource.
     public var severity: Diagnostic.Severity {
         self == .unlinkedIncludedResource ? .warning : .error

@@ -5,7 +5,7 @@ import JSONAPI
 /// Resources are made depth-first from the primary data. A relationship that resolves models
 /// links to new resources, put in `included`, while the depth and the count of included
 /// resources allow, so eager relationships form a tree (no cycle for the decoder to reject) and
-/// every included resource is reached from the primary data (full linkage). A ``JSONAPI/Lazy``
+/// every included resource is reached from the primary data (full linkage). A `Lazy`
 /// relationship may link to any resource of its type already made. Past the limits, an optional
 /// relationship is `null` and a to-many one empty; a required to-one relationship still gets a new
 /// resource until ``hardDepth``, then links to one already made (only a model that needs itself
@@ -53,7 +53,7 @@ final class GenerationPlan {
         return problems
     }
 
-    /// Whether a value needs an ``JSONAPI/ValueShape/Kind/opaque`` part that cannot be left out.
+    /// Whether a value needs an `ValueShape.Kind.opaque` part that cannot be left out.
     private static func requiresOpaque(_ value: ValueShape) -> Bool {
         var pending = [value]
         while let value = pending.popLast() {

@@ -6,8 +6,8 @@ import JSONAPI
     import Foundation
 #endif
 
-/// Values of a ``JSONAPI/ValueShape``: the recursion follows the shape, which is at most
-/// ``JSONAPI/ResourceShape/maximumNesting`` levels deep.
+/// Values of a `ValueShape`: the recursion follows the shape, which is at most
+/// `ResourceShape.maximumNesting` levels deep.
 enum ValueGenerator {
     /// Characters of generated strings: letters, digits, and what JSON must escape or writes as
     /// more than one byte.
