@@ -12,6 +12,7 @@ import PackageDescription
 //   Hummingbird  the JSONAPIHummingbird adapter (and the example server's Hummingbird front): hummingbird
 //   Vapor    the JSONAPIVapor adapter (and the example server's Vapor front): vapor
 //   AsyncHTTPClient  the JSONAPIAsyncHTTPClient transport of the client: async-http-client
+//   Testing  the JSONAPITesting product (model checks, document diffs, spec fixtures, generators): swift-property-based
 //
 // The client (JSONAPIClient: requests, routing, streaming parse, errors, the resource store and a
 // URLSession transport) needs no package, so it is a product of its own without a trait.
@@ -32,6 +33,7 @@ let package = Package(
         .library(name: "JSONAPIVapor", targets: ["JSONAPIVapor"]),
         .library(name: "JSONAPIClient", targets: ["JSONAPIClient"]),
         .library(name: "JSONAPIAsyncHTTPClient", targets: ["JSONAPIAsyncHTTPClient"]),
+        .library(name: "JSONAPITesting", targets: ["JSONAPITesting"]),
         .executable(name: "jsonapi-example-server", targets: ["JSONAPIExampleServer"]),
     ],
     traits: [
@@ -50,6 +52,11 @@ let package = Package(
             name: "AsyncHTTPClient",
             description:
                 "The client's AsyncHTTPClient transport (JSONAPIAsyncHTTPClient), which needs async-http-client."
+        ),
+        .trait(
+            name: "Testing",
+            description:
+                "Helpers for testing code that uses JSONAPI (JSONAPITesting): model checks, document diffs, the spec's examples and property-based generators, which need swift-property-based."
         ),
         .default(enabledTraits: []),
     ],
@@ -156,6 +163,17 @@ let package = Package(
                 ),
             ],
             path: "Sources/JSONAPIAsyncHTTPClient"
+        ),
+        // For the tests of code that uses JSONAPI: checks of model shapes, document diffs,
+        // literals, the specification's examples as fixtures, and generators of valid and
+        // invalid documents (swift-property-based).
+        .target(
+            name: "JSONAPITesting",
+            dependencies: [
+                "JSONAPI",
+                .product(name: "PropertyBased", package: "swift-property-based", condition: .when(traits: ["Testing"])),
+            ],
+            path: "Sources/JSONAPITesting"
         ),
         // An in-memory JSON:API service (articles, people, comments, tags). The store and handlers are
         // framework-neutral; one front file per framework (`#if Hummingbird`, `#if Vapor`). A library
@@ -284,6 +302,16 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Vapor"])),
             ],
             path: "Tests/JSONAPIVaporTests"
+        ),
+        // The testing product: model checks, diffs, literals, fixtures against the corpus, and
+        // the generators' documents against the parser and the decoder.
+        .testTarget(
+            name: "JSONAPITestingTests",
+            dependencies: [
+                "JSONAPI", "JSONAPITesting",
+                .product(name: "PropertyBased", package: "swift-property-based", condition: .when(traits: ["Testing"])),
+            ],
+            path: "Tests/JSONAPITestingTests"
         ),
         // The client against the example service over loopback, through both transports.
         .testTarget(
