@@ -85,24 +85,7 @@ struct SchemaBuilder: Sendable {
             return .object(
                 description: "Non-standard meta-information: any JSON object.", additionalProperties: .a(true))
         case .link:
-            return .one(
-                of: [
-                    .string(format: .uriReference, description: "The link's URL."),
-                    .object(
-                        description: "A link object.",
-                        properties: [
-                            "href": .string(format: .uriReference),
-                            "rel": .string(required: false),
-                            "describedby": schema(.link, required: false),
-                            "title": .string(required: false),
-                            "type": .string(required: false),
-                            "hreflang": .one(of: [.string, .array(items: .string)], core: .init(required: false)),
-                            "meta": schema(.meta, required: false),
-                        ],
-                        additionalProperties: .a(false)),
-                    .null(),
-                ],
-                core: .init(description: "A link: a URL, a link object, or null when the link does not exist."))
+            return link(describedBy: references ? schema(.link, required: false) : link(describedBy: nil))
         case .topLevelLinks:
             return links(
                 ["self", "related", "describedby", "first", "last", "prev", "next"],
@@ -160,6 +143,28 @@ struct SchemaBuilder: Sendable {
                 ],
                 additionalProperties: .a(false))
         }
+    }
+
+    /// A link: a URI reference, a link object or null. A link object's `describedby` is itself a
+    /// link: `describedBy` is its schema (written out inline one level deep, as a schema cannot
+    /// contain itself without a reference), or nil for a link object without it.
+    private func link(describedBy: JSONSchema?) -> JSONSchema {
+        var properties: OrderedDictionary<String, JSONSchema> = [
+            "href": .string(format: .uriReference),
+            "rel": .string(required: false),
+        ]
+        if let describedBy { properties["describedby"] = describedBy.requiring(false) }
+        properties["title"] = .string(required: false)
+        properties["type"] = .string(required: false)
+        properties["hreflang"] = .one(of: [.string, .array(items: .string)], core: .init(required: false))
+        properties["meta"] = schema(.meta, required: false)
+        return .one(
+            of: [
+                .string(format: .uriReference, description: "The link's URL."),
+                .object(description: "A link object.", properties: properties, additionalProperties: .a(false)),
+                .null(),
+            ],
+            core: .init(description: "A link: a URL, a link object, or null when the link does not exist."))
     }
 
     /// A links object with only the members `names`, each a link.

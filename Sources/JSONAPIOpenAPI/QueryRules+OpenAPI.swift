@@ -3,17 +3,17 @@ import OpenAPIKit
 
 extension QueryRules {
     /// The JSON:API query parameters an endpoint with these rules accepts, as OpenAPI query
-    /// parameters: what ``JSONAPI/JSONAPIQuery/init(parsing:rules:options:)`` lets through is
+    /// parameters: what `JSONAPIQuery(parsing:rules:)` lets through is
     /// what the parameters describe.
     ///
     /// | Rule | Parameters |
     /// |---|---|
-    /// | ``JSONAPI/QueryRules/includePaths`` | `include`: comma-separated paths; with a set, each path and its prefixes |
-    /// | ``JSONAPI/QueryRules/fieldsets`` | `fields[TYPE]` per type of the set, each an enum of its fields; with `.any`, `fields` as a `deepObject` |
-    /// | ``JSONAPI/QueryRules/sortFields`` | `sort`: comma-separated fields, each also with `-` |
-    /// | ``JSONAPI/QueryRules/pagination`` | `page[number]`/`page[size]`, `page[offset]`/`page[limit]` or `page[after]`/`page[before]`/`page[size]`, with the default and maximum size |
-    /// | ``JSONAPI/QueryRules/filter`` | `filter` as a `deepObject` (`filter[author][name]=ann`), its members the endpoint's |
-    /// | ``JSONAPI/QueryRules/customParameters`` | with a set, one string parameter per name |
+    /// | `includePaths` | `include`: comma-separated paths; with a set, each path and its prefixes |
+    /// | `fieldsets` | `fields[TYPE]` per type of the set, each an enum of its fields; with `.any`, `fields` as a `deepObject` |
+    /// | `sortFields` | `sort`: comma-separated fields, each also with `-` |
+    /// | `pagination` | `page[number]`/`page[size]`, `page[offset]`/`page[limit]` or `page[after]`/`page[before]`/`page[size]`, with the default and maximum size |
+    /// | `filter` | `filter` as a `deepObject` (`filter[author][name]=ann`), its members the endpoint's |
+    /// | `customParameters` | with a set, one string parameter per name |
     ///
     /// A parameter family the rules do not support is left out (a request using it gets 400).
     /// `.any` custom parameters and extension parameters have no names to list.
