@@ -14,6 +14,11 @@ struct Encoded {
         self.value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     }
 
+    /// JSON text read as plain JSON.
+    init(json: Data) throws {
+        value = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
+    }
+
     private init(raw: Any?) { value = raw }
 
     /// The member `key` of an object.
@@ -26,6 +31,9 @@ struct Encoded {
 
     var string: String? { value as? String }
     var strings: [String]? { value as? [String] }
+    /// The values a schema allows: its `enum`, or its `const` (OpenAPIKit writes a single
+    /// allowed value as `const`).
+    var allowed: [String]? { self["enum"].strings ?? self["const"].string.map { [$0] } }
     var int: Int? { (value as? NSNumber)?.intValue }
     var bool: Bool? { value.flatMap { $0 as? NSNumber }.map(\.boolValue) }
     var count: Int? { (value as? [Any])?.count }
