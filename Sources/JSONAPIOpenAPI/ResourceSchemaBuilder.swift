@@ -254,7 +254,7 @@ struct ResourceSchemaBuilder {
             }
         }
         guard let format else { return .string }
-        return .string(format: JSONTypeFormat.StringFormat(rawValue: format.rawValue) ?? .other(format.rawValue))
+        return .string(format: JSONTypeFormat.StringFormat(rawValue: format.rawValue))
     }
 
     private static func anyCodable(_ value: JSON) -> AnyCodable {
