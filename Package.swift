@@ -13,6 +13,7 @@ import PackageDescription
 //   Vapor    the JSONAPIVapor adapter (and the example server's Vapor front): vapor
 //   AsyncHTTPClient  the JSONAPIAsyncHTTPClient transport of the client: async-http-client
 //   Testing  the JSONAPITesting product (model checks, document diffs, spec fixtures, generators): swift-property-based
+//   OpenAPI  the JSONAPIOpenAPI product (JSON Schema components, parameters and operations): OpenAPIKit
 //
 // The client (JSONAPIClient: requests, routing, streaming parse, errors, the resource store and a
 // URLSession transport) needs no package, so it is a product of its own without a trait.
@@ -35,6 +36,7 @@ let package = Package(
         .library(name: "JSONAPIAsyncHTTPClient", targets: ["JSONAPIAsyncHTTPClient"]),
         .library(name: "JSONAPITesting", targets: ["JSONAPITesting"]),
         .executable(name: "jsonapi-example-server", targets: ["JSONAPIExampleServer"]),
+        .library(name: "JSONAPIOpenAPI", targets: ["JSONAPIOpenAPI"]),
     ],
     traits: [
         .trait(name: "Macros", description: "The @ResourceReadable macro (JSONAPIMacros), which needs swift-syntax."),
@@ -58,6 +60,11 @@ let package = Package(
             description:
                 "Helpers for testing code that uses JSONAPI (JSONAPITesting): model checks, document diffs, the spec's examples and property-based generators, which need swift-property-based."
         ),
+        .trait(
+            name: "OpenAPI",
+            description:
+                "OpenAPI 3.1 schemas, parameters and operations for models (JSONAPIOpenAPI), which need OpenAPIKit."
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -72,6 +79,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         // The client's AsyncHTTPClient transport, and the Vapor tests' HTTP client.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
     ],
     targets: [
         .target(
@@ -174,6 +182,17 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based", condition: .when(traits: ["Testing"])),
             ],
             path: "Sources/JSONAPITesting"
+        ),
+        // OpenAPI 3.1 for JSON:API models (OpenAPIKit): JSON Schema components for resource objects,
+        // compound documents, create and update bodies and error documents, the query parameters as
+        // OpenAPI parameters, and operations for a type's routes.
+        .target(
+            name: "JSONAPIOpenAPI",
+            dependencies: [
+                "JSONAPI",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: ["OpenAPI"])),
+            ],
+            path: "Sources/JSONAPIOpenAPI"
         ),
         // An in-memory JSON:API service (articles, people, comments, tags). The store and handlers are
         // framework-neutral; one front file per framework (`#if Hummingbird`, `#if Vapor`). A library
@@ -328,6 +347,16 @@ let package = Package(
                 ),
             ],
             path: "Tests/JSONAPIClientTests"
+        ),
+        // The OpenAPI schemas: their structure, and the spec's examples checked against the schemas
+        // generated for models of them by a reference JSON Schema validator (scripts/openapi-check).
+        .testTarget(
+            name: "JSONAPIOpenAPITests",
+            dependencies: [
+                "JSONAPI", "JSONAPIOpenAPI",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: ["OpenAPI"])),
+            ],
+            path: "Tests/JSONAPIOpenAPITests"
         ),
     ],
     swiftLanguageModes: [.v6]
