@@ -18,7 +18,9 @@
 /// ```
 public struct Document: Sendable {
     @usableFromInline let storage: DocumentStorage
-    private var storedDecodingOptions: DecodingOptions?
+    /// Out of line, so that a document stays two words: copied cheaply, and held in an
+    /// existential's inline buffer without a box.
+    private var storedDecodingOptions: DecodingOptionsBox?
 
     init(storage: DocumentStorage) {
         self.storage = storage
@@ -38,8 +40,8 @@ public struct Document: Sendable {
     /// let articles = try document.primary(as: Article.self).decodeAll()   // kebab-case keys
     /// ```
     public var decodingOptions: DecodingOptions {
-        get { storedDecodingOptions ?? DecodingOptions() }
-        set { storedDecodingOptions = newValue }
+        get { storedDecodingOptions?.options ?? DecodingOptions() }
+        set { storedDecodingOptions = DecodingOptionsBox(newValue) }
     }
 
     /// Parses a complete document held in an array, without copying it.
@@ -267,5 +269,14 @@ final class DocumentStorage: @unchecked Sendable {
     func withView<R>(_ body: (ByteView) throws -> R) rethrows -> R {
         // SAFETY: the view is made inside `withBytes`, whose bytes stay valid while `body` runs.
         unsafe try withBytes { bytes in try body(unsafe ByteView(unsafeBytes: bytes)) }
+    }
+}
+
+/// A document's ``Document/decodingOptions``, held by reference.
+final class DecodingOptionsBox: Sendable {
+    let options: DecodingOptions
+
+    init(_ options: DecodingOptions) {
+        self.options = options
     }
 }
