@@ -240,6 +240,17 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Encodabl
     }
 }
 
+extension OrderedMembers: StringKeyedDictionary where Value: Encodable {
+    func boxMembers(_ context: EncodingContext, path: [any CodingKey]) throws -> EncodedValue {
+        let object = EncodedObject()
+        for member in members {
+            object.keys.append(member.key)
+            object.values.append(try context.box(member.value, path: path + [AnyKey(member.key)]))
+        }
+        return .object(object)
+    }
+}
+
 /// A coding key made from a string or an index.
 struct AnyKey: CodingKey {
     var stringValue: String

@@ -289,14 +289,30 @@ struct ContainerHandle {
 extension Dictionary where Key == String, Value: Encodable {
     /// Writes the dictionary as an object, keys as they are (as ``StringKeyedDictionary``).
     func streamMembers(_ stream: StreamingEncoder, parent: StreamValueEncoder?, key: any CodingKey) throws {
-        unsafe stream.out.appendByte(UInt8(ascii: "{"))
+        try stream.writeMembers(self.lazy.map { ($0.key, $0.value) }, parent: parent)
+    }
+}
+
+extension OrderedMembers where Value: Encodable {
+    /// Writes the members as an object, in order, keys as they are (as ``StringKeyedDictionary``).
+    func streamMembers(_ stream: StreamingEncoder, parent: StreamValueEncoder?, key: any CodingKey) throws {
+        try stream.writeMembers(members.lazy.map { ($0.key, $0.value) }, parent: parent)
+    }
+}
+
+extension StreamingEncoder {
+    /// Writes `members` as an object, names as they are.
+    func writeMembers<Value: Encodable>(
+        _ members: some Sequence<(String, Value)>, parent: StreamValueEncoder?
+    ) throws {
+        unsafe out.appendByte(UInt8(ascii: "{"))
         var first = true
-        for (name, value) in self {
-            if !first { unsafe stream.out.appendByte(UInt8(ascii: ",")) }
+        for (name, value) in members {
+            if !first { unsafe out.appendByte(UInt8(ascii: ",")) }
             first = false
-            unsafe stream.out.appendKey(name)
-            try stream.writeValue(value, parent: parent, key: AnyKey(name))
+            unsafe out.appendKey(name)
+            try writeValue(value, parent: parent, key: AnyKey(name))
         }
-        unsafe stream.out.appendByte(UInt8(ascii: "}"))
+        unsafe out.appendByte(UInt8(ascii: "}"))
     }
 }

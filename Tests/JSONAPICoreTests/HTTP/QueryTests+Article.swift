@@ -40,9 +40,7 @@ struct QueryArticleExampleTests {
             let items = Array(sorted.dropFirst(start).prefix(size))
             let links = page.links(forRequest: target, result: .total(sorted.count))
             let encoder = JSONAPIEncoder(options: EncodingOptions(query: query))
-            let bytes = try encoder.encode(
-                items, meta: JSON(["total": JSON(sorted.count)]),
-                links: JSON.object(JSON.Object(links.map { ($0.key, JSON($0.value.href)) })))
+            let bytes = try encoder.encode(items, meta: ["total": sorted.count], links: links)
             return (200, String(decoding: bytes, as: UTF8.self))
         } catch {
             let errors = JSONAPIErrorDocument(describing: error)
@@ -65,6 +63,18 @@ struct QueryArticleExampleTests {
         #expect(links["first"]?.href == "/articles?include=author&fields%5Bpeople%5D=name&sort=-title&page[number]=1")
         #expect(links["next"]?.href == "/articles?include=author&fields%5Bpeople%5D=name&sort=-title&page[number]=3")
         #expect(links["last"]?.href == "/articles?include=author&fields%5Bpeople%5D=name&sort=-title&page[number]=3")
+    }
+
+    /// The article's two calls, as written there.
+    @Test func articleCalls() throws {
+        func listArticles(target: String) -> (status: Int, body: String) { Self.listArticles(target: target) }
+        var printed: [(status: Int, body: String)] = []
+        func print(_ response: (status: Int, body: String)) { printed.append(response) }
+
+        print(listArticles(target: "/articles?include=author&fields%5Bpeople%5D=name&sort=-title&page[number]=2"))
+        print(listArticles(target: "/articles?include=comments&page[size]=500&foo=1"))
+
+        #expect(printed.map(\.status) == [200, 400])
     }
 
     @Test func refusedRequest() throws {
