@@ -6,10 +6,22 @@ import Testing
 
 @testable import JSONAPITestSupport
 
-/// The README's Hummingbird example, its routes written exactly as there, served over a real
-/// socket.
+/// The Serving article's Hummingbird example, its routes written exactly as there, served over a
+/// real socket.
 @Suite struct ReadmeExampleTests {
-    /// The README's lines from `JSONAPIConfiguration()` to `addJSONAPIResource`.
+    struct Article: Codable, JSONAPIResource {
+        static let resourceType = "articles"
+        var id: String
+        var title: String
+    }
+
+    struct NewArticle: Decodable, JSONAPIResource {
+        static let resourceType = "articles"
+        var id: String?  // a client may choose it
+        var title: String
+    }
+
+    /// The article's lines from `JSONAPIConfiguration()` to `addJSONAPIResource`.
     static func router() -> Router<BasicRequestContext> {
         let configuration = JSONAPIConfiguration()
         let rules = QueryRules(sortFields: ["title"], pagination: .pages(defaultSize: 10, maximumSize: 100))
@@ -17,35 +29,16 @@ import Testing
         router.add(middleware: JSONAPIMiddleware(configuration: configuration))
         var articles = JSONAPIResourceRoutes<BasicRequestContext>()
         articles.collection = { request, _ in
-            let query = try request.jsonapiQuery(rules: rules)  // 400 with every problem
-            let page = [JSONAPIResourceObject(type: "articles", id: "1", attributes: ["title": "Hello"])]
-            var writer = JSONWriter()
-            writer.beginObject()
-            writer.key("data")
-            writer.beginArray()
-            for article in page { article.write(to: &writer) }
-            writer.endArray()
-            if let requested = query.page {
-                writer.key("links")
-                requested.links(forRequest: request.jsonapiTarget, result: .total(page.count)).write(to: &writer)
-            }
-            writer.endObject()
-            return JSONAPIResponse(bytes: try writer.finish())
+            let query = try request.jsonapiQuery(rules: rules)  // 400 naming every bad parameter
+            let page = [Article(id: "1", title: "Hello")]
+            let links = query.page?.links(forRequest: request.jsonapiTarget, result: .total(page.count))
+            return try JSONAPIResponse(encoding: page, encoder: JSONAPIEncoder(), links: links)
         }
         articles.create = { request, _ in
-            let document = try await request.jsonapiDocument(kind: .createRequest, configuration: configuration)
-            guard let resource = document.primaryResources.first else {
-                throw JSONAPIHTTPError(
-                    status: 422, title: "Invalid resource", detail: "`data` must be a resource object")
-            }
-            var created = JSONAPIResourceObject(resource)
-            created.id = created.id ?? "2"  // store it ...
-            var writer = JSONWriter()
-            writer.beginObject()
-            writer.key("data")
-            created.write(to: &writer)
-            writer.endObject()
-            return JSONAPIResponse(status: .created, bytes: try writer.finish())
+            let new = try await request.jsonapiDecode(
+                NewArticle.self, kind: .createRequest, configuration: configuration)
+            let article = Article(id: new.id ?? "2", title: new.title)  // store it ...
+            return try JSONAPIResponse(status: .created, encoding: article, encoder: JSONAPIEncoder())
         }
         router.addJSONAPIResource("articles", articles)
         return router
@@ -61,8 +54,52 @@ import Testing
             let created = try await scenario.send(
                 "POST", "/articles", body: #"{"data":{"type":"articles","attributes":{"title":"New"}}}"#, expect: 201)
             #expect(created?.primaryResources.first?.id == "2")
-            // A create request whose data is not a resource object is refused by the parser (400).
+            let chosen = try await scenario.send(
+                "POST", "/articles", body: #"{"data":{"type":"articles","id":"x1","attributes":{"title":"Mine"}}}"#,
+                expect: 201)
+            #expect(chosen?.primaryResources.first?.id == "x1")
+            // A create request whose data is not a resource object is refused (400), and one
+            // without the model's attributes cannot be decoded (422).
             try await scenario.send("POST", "/articles", body: #"{"data":null}"#, expect: 400)
+            try await scenario.send("POST", "/articles", body: #"{"data":{"type":"articles"}}"#, expect: 422)
+        }
+    }
+
+    /// The article's "A body as it arrives": a body fed buffer by buffer, and one past the limit.
+    @Test func bodyAsItArrives() async throws {
+        func buffers(_ text: String, size: Int) -> AsyncStream<ByteBuffer> {
+            let bytes = Array(text.utf8)
+            return AsyncStream { continuation in
+                var offset = 0
+                while offset < bytes.count {
+                    continuation.yield(ByteBuffer(bytes: bytes[offset..<min(bytes.count, offset + size)]))
+                    offset += size
+                }
+                continuation.finish()
+            }
+        }
+        func parse(_ text: String) async throws -> Document {
+            let body = buffers(text, size: 1_000)
+            let contentLength: String? = nil  // chunked: no Content-Length header
+
+            var configuration = JSONAPIConfiguration()
+            configuration.maximumBodyBytes = 256 * 1024
+            var parser = try configuration.bodyParser(kind: .createRequest, contentLength: contentLength)
+            for try await buffer in body {  // the framework's body stream
+                try parser.feed(buffer.readableBytesView)  // tokenized now; 413 past 256 KiB
+            }
+            let document = try parser.finish()  // 400 with every problem, or the document
+            return document
+        }
+
+        let document = try await parse(#"{"data":{"type":"articles","attributes":{"title":"New"}}}"#)
+        #expect(document.primaryResources.first?.attributes["title"]?.stringValue == "New")
+        let long = String(repeating: "x", count: 300 * 1024)
+        do {
+            _ = try await parse(#"{"data":{"type":"articles","attributes":{"title":"\#(long)"}}}"#)
+            Issue.record("a body past the limit was parsed")
+        } catch {
+            #expect(JSONAPIErrorDocument(describing: error).httpStatus == 413)
         }
     }
 }

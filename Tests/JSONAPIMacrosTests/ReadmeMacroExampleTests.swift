@@ -48,3 +48,46 @@ struct ReadmeMacroExampleTests {
         #expect(article.authorLinks?.related == "/articles/1/author")
     }
 }
+
+/// The Getting Started article's `@ResourceReadable` example, its declarations as written there.
+enum GettingStartedMacroExample {
+    struct Person: Decodable, JSONAPIResource {
+        static let resourceType = "people"
+        var id: String
+    }
+
+    @ResourceReadable
+    struct Article: JSONAPIResource {  // Decodable comes with the macro's conformance
+        static let resourceType = "articles"
+        var id: String
+        var title: String
+        var subtitle: String?
+        var metrics: Metrics
+        var author: Identifier<Person>
+    }
+
+    @ResourceReadable
+    struct Metrics: Decodable { var views: Int; var ratio: Double }
+
+    static func run(_ document: Document) throws -> [Article] {
+        let articles = try document.primary(as: Article.self).decodeAll()
+        return articles
+    }
+}
+
+@Suite("Getting Started examples: @ResourceReadable")
+struct GettingStartedMacroExampleTests {
+    @Test func resourceReadable() throws {
+        let document = try Document(
+            parsing: #"""
+                {"data": [{"type": "articles", "id": "1",
+                  "attributes": {"title": "T", "subtitle": null, "metrics": {"views": 3, "ratio": 0.5}},
+                  "relationships": {"author": {"data": {"type": "people", "id": "9"}}}}]}
+                """#)
+        let articles = try GettingStartedMacroExample.run(document)
+        #expect(articles.map(\.title) == ["T"])
+        #expect(articles.first?.metrics.views == 3)
+        #expect(articles.first?.subtitle == nil)
+        #expect(articles.first?.author.id == "9")
+    }
+}

@@ -13,6 +13,14 @@
         not part of a longer word, a decimal number or a UUID, and not in ALLOWED_HEX), and on
         phrases that record how the work was done rather than what the software does.
 
+    docs_check.py examples MARKDOWN TESTS_DIR
+        Every line of code in the ```swift blocks of MARKDOWN must be found in a test under
+        TESTS_DIR, so that the examples a reader copies are compiled and run. Lines are compared
+        without their `//` comments and without whitespace, so a test may wrap or indent them
+        as swift-format does (a trailing comma before `]` or `)` is ignored too). A block that starts with `// Package.swift` is a manifest
+        fragment (scripts/consumer-check builds one). UNTESTED_EXAMPLE_LINES lists the few lines
+        a test cannot run as written, each with its reason.
+
 Each problem is printed as `PATH:LINE: message`; the exit status is 1 when there are any.
 """
 
@@ -37,6 +45,22 @@ PHRASES = [
     ("the README's run", re.compile(r"the README['\u2019]s (benchmark )?run", re.I)),
     ("benchmark run", re.compile(r"benchmark runs?\b", re.I)),
 ]
+
+# Example lines no test can run as written, with the reason. The rest of their examples is run.
+UNTESTED_EXAMPLE_LINES = {
+    # A test serves on a port the system picks, so it cannot name 8080.
+    'let client = JSONAPIClient(baseURL: "http://127.0.0.1:8080", transport: URLSessionTransport())':
+        "the test's service listens on a free port",
+    # Vapor's `.detect()` reads the process's arguments (the test runner's), and `execute()` runs
+    # until the process is stopped; the test starts the same routes on a free port instead.
+    "let app = try await Application.make(.detect())": "reads the test runner's arguments",
+    "try await app.execute()": "serves until the process is stopped",
+    # Hummingbird's `runService()` serves until the process is stopped; the test serves the same
+    # router with `app.test(.live)` on a free port.
+    'try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 8080)))':
+        "the test's server listens on a free port",
+    ".runService()": "serves until the process is stopped",
+}
 
 TOPICS = re.compile(r"^##\s+Topics\s*$")
 SYMBOL_LINK = re.compile(r"``([^`]+)``")
@@ -190,11 +214,68 @@ def check_text(paths):
     return failures
 
 
+# Examples ------------------------------------------------------------------------------------
+
+
+def without_comment(line):
+    """`line` without a `//` comment that is outside a string literal."""
+    quoted = False
+    for index, char in enumerate(line):
+        if char == '"' and (index == 0 or line[index - 1] != "\\"):
+            quoted = not quoted
+        elif not quoted and line.startswith("//", index):
+            return line[:index]
+    return line
+
+
+def squeezed(text):
+    """`text` without whitespace, and without the trailing commas swift-format adds to wrapped lists."""
+    return re.sub(r",([\])])", r"\1", re.sub(r"\s+", "", text))
+
+
+def check_examples(markdown, tests_dir):
+    sources = []
+    for root, _, files in os.walk(tests_dir):
+        for name in sorted(files):
+            if name.endswith(".swift"):
+                with open(os.path.join(root, name), encoding="utf-8") as f:
+                    sources.append(squeezed("".join(without_comment(line) for line in f)))
+    tested = "\n".join(sources)
+    allowed = {squeezed(line) for line in UNTESTED_EXAMPLE_LINES}
+    failures = checked = 0
+    in_block = False
+    block_start = 0
+    with open(markdown, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    for number, line in enumerate(lines, 1):
+        if not in_block:
+            if line.strip() == "```swift":
+                in_block, block_start = True, number
+            continue
+        if line.strip() == "```":
+            in_block = False
+            continue
+        if number == block_start + 1 and line.strip() == "// Package.swift":
+            in_block = False  # a manifest fragment: the lines up to its closing fence are skipped
+            continue
+        code = squeezed(without_comment(line)).removesuffix(",")
+        if not code or code in allowed:
+            continue
+        checked += 1
+        if code not in tested:
+            problem(markdown, number, f"example line is in no test under {tests_dir}: {line.strip()}")
+            failures += 1
+    print(f"examples: {checked - failures} of {checked} lines of {markdown} found in tests", file=sys.stderr)
+    return failures
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] == "curation" and len(argv) == 4:
         return 1 if check_curation(argv[2], argv[3]) else 0
     if len(argv) >= 2 and argv[1] == "text":
         return 1 if check_text(argv[2:]) else 0
+    if len(argv) == 4 and argv[1] == "examples":
+        return 1 if check_examples(argv[2], argv[3]) else 0
     print(__doc__, file=sys.stderr)
     return 2
 

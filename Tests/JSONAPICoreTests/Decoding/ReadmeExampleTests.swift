@@ -53,10 +53,11 @@ struct ReadmeExampleTests {
 
     @Test("typed views example")
     func typedViews() throws {
+        let data = Self.data
         let decoder = JSONAPIDecoder()
         decoder.keyDecodingStrategy = .convertFromKebabCase
         decoder.ignoresMissingResources = true
-        let report = try decoder.decodeReporting([Article].self, from: Self.data)
+        let report = try decoder.decodeReporting([Article].self, from: data)
         let article = try #require(report.value.first)
         #expect(article.title == "JSON:API paints my bikeshed!")
         #expect(article.createdAt == Date(timeIntervalSince1970: 1_795_240_800))
@@ -71,7 +72,7 @@ struct ReadmeExampleTests {
         #expect(report.skipped.count == 1)
 
         // The README's sequence: the document keeps the decoder's settings.
-        let document = try decoder.document(from: Self.data)
+        let document = try decoder.document(from: data)
         let articles = document.primary(as: Article.self)
         let first = try articles.element(at: 0)
         #expect(first.title == "JSON:API paints my bikeshed!")
@@ -87,7 +88,7 @@ struct ReadmeExampleTests {
         #expect(walk.value == 1)
 
         decoder.tolerance = .lenient
-        let lenient = try decoder.decodeReporting([Article].self, from: Self.data)
+        let lenient = try decoder.decodeReporting([Article].self, from: data)
         #expect(lenient.value.count == 1)
         #expect(lenient.problems.map(\.kind) == [.missingResource])
         #expect(lenient.problems.map(\.pointer) == lenient.skipped.map(\.pointer))
@@ -116,28 +117,85 @@ struct ReadmeExampleTests {
         #expect(document.included.count == 2)
     }
 
+    struct Writer: Codable, JSONAPIResource {
+        static let resourceType = "people"
+        var id: String
+        var firstName: String
+    }
+
+    struct Remark: Codable, JSONAPIResource {
+        static let resourceType = "comments"
+        var id: String
+        var body: String
+        var author: Writer
+    }
+
     struct Draft: Codable, JSONAPIResource {
         static let resourceType = "articles"
         var id: String
         var title: String
         var authorName: String
+        var author: Writer?
+        var comments: [Remark]
         var tags: [Identifier<Tag>]
+    }
+
+    struct DraftPatch: Codable, JSONAPIResource {
+        static let resourceType = "articles"
+        var id: String
+        var title: Field<String> = .absent
+        var authorName: Field<String> = .absent
     }
 
     @Test("encoder example")
     func encoder() throws {
+        let dan = Writer(id: "9", firstName: "Dan")
+        let ann = Writer(id: "10", firstName: "Ann")
+        let articles = [
+            Draft(
+                id: "1", title: "T", authorName: "Dan", author: dan,
+                comments: [Remark(id: "5", body: "First!", author: ann)], tags: [Identifier<Tag>(id: "7")])
+        ]
+        let newArticle = Draft(id: "", title: "New", authorName: "Ann", author: ann, comments: [], tags: [])
+        let patch = DraftPatch(id: "1", title: .value("Renamed"), authorName: .null)
+        let error: any Error
+        do {
+            _ = try Document(parsing: #"{"data": {"type": "articles", "id": 1}}"#)
+            Issue.record("the document should not parse")
+            return
+        } catch let thrown {
+            error = thrown
+        }
+
+        // The README's lines, as written there.
         let encoder = JSONAPIEncoder()
         encoder.keyEncodingStrategy = .convertToKebabCase
-        let articles = [Draft(id: "1", title: "T", authorName: "Dan", tags: [Identifier<Tag>(id: "7")])]
-        let response = try encoder.encode(articles, meta: ["total": 2])
+        encoder.includePaths = ["author", "comments.author"]
+        let response = try encoder.encode(articles, meta: ["total": 2])  // compound document
+        let create = try encoder.encodeCreate(newArticle)  // no id, a client id, or a 1.1 lid
+        let update = try encoder.encodeUpdate(patch)  // Field<T>: .absent is left out, .null written
+        // POST /articles/1/relationships/tags
+        let tags = try encoder.encode(RelationshipUpdate.add([Identifier<Tag>(id: "7")]))
+
+        let body = try JSONAPIErrorDocument(describing: error).jsonBytes()  // any error, with its HTTP status
+        // End of the README's lines.
+
         let document = try Document(parsing: response)
         #expect(document.primaryResources[0].attributes["author-name"]?.stringValue == "Dan")
         #expect(document.meta?["total"]?.int64Value == 2)
-        let create = try encoder.encodeCreate(Draft(id: "", title: "New", authorName: "Ann", tags: []))
+        let included: [String] = document.included.map { "\($0.type)/\($0.id ?? "")" }
+        #expect(included.sorted() == ["comments/5", "people/10", "people/9"])
         let created = try Document(parsing: create, options: ParsingOptions(kind: .createRequest))
         #expect(created.primaryResources[0].id == nil)
-        let tags = try encoder.encode(RelationshipUpdate.add([Identifier<Tag>(id: "7")]))
-        let update = try Document(parsing: tags, options: ParsingOptions(kind: .relationshipUpdate))
-        #expect(update.primaryIdentifiers.map(\.id) == ["7"])
+        #expect(created.included.isEmpty)
+        let updated = try Document(parsing: update, options: ParsingOptions(kind: .updateRequest))
+        #expect(updated.primaryResources[0].attributes["title"]?.stringValue == "Renamed")
+        #expect(updated.primaryResources[0].attributes["author-name"]?.kind == .null)
+        #expect(updated.primaryResources[0].attributes.count == 2)
+        let relationship = try Document(parsing: tags, options: ParsingOptions(kind: .relationshipUpdate))
+        #expect(relationship.primaryIdentifiers.map(\.id) == ["7"])
+        let errors = try Document(parsing: body)
+        #expect(errors.errors.first?.status == "400")
+        #expect(errors.errors.first?.source?.pointer == "/data/id")
     }
 }

@@ -56,4 +56,20 @@ struct ReadmeStreamExampleTests {
         #expect(inserted.count == generator.primaryCount)
         #expect(inserted.first?.id == generator.identifier(ofResourceAt: 0).id)
     }
+
+    @Test func chunkedParsingExample() async throws {
+        let generator = CompoundDocumentGenerator(resources: 300, seed: 5)
+        let bytes = generator.generate()
+        let body = TypedResourceStreamTests.Chunks(bytes: bytes, size: 1_000)
+        let contentLength = bytes.count
+
+        // The README's example, as written there.
+        var parser = DocumentParser(expectedByteCount: contentLength)  // the hint is optional
+        for try await chunk in body { try parser.feed(chunk) }  // any sizes, split anywhere
+        let document = try parser.finish()
+        // End of the example.
+
+        #expect(try document.jsonBytes() == Document(parsing: bytes).jsonBytes())
+        #expect(document.primaryResources.count == generator.primaryCount)
+    }
 }
