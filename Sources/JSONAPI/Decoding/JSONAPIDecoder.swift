@@ -201,6 +201,17 @@ public final class JSONAPIDecoder: Sendable {
         return try Self.decode(T.self, from: document, options: options)
     }
 
+    /// Decodes `T` from a document's text and reports the resources that were skipped.
+    ///
+    /// ```swift
+    /// decoder.tolerance = .lenient
+    /// let report = try decoder.decodeReporting([Article].self, from: text)
+    /// for problem in report.problems { print(problem) }
+    /// ```
+    public func decodeReporting<T: Decodable>(_ type: T.Type, from text: String) throws -> DecodingReport<T> {
+        try decodeReporting(T.self, from: Array(text.utf8))
+    }
+
     /// Decodes `T` and reports the resources that were skipped.
     public func decodeReporting<T: Decodable>(_ type: T.Type, from document: Document) throws -> DecodingReport<T> {
         try Self.decode(T.self, from: document, options: options)
