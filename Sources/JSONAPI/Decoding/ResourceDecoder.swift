@@ -46,7 +46,13 @@ enum Node {
 /// every ``Lazy`` reference made during a decode, so resolving one later decodes alike.
 final class DecodingSession: Sendable {
     let storage: DocumentStorage
+    /// The options the decode runs with: those given, with what
+    /// ``DecodingOptions/Tolerance/lenient`` implies set.
     let options: DecodingOptions
+    /// The options as given, when ``options`` differs from them (lenient or invalid options);
+    /// nil otherwise, so that a strict decode's state (made once per streamed resource) copies
+    /// them once.
+    private let givenIfChanged: DecodingOptions?
     /// Why the options are unusable (``DecodingOptions/validate()``), if they are. Such a
     /// decode's `maximumDepth` is 0, so the first nesting fails and throws this instead.
     let invalidOptions: JSONAPIError?
@@ -55,20 +61,29 @@ final class DecodingSession: Sendable {
         self.storage = storage
         do throws(JSONAPIError) {
             try options.validate()
-            var effective = options
             if options.tolerance == .lenient {
+                var effective = options
                 effective.ignoresMissingResources = true
                 effective.ignoresUnhandledResourceTypes = true
+                self.options = effective
+                givenIfChanged = options
+            } else {
+                self.options = options
+                givenIfChanged = nil
             }
-            self.options = effective
             invalidOptions = nil
         } catch {
             var unusable = options
             unusable.maximumDepth = 0
             self.options = unusable
+            givenIfChanged = options
             invalidOptions = error
         }
     }
+
+    /// The options as given, which a document handed back from this state keeps as its
+    /// ``Document/decodingOptions``.
+    var given: DecodingOptions { givenIfChanged ?? options }
 
     /// Runs `body` with a decoder over the document's bytes: one a finished decode put back
     /// (see ``ResourceDecoder/recycle(_:)``), or a new one.
