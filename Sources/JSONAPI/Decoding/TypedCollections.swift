@@ -298,7 +298,7 @@ public struct DecodingReport<Value> {
     public var skipped: [SkippedResource]
     /// Everything that did not fit the models and what was done about it, in decode order: the
     /// ``skipped`` resources and, with ``DecodingOptions/Tolerance/lenient``, every value left
-    /// out or set to `nil` (see ``DecodingProblem``).
+    /// out, read as absent or kept at its declared default (see ``DecodingProblem``).
     public var problems: [DecodingProblem]
     /// The parsed document the value came from, with the options it was decoded with as its
     /// ``Document/decodingOptions``: its typed views decode as the value did.
