@@ -11,11 +11,16 @@ import SwiftSyntaxMacros
 /// - the key is the property's name, or its `CodingKeys` case's raw value when the type
 ///   declares `CodingKeys` (then properties without a case are not read at all);
 /// - a property written as `T?`, `T!` or `Optional<T>` is read with `decodeIfPresent`, any other
-///   with `decode`.
+///   with `decode`; a `var` declared with a default value (`var views: Int = 0`) with
+///   `decode(_:default:)`, which reads it as `decode` does, except that a lenient decode keeps
+///   the default when the member is missing or unreadable (and reports it kept).
 ///
 /// When the struct has its implicit memberwise initializer (it declares no initializer, no
 /// `private` stored property, no property wrapper), the reads are that initializer's arguments;
-/// otherwise each is assigned to its property.
+/// otherwise each is assigned to its property. A default value is copied into the argument only
+/// when it is a literal (or an implicit member such as `.draft`), which means the same wherever
+/// it is written; any other default (a call, a name of the enclosing scope, which an extension
+/// does not see) has each property assigned, and reads the default from the property itself.
 public struct ResourceReadableMacro: ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -38,7 +43,7 @@ public struct ResourceReadableMacro: ExtensionMacro {
         case .keys(let found): keys = found
         case .failed: return []
         }
-        var reads: [(reference: String, call: String)] = []
+        var reads: [Read] = []
         var failed = false
         for member in structDecl.memberBlock.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
@@ -57,22 +62,29 @@ public struct ResourceReadableMacro: ExtensionMacro {
                 // The type is left to inference from the property: written out, it would be
                 // resolved in the extension's scope, where the sibling types of a nested type
                 // are not visible.
-                let method = property.isOptional ? "decodeIfPresent" : "decode"
-                reads.append((property.reference, "reader.\(method)(\(literal(key)))"))
+                reads.append(Read(property: property, key: literal(key)))
             }
         }
         if failed { return [] }
         let access = accessModifier(of: structDecl)
         let conformance = conforms(protocols, to: "ResourceReadable") ? ": JSONAPI.ResourceReadable" : ""
         let body: String
-        if !reads.isEmpty && hasMemberwiseInitializer(structDecl) {
+        if !reads.isEmpty && hasMemberwiseInitializer(structDecl)
+            && reads.allSatisfy({ $0.property.defaultValue.map(isSelfContained) ?? true })
+        {
             // One call of the memberwise initializer builds the value at once. Assigned a
             // property at a time, `self` is built in memory and returned as a copy (a retain and a
             // release for every reference it holds): the optimizer does not pair the two.
-            let arguments = reads.map { "            \($0.reference): \($0.call)" }.joined(separator: ",\n")
-            body = "        try self.init(\n\(arguments)\n        )"
+            let arguments = reads.map { read in
+                "            \(read.property.reference): \(read.call(default: read.property.defaultValue?.trimmedDescription))"
+            }
+            body = "        try self.init(\n\(arguments.joined(separator: ",\n"))\n        )"
         } else {
-            body = reads.map { "        self.\($0.reference) = try \($0.call)" }.joined(separator: "\n")
+            // The property already holds its default here: initial values are set first.
+            body = reads.map { read in
+                let call = read.call(default: read.property.defaultValue.map { _ in "self.\(read.property.reference)" })
+                return "        self.\(read.property.reference) = try \(call)"
+            }.joined(separator: "\n")
         }
         let source: DeclSyntax = """
             extension \(type.trimmed)\(raw: conformance) {
@@ -127,6 +139,65 @@ public struct ResourceReadableMacro: ExtensionMacro {
         var name: String
         /// Written as `T?`, `T!` or `Optional<T>`.
         var isOptional: Bool
+        /// The initial value of a non-optional `var` (`var views: Int = 0`), kept when a lenient
+        /// decode cannot read the member. (An optional's is not: the compiler's `init(from:)`
+        /// reads a missing optional as `nil`, and so does the reader.)
+        var defaultValue: ExprSyntax?
+    }
+
+    /// One property's read.
+    struct Read {
+        var property: Property
+        /// The member's name as a string literal.
+        var key: String
+
+        /// The reader call; `defaultValue` is the expression of the default to keep, if any.
+        func call(default defaultValue: String?) -> String {
+            if property.isOptional { return "reader.decodeIfPresent(\(key))" }
+            if let defaultValue { return "reader.decode(\(key), default: \(defaultValue))" }
+            return "reader.decode(\(key))"
+        }
+    }
+
+    /// Whether a default value means the same in the generated extension as in the struct: a
+    /// literal, a negated number, an array or dictionary of those, or an implicit member
+    /// (`.draft`, `.absent`, `.init()`, `.value(1)`) with such arguments. A name is resolved
+    /// in the scope it is written in, and an extension does not see an enclosing type's
+    /// members.
+    static func isSelfContained(_ expression: ExprSyntax) -> Bool {
+        if expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
+            || expression.is(BooleanLiteralExprSyntax.self) || expression.is(NilLiteralExprSyntax.self)
+        {
+            return true
+        }
+        if let string = expression.as(StringLiteralExprSyntax.self) {
+            return string.segments.allSatisfy { $0.is(StringSegmentSyntax.self) }
+        }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self) {
+            return prefix.operator.text == "-"
+                && (prefix.expression.is(IntegerLiteralExprSyntax.self)
+                    || prefix.expression.is(FloatLiteralExprSyntax.self))
+        }
+        if let array = expression.as(ArrayExprSyntax.self) {
+            return array.elements.allSatisfy { isSelfContained($0.expression) }
+        }
+        if let dictionary = expression.as(DictionaryExprSyntax.self) {
+            switch dictionary.content {
+            case .colon: return true
+            case .elements(let elements):
+                return elements.allSatisfy { isSelfContained($0.key) && isSelfContained($0.value) }
+            }
+        }
+        if let member = expression.as(MemberAccessExprSyntax.self) {
+            return member.base == nil
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self),
+            let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil
+        {
+            return call.trailingClosure == nil && call.additionalTrailingClosures.isEmpty
+                && call.arguments.allSatisfy { isSelfContained($0.expression) }
+        }
+        return false
     }
 
     /// The properties of `variable` that decoding sets (none for static, computed and `let` with
@@ -158,9 +229,11 @@ public struct ResourceReadableMacro: ExtensionMacro {
                 return nil
             }
             let reference = pattern.identifier.text
+            let optional = isOptional(type)
             result.append(
                 Property(
-                    reference: reference, name: unescaped(reference), isOptional: isOptional(type)))
+                    reference: reference, name: unescaped(reference), isOptional: optional,
+                    defaultValue: optional ? nil : binding.initializer?.value))
         }
         return result.reversed()
     }

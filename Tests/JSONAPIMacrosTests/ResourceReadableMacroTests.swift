@@ -59,10 +59,81 @@ struct ResourceReadableMacroTests {
                         subtitle: reader.decodeIfPresent("subtitle"),
                         rating: reader.decodeIfPresent("rating"),
                         legacy: reader.decodeIfPresent("legacy"),
-                        tags: reader.decode("tags"),
+                        tags: reader.decode("tags", default: []),
                         `default`: reader.decode("default"),
                         observed: reader.decode("observed")
                     )
+                }
+            }
+            """)
+    }
+
+    /// A literal default is passed along to the memberwise initializer; an optional's default
+    /// is not kept (a missing optional is nil, as for the compiler's `init(from:)`).
+    @Test func literalDefaultsAreKeptInTheMemberwiseCall() {
+        expand(
+            """
+            @ResourceReadable
+            struct Counter {
+                var views: Int = 5
+                var ratio: Double = -1.5
+                var name: String = "none"
+                var status: Status = .draft
+                var field: Field<Int> = .value(1)
+                var tags: [String: [Int]] = ["a": [1, 2]]
+                var label: String? = "x"
+            }
+            """,
+            """
+            struct Counter {
+                var views: Int = 5
+                var ratio: Double = -1.5
+                var name: String = "none"
+                var status: Status = .draft
+                var field: Field<Int> = .value(1)
+                var tags: [String: [Int]] = ["a": [1, 2]]
+                var label: String? = "x"
+            }
+
+            extension Counter: JSONAPI.ResourceReadable {
+                init(from reader: borrowing JSONAPI.ResourceReader) throws {
+                    try self.init(
+                        views: reader.decode("views", default: 5),
+                        ratio: reader.decode("ratio", default: -1.5),
+                        name: reader.decode("name", default: "none"),
+                        status: reader.decode("status", default: .draft),
+                        field: reader.decode("field", default: .value(1)),
+                        tags: reader.decode("tags", default: ["a": [1, 2]]),
+                        label: reader.decodeIfPresent("label")
+                    )
+                }
+            }
+            """)
+    }
+
+    /// A default that names something (a call, a type of the enclosing scope) may mean
+    /// something else in the extension: each property is assigned, and the default read from
+    /// the property, which holds it already.
+    @Test(arguments: ["Date()", "Mode.fast", "Self.fallback", #""\(1)""#, "[Mode.fast]"])
+    func otherDefaultsAreReadFromTheProperty(initial: String) {
+        expand(
+            """
+            @ResourceReadable
+            struct Stamp {
+                var id: String
+                var value: Thing = \(initial)
+            }
+            """,
+            """
+            struct Stamp {
+                var id: String
+                var value: Thing = \(initial)
+            }
+
+            extension Stamp: JSONAPI.ResourceReadable {
+                init(from reader: borrowing JSONAPI.ResourceReader) throws {
+                    self.id = try reader.decode("id")
+                    self.value = try reader.decode("value", default: self.value)
                 }
             }
             """)

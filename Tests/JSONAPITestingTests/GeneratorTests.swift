@@ -101,6 +101,58 @@ struct GeneratorTests {
         }
     }
 
+    @Test(
+        "every generated invalid document breaks its rule once, at the place it names, leniently and strictly",
+        arguments: DocumentRule.allCases)
+    func invalidDocumentsBreakOneRuleAtItsPlace(_ rule: DocumentRule) async {
+        await propertyCheck(count: 50, input: Self.generators.invalidDocument(breaking: rule)) { document in
+            try Self.expectOnePlace(document, rule)
+        }
+    }
+
+    @Test("the mixed invalid generator names the place each document breaks its rule")
+    func anyInvalidDocumentBreaksOneRuleAtItsPlace() async {
+        await propertyCheck(count: 200, input: Self.generators.invalidDocument) { document in
+            try Self.expectOnePlace(document, try #require(document.brokenRule))
+        }
+    }
+
+    /// A lenient parse reports exactly one diagnostic, with `rule`'s code, at the document's
+    /// ``GeneratedDocument/brokenRulePointer``; a strict one reports it there too (thrown for an
+    /// error rule, with no other diagnostic; kept as the only warning otherwise).
+    static func expectOnePlace(
+        _ document: GeneratedDocument, _ rule: DocumentRule, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let pointer = try #require(document.brokenRulePointer, sourceLocation: sourceLocation)
+        var lenient = ParsingOptions()
+        lenient.isLenient = true
+        let parsed = try Document(parsing: document.bytes, options: lenient)
+        #expect(parsed.diagnostics.map(\.pointer) == [pointer], "\(document)", sourceLocation: sourceLocation)
+        #expect(parsed.diagnostics.map(\.code) == [rule.expectedCode], "\(document)", sourceLocation: sourceLocation)
+
+        switch rule.severity {
+        case .error:
+            let error = try #require(throws: JSONAPIError.self, sourceLocation: sourceLocation) {
+                try Document(parsing: document.bytes)
+            }
+            #expect(error.code == rule.expectedCode, "\(document)", sourceLocation: sourceLocation)
+            #expect(error.pointer == pointer, "\(error) in \(document)", sourceLocation: sourceLocation)
+            #expect(error.diagnostics.map(\.pointer) == [pointer], "\(document)", sourceLocation: sourceLocation)
+        case .warning:
+            let strict = try Document(parsing: document.bytes)
+            #expect(strict.diagnostics.map(\.pointer) == [pointer], "\(document)", sourceLocation: sourceLocation)
+            #expect(strict.diagnostics.map(\.severity) == [.warning], "\(document)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("a valid document names no broken rule and no place")
+    func validDocumentsNameNoPlace() async {
+        await propertyCheck(count: 20, input: Self.generators.validDocument) { document in
+            #expect(document.brokenRule == nil && document.brokenRulePointer == nil)
+            #expect(!document.description.hasPrefix("breaks"))
+        }
+    }
+
     /// Whether a strict parse reports exactly `rule`: a thrown error whose every error diagnostic
     /// has the rule's code, or (for a warning rule) a document whose only diagnostics are
     /// warnings with that code.

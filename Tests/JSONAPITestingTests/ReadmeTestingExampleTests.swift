@@ -84,9 +84,11 @@ struct ReadmeTestingExampleTests {
             do {
                 let parsed = try Document(parsing: document.bytes)
                 // Only a rule reported as a warning gets here (an unreachable included resource).
-                #expect(parsed.diagnostics.contains { $0.code == rule.expectedCode })
+                #expect(parsed.diagnostics.map(\.code) == [rule.expectedCode])
+                #expect(parsed.diagnostics.map(\.pointer) == [document.brokenRulePointer])
             } catch let error as JSONAPIError {
-                #expect(error.code == rule.expectedCode)
+                // The one place that breaks the rule.
+                #expect(error.code == rule.expectedCode && error.pointer == document.brokenRulePointer)
             }
         }
     }

@@ -27,7 +27,8 @@ public struct CompoundDocument<Primary: Decodable, Meta: Decodable, Links: Decod
     public var links: Links?
     /// The `jsonapi` object, nil when absent.
     public var jsonapi: ImplementationInfo?
-    /// The parsed document, for `included` resources, extension members and diagnostics.
+    /// The parsed document, for `included` resources, extension members and diagnostics; its
+    /// typed views decode with the decoder's options (``Document/decodingOptions``).
     public var document: Document
     /// Resources left out of ``data`` (see ``DecodingOptions/ignoresMissingResources`` and
     /// ``DecodingOptions/ignoresUnhandledResourceTypes``).
@@ -50,7 +51,7 @@ public struct CompoundDocument<Primary: Decodable, Meta: Decodable, Links: Decod
                     codingPath: decoder.codingPath,
                     debugDescription: "CompoundDocument can only be decoded by JSONAPIDecoder"))
         }
-        let document = unsafe Document(storage: decoder.storage)
+        let document = unsafe Document(session: decoder.session)
         if document.hasErrors { throw DocumentErrors(document: document) }
         let top = unsafe decoder.topLevel
         data = try decoder.withKeyRef(CodingKeys.data) { key in try decoder.unbox(Primary.self, .primary, key: key) }

@@ -100,8 +100,12 @@ public struct DecodingOptions: Sendable {
         ///   does not handle its type, or one of its values does not fit) is left out;
         /// - an optional value that cannot be decoded (a to-one relationship to a missing or
         ///   wrongly typed resource, an attribute of the wrong JSON type, an unparsable date)
-        ///   is `nil`: what `decodeIfPresent` returns, so a property read as
-        ///   `decodeIfPresent(…) ?? default` keeps its default.
+        ///   is read as absent: `decodeIfPresent` returns `nil`
+        ///   (``DecodingProblem/Action/setToNil``; what the model makes of that `nil`, such as
+        ///   `?? fallback`, the decoder does not see);
+        /// - a property declared with a default value (`var views: Int = 0`) of a model read
+        ///   through its `@ResourceReadable` initializer keeps the default when its member is
+        ///   missing or cannot be decoded (``DecodingProblem/Action/defaultKept``).
         ///
         /// A problem with no such place to recover (a non-optional property of the single
         /// primary resource) still fails the decode. Implies ``ignoresMissingResources`` and

@@ -17,7 +17,7 @@
 /// let report = try JSONAPIDecoder(options: options).decodeReporting([Article].self, from: data)
 /// for problem in report.problems {
 ///     print(problem)
-///     // [1].author set to nil: expected a `people` resource (Person), found a `robots` resource
+///     // [1].author read as absent: expected a `people` resource (Person), found a `robots` resource
 ///     // (robots/r1) at /data/1/relationships/author/data (line 9, column 38)
 /// }
 /// ```
@@ -38,13 +38,25 @@ public struct DecodingProblem: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What the decode did.
+    ///
+    /// A decoder sees calls, not declarations: through `init(from: any Decoder)` it knows that it
+    /// answered `decodeIfPresent` (or an optional) with `nil`, never what the model then made of
+    /// that `nil`. Only a model read through its `@ResourceReadable` initializer, which is written
+    /// from the declarations, lets it keep a declared default and say so.
     public enum Action: Sendable, Hashable {
         /// The value was left out of its array (primary data, `included`, a to-many
         /// relationship, a collection being walked).
         case leftOut
-        /// The optional value is `nil` (what `decodeIfPresent` returned: a property read as
-        /// `decodeIfPresent(…) ?? default` keeps its default).
+        /// The value was read as absent: `decodeIfPresent` returned `nil` (or an optional value
+        /// decoded as `nil`). A property declared `T?` is then `nil`; one that its model's own
+        /// `init(from:)` reads as `decodeIfPresent(…) ?? fallback` gets the fallback, which the
+        /// decoder cannot see. Described as "read as absent".
         case setToNil
+        /// The property kept the default value it is declared with (`var views: Int = 0`): the
+        /// value was missing or could not be read, and the model was read through its
+        /// `@ResourceReadable` initializer (`ResourceReader.decode(_:default:)`), which knows
+        /// the default. Described as "kept its default".
+        case defaultKept
     }
 
     /// What was wrong.
@@ -53,8 +65,8 @@ public struct DecodingProblem: Sendable, Hashable, CustomStringConvertible {
     public var action: Action
     /// The resource (or identifier) that was left out or not set, when the value was one.
     public var resource: ResourceIdentifier?
-    /// The Swift coding path of the value that was left out or set to `nil`, such as
-    /// `[0].comments[1]`.
+    /// The Swift coding path of the value that was left out, read as absent or kept its
+    /// default, such as `[0].comments[1]`.
     public var codingPath: String
     /// The JSON Pointer of the place in the document where the problem is: the linkage that
     /// names a missing resource, the attribute whose value does not fit.
@@ -85,7 +97,8 @@ public struct DecodingProblem: Sendable, Hashable, CustomStringConvertible {
         let done: String
         switch action {
         case .leftOut: done = "left out"
-        case .setToNil: done = "set to nil"
+        case .setToNil: done = "read as absent"
+        case .defaultKept: done = "kept its default"
         }
         let subject = codingPath.isEmpty ? "the value" : codingPath
         let place = pointer.isEmpty ? "the document root" : pointer

@@ -198,19 +198,33 @@ public final class JSONAPIDecoder: Sendable {
                     codingPath: [], debugDescription: "The data is not a valid JSON:API document: \(error)",
                     underlyingError: error))
         }
-        return try Self.decode(T.self, from: document, options: options)
+        return try Self.decode(T.self, session: DecodingSession(storage: document.storage, options: options))
+    }
+
+    /// Decodes `T` from a document's text and reports the resources that were skipped.
+    ///
+    /// ```swift
+    /// decoder.tolerance = .lenient
+    /// let report = try decoder.decodeReporting([Article].self, from: text)
+    /// for problem in report.problems { print(problem) }
+    /// ```
+    public func decodeReporting<T: Decodable>(_ type: T.Type, from text: String) throws -> DecodingReport<T> {
+        try decodeReporting(T.self, from: Array(text.utf8))
     }
 
     /// Decodes `T` and reports the resources that were skipped.
+    ///
+    /// The report's ``DecodingReport/document`` is `document` with this decoder's options as its
+    /// ``Document/decodingOptions``.
     public func decodeReporting<T: Decodable>(_ type: T.Type, from document: Document) throws -> DecodingReport<T> {
-        try Self.decode(T.self, from: document, options: options)
+        try Self.decode(T.self, session: DecodingSession(storage: document.storage, options: options))
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, from document: Document, options: DecodingOptions) throws
-        -> DecodingReport<T>
-    {
+    /// Decodes `T` from the document of the decoding state given; the report's document (and an
+    /// error document's) keeps the options that state was made with.
+    static func decode<T: Decodable>(_ type: T.Type, session: DecodingSession) throws -> DecodingReport<T> {
+        let document = Document(session: session)
         if document.hasErrors { throw DocumentErrors(document: document) }
-        let session = DecodingSession(storage: document.storage, options: options)
         return try session.run { decoder in
             let value = try decoder.unbox(T.self, rootNode(for: T.self), key: nil)
             return DecodingReport(

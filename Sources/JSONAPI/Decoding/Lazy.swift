@@ -83,26 +83,25 @@ extension Lazy: Decodable, DirectDecodable {
         }
         let info = decoder.typeInfo(Model.self)
         let type = unsafe decoder.resources[Int(record)].type
-        if info.resourceType != .max && type != info.resourceType {
-            throw unsafe decoder.failure(
-                .typeMismatch(Model.self), at: Int(decoder.resources[Int(record)].object.start), code: .typeMismatch,
-                path: decoder.path(key),
-                unsafe "expected a `\(info.model?.resourceType ?? "?")` resource (\(Model.self)), found a `\(decoder.types.name(type))` resource (\(decoder.identity(record: record)))"
-            )
-        }
-        if let union = decoder.union(info), !union.handles(type) {
-            throw decoder.adding(
-                key,
-                to: decoder.unhandledType(
-                    union.name, type: Model.self, typeIndex: type, at: decoder.offset(of: node),
-                    identity: decoder.identity(record: record), members: union.memberNames))
-        }
         var linkage = UInt32.max
         switch node {
         case .linkage(let index): linkage = index
         case .relationship(let index): linkage = unsafe decoder.relationships[Int(index)].firstLinkage
         case .primary where unsafe decoder.topLevel.primaryIsLinkage: linkage = unsafe decoder.topLevel.primaryStart
         default: break
+        }
+        // A wrong type is the linkage's fault: located there, not at the resource it names.
+        if info.resourceType != .max && type != info.resourceType {
+            throw decoder.wrongLinkageType(node, record: record, info: info, key: key)
+        }
+        if let union = decoder.union(info), !union.handles(type) {
+            let offset =
+                unsafe linkage != .max ? Int(decoder.linkages[Int(linkage)].object.start) : decoder.offset(of: node)
+            throw decoder.adding(
+                key,
+                to: decoder.unhandledType(
+                    union.name, type: Model.self, typeIndex: type, at: offset,
+                    identity: decoder.identity(record: record), members: union.memberNames))
         }
         return unsafe Lazy(session: decoder.session, record: record, linkage: linkage)
     }

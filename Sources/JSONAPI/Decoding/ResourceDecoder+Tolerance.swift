@@ -46,10 +46,13 @@ extension ResourceDecoder {
 
     /// Records `error`, which decoding `node` (with `key` as its last coding key) threw, as a
     /// problem the decode works around with `action`, when the decode is lenient and the error
-    /// is one a document can cause. False when the caller must throw it.
+    /// is one a document can cause. False when the caller must throw it. `node` is the value
+    /// (its identity, when it is a resource, is the problem's resource) unless `isValue` is
+    /// false: then it only locates a value that is absent.
     @inline(never)
     func recover(
-        _ error: any Error, since mark: RecoveryMark, node: Node, key: KeyRef, action: DecodingProblem.Action
+        _ error: any Error, since mark: RecoveryMark, node: Node, key: KeyRef, action: DecodingProblem.Action,
+        isValue: Bool = true
     ) -> Bool {
         guard unsafe lenient, unsafe session.invalidOptions == nil, let decodingError = error as? DecodingError,
             let context = decodingError.context
@@ -61,7 +64,7 @@ extension ResourceDecoder {
         unsafe foreignErrorLocated = false
         var fullPath = path
         if let key = key.key(in: self) { fullPath.append(key) }
-        let resource = (try? identity(of: node)).flatMap { $0.map(resourceIdentifier) }
+        let resource = isValue ? (try? identity(of: node)).flatMap { $0.map(resourceIdentifier) } : nil
         let place = decodingError.jsonapiError
         unsafe problems.append(
             PendingProblem(

@@ -42,9 +42,11 @@ struct ArrayContainer: UnkeyedDecodingContainer {
 
     private mutating func next<T>(_ type: T.Type) throws -> ByteRange {
         guard let element = unsafe cursor.next(decoder.bytes) else {
+            // The element is absent, not null: `keyNotFound` (the index is its key), where
+            // `valueNotFound` would say a null was found.
             throw decoder.failure(
-                .valueNotFound(T.self), at: Int(array.end) &- 1, code: .decodingFailed,
-                path: codingPath + [IndexKey(currentIndex)], "the array has no more elements")
+                .keyNotFound(IndexKey(currentIndex)), at: Int(array.end) &- 1, code: .decodingFailed,
+                path: codingPath, "the array has no element \(currentIndex) (it has \(currentIndex))")
         }
         return element
     }
@@ -143,8 +145,8 @@ struct ListContainer: UnkeyedDecodingContainer {
     private mutating func next<T>(_ type: T.Type) throws -> Node {
         guard currentIndex < list.count else {
             throw unsafe decoder.failure(
-                .valueNotFound(T.self), at: decoder.offset(of: decoder.node), code: .decodingFailed,
-                path: codingPath + [IndexKey(currentIndex)], "the list has no more elements")
+                .keyNotFound(IndexKey(currentIndex)), at: decoder.offset(of: decoder.node), code: .decodingFailed,
+                path: codingPath, "the list has no element \(currentIndex) (it has \(list.count))")
         }
         return list.node(currentIndex)
     }

@@ -46,7 +46,13 @@ enum Node {
 /// every ``Lazy`` reference made during a decode, so resolving one later decodes alike.
 final class DecodingSession: Sendable {
     let storage: DocumentStorage
+    /// The options the decode runs with: those given, with what
+    /// ``DecodingOptions/Tolerance/lenient`` implies set.
     let options: DecodingOptions
+    /// The options as given, when ``options`` differs from them (lenient or invalid options);
+    /// nil otherwise, so that a strict decode's state (made once per streamed resource) copies
+    /// them once.
+    private let givenIfChanged: DecodingOptions?
     /// Why the options are unusable (``DecodingOptions/validate()``), if they are. Such a
     /// decode's `maximumDepth` is 0, so the first nesting fails and throws this instead.
     let invalidOptions: JSONAPIError?
@@ -55,20 +61,29 @@ final class DecodingSession: Sendable {
         self.storage = storage
         do throws(JSONAPIError) {
             try options.validate()
-            var effective = options
             if options.tolerance == .lenient {
+                var effective = options
                 effective.ignoresMissingResources = true
                 effective.ignoresUnhandledResourceTypes = true
+                self.options = effective
+                givenIfChanged = options
+            } else {
+                self.options = options
+                givenIfChanged = nil
             }
-            self.options = effective
             invalidOptions = nil
         } catch {
             var unusable = options
             unusable.maximumDepth = 0
             self.options = unusable
+            givenIfChanged = options
             invalidOptions = error
         }
     }
+
+    /// The options as given, which a document handed back from this state keeps as its
+    /// ``Document/decodingOptions``.
+    var given: DecodingOptions { givenIfChanged ?? options }
 
     /// Runs `body` with a decoder over the document's bytes: one a finished decode put back
     /// (see ``ResourceDecoder/recycle(_:)``), or a new one.
@@ -512,8 +527,19 @@ final class ResourceDecoder: Decoder {
         do {
             return try construct(T.self, info)
         } catch {
-            throw locate(error, node: node)
+            throw locate(naming(T.self, inNullError: error, node: node), node: node)
         }
+    }
+
+    /// A `null` that `T`'s `init(from:)` asked a container of is reported as a `T` not found:
+    /// the container knows only its coding keys (`valueNotFound(CodingKeys.self)` would say
+    /// "Expected value of type CodingKeys"), the type that wanted the value is `T`.
+    @inline(never)
+    func naming<T>(_ type: T.Type, inNullError error: any Error, node: Node) -> any Error {
+        guard case .value(let range) = node, firstByte(range) == UInt8(ascii: "n"),
+            case .valueNotFound(_, let context)? = error as? DecodingError, context.codingPath.count == pathCount
+        else { return error }
+        return DecodingError.valueNotFound(T.self, context)
     }
 
     /// Makes a `T` from the current node: through its reader initializer when it is
@@ -669,7 +695,14 @@ final class ResourceDecoder: Decoder {
 
     // MARK: Resolution
 
+    /// The key of a `data` member that is absent (a relationship's, the document's): such an
+    /// error is `keyNotFound`, not `valueNotFound`, which says a `null` was found.
+    static var dataKey: AnyCodingKey { AnyCodingKey(stringValue: "data") }
+
     /// The resource a node stands for when a single resource is wanted.
+    ///
+    /// - Throws: `valueNotFound(type)` for a `null` one, `keyNotFound` (key `data`) when the
+    ///   relationship or document has no `data`.
     func singleResource(of node: Node, for type: Any.Type) throws -> UInt32 {
         switch node {
         case .resource(let record):
@@ -691,7 +724,7 @@ final class ResourceDecoder: Decoder {
                 )
             case .absent:
                 throw failure(
-                    .valueNotFound(type), at: relationshipOffset(index), code: .decodingFailed, path: path,
+                    .keyNotFound(Self.dataKey), at: relationshipOffset(index), code: .decodingFailed, path: path,
                     "relationship `\(relationshipName(index))` has no `data` (only links or meta); declare the property optional, or read it as Related<…>"
                 )
             case .many:
@@ -714,7 +747,7 @@ final class ResourceDecoder: Decoder {
                     "primary data is null; decode an optional to accept an empty document")
             case .absent:
                 throw failure(
-                    .valueNotFound(type), at: max(0, Int(top.object.start)), code: .decodingFailed, path: path,
+                    .keyNotFound(Self.dataKey), at: max(0, Int(top.object.start)), code: .decodingFailed, path: path,
                     "the document has no primary data (`data` member)")
             case .many:
                 throw typeMismatch(
@@ -788,7 +821,7 @@ final class ResourceDecoder: Decoder {
                 return .linkages(first: relationship.firstLinkage, count: relationship.linkageCount)
             case .absent:
                 throw failure(
-                    .valueNotFound(type()), at: relationshipOffset(index), code: .decodingFailed, path: path,
+                    .keyNotFound(Self.dataKey), at: relationshipOffset(index), code: .decodingFailed, path: path,
                     "relationship `\(relationshipName(index))` has no `data` (only links or meta); declare the property optional"
                 )
             case .one, .null:
@@ -806,7 +839,7 @@ final class ResourceDecoder: Decoder {
                     : .resources(first: top.primaryStart, count: top.primaryCount)
             case .absent:
                 throw failure(
-                    .valueNotFound(type()), at: max(0, Int(top.object.start)), code: .decodingFailed, path: path,
+                    .keyNotFound(Self.dataKey), at: max(0, Int(top.object.start)), code: .decodingFailed, path: path,
                     "the document has no primary data (`data` member)")
             case .one, .null:
                 throw typeMismatch(

@@ -153,6 +153,66 @@ public struct ResourceReader: ~Copyable {
         }
     }
 
+    /// The member `name` of a property declared with a default value (`var views: Int = 0`):
+    /// what `decode(_:as:)` gives, and in a lenient decode `defaultValue` when the
+    /// member is missing or cannot be read.
+    ///
+    /// A strict decode reads the member exactly as `decode(_:as:)` does and never
+    /// evaluates `defaultValue` (a missing member is an error, as it is for the compiler's
+    /// `init(from:)`, which does not use declared defaults either). With
+    /// ``DecodingOptions/Tolerance/lenient`` a value that would fail gives `defaultValue`
+    /// instead, and the report lists a ``DecodingProblem`` whose action is
+    /// ``DecodingProblem/Action/defaultKept``. `@ResourceReadable` reads each such property
+    /// this way:
+    ///
+    /// ```swift
+    /// try self.init(id: reader.decode("id"), views: reader.decode("views", default: 0))
+    /// ```
+    public func decode<T: Decodable>(_ name: StaticString, default defaultValue: @autoclosure () -> T) throws -> T {
+        guard unsafe unmanaged._withUnsafeGuaranteedRef({ decoder in unsafe decoder.lenient }) else {
+            return try decode(name, as: T.self)
+        }
+        return try decodeKeepingDefault(name, defaultValue)
+    }
+
+    /// The array member `name` of a property declared with a default value: what
+    /// `decode(_:as:)` gives, and in a lenient decode `defaultValue` when the
+    /// member is missing or cannot be read; see `decode(_:default:)`.
+    @inlinable
+    public func decode<E: Decodable>(_ name: StaticString, default defaultValue: @autoclosure () -> [E]) throws
+        -> [E]
+    {
+        guard _isLenient else { return try decode(name, as: [E].self) }
+        return try decodeKeepingDefault(name, defaultValue)
+    }
+
+    /// Whether the decode is lenient.
+    @usableFromInline
+    var _isLenient: Bool {
+        unsafe unmanaged._withUnsafeGuaranteedRef { decoder in unsafe decoder.lenient }
+    }
+
+    /// `decode(_:default:)` in a lenient decode: the member, or `defaultValue` with a
+    /// problem recorded where the member (or, when it is missing, the object) is.
+    @usableFromInline
+    @inline(never)
+    func decodeKeepingDefault<T: Decodable>(_ name: StaticString, _ defaultValue: () -> T) throws -> T {
+        let decoder = decoder
+        let mark = decoder.recoveryMark
+        do {
+            return try decode(name, as: T.self)
+        } catch {
+            // An absent member is located at the object that lacks it, which is not the value.
+            let member = decoder.node(for: slot(name, decoder), record: record)
+            guard
+                decoder.recover(
+                    error, since: mark, node: member ?? node, key: .name(name), action: .defaultKept,
+                    isValue: member != nil)
+            else { throw error }
+            return defaultValue()
+        }
+    }
+
     /// The member `name`, or nil: exactly what `KeyedDecodingContainer.decodeIfPresent(_:forKey:)`
     /// gives for a key named `name`.
     public func decodeIfPresent<T: Decodable>(_ name: StaticString, as type: T.Type = T.self) throws -> T? {

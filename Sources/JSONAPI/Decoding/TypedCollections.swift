@@ -111,7 +111,7 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
             }
             return DecodingReport(
                 value: decoded, skipped: decoder.skippedResources(), problems: decoder.decodingProblems(),
-                document: Document(storage: session.storage))
+                document: Document(session: session))
         }
     }
 
@@ -144,7 +144,7 @@ public struct TypedResourceCollection<Model: Decodable>: RandomAccessCollection,
             }
             return DecodingReport(
                 value: result, skipped: decoder.skippedResources(), problems: decoder.decodingProblems(),
-                document: Document(storage: session.storage))
+                document: Document(session: session))
         }
     }
 
@@ -298,9 +298,10 @@ public struct DecodingReport<Value> {
     public var skipped: [SkippedResource]
     /// Everything that did not fit the models and what was done about it, in decode order: the
     /// ``skipped`` resources and, with ``DecodingOptions/Tolerance/lenient``, every value left
-    /// out or set to `nil` (see ``DecodingProblem``).
+    /// out, read as absent or kept at its declared default (see ``DecodingProblem``).
     public var problems: [DecodingProblem]
-    /// The parsed document the value came from.
+    /// The parsed document the value came from, with the options it was decoded with as its
+    /// ``Document/decodingOptions``: its typed views decode as the value did.
     public var document: Document
 }
 
@@ -325,8 +326,7 @@ extension Document {
         let records: TypedResourceCollection<Model>.Records =
             top.primaryIsLinkage
             ? .linkages(first: top.primaryStart, count: count) : .resources(first: top.primaryStart, count: count)
-        return TypedResourceCollection(
-            session: DecodingSession(storage: storage, options: options ?? decodingOptions), records: records)
+        return TypedResourceCollection(session: session(options), records: records)
     }
 
     /// The `included` resources of `Model`'s type, decoded lazily.
@@ -340,22 +340,20 @@ extension Document {
         of type: Model.Type, options: DecodingOptions? = nil
     ) -> TypedResourceCollection<Model> {
         let top = storage.arena.topLevel
-        return typed(
-            Model.self, first: Int(top.includedStart), count: Int(top.includedCount),
-            options: options ?? decodingOptions)
+        return typed(Model.self, first: Int(top.includedStart), count: Int(top.includedCount), options: options)
     }
 
     /// Every resource of `Model`'s type, primary and included, decoded lazily.
     public func resources<Model: JSONAPIResource & Decodable>(
         of type: Model.Type, options: DecodingOptions? = nil
     ) -> TypedResourceCollection<Model> {
-        typed(Model.self, first: 0, count: storage.arena.resources.count, options: options ?? decodingOptions)
+        typed(Model.self, first: 0, count: storage.arena.resources.count, options: options)
     }
 
     private func typed<Model: JSONAPIResource & Decodable>(
-        _ type: Model.Type, first: Int, count: Int, options: DecodingOptions
+        _ type: Model.Type, first: Int, count: Int, options: DecodingOptions?
     ) -> TypedResourceCollection<Model> {
-        let session = DecodingSession(storage: storage, options: options)
+        let session = session(options)
         let resources = storage.arena.resources
         guard let typeIndex = storage.arena.types.index(of: Model.resourceType) else {
             return TypedResourceCollection(session: session, records: .list([]))
@@ -381,13 +379,13 @@ extension Document {
         _ type: Model.Type, id: String, options: DecodingOptions? = nil
     ) throws -> Model? {
         guard let object = resource(type: Model.resourceType, id: id) else { return nil }
-        let session = DecodingSession(storage: storage, options: options ?? decodingOptions)
+        let session = session(options)
         let record = UInt32(object.recordIndex)
         return try session.run { decoder in try decoder.unbox(Model.self, .resource(record), key: nil) }
     }
 
     /// Decodes the document as `T`, as ``JSONAPIDecoder/decode(_:from:)-(_,Document)`` does.
     public func decode<T: Decodable>(_ type: T.Type, options: DecodingOptions? = nil) throws -> T {
-        try JSONAPIDecoder(options: options ?? decodingOptions).decode(T.self, from: self)
+        try JSONAPIDecoder.decode(T.self, session: session(options)).value
     }
 }

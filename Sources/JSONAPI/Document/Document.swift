@@ -18,20 +18,32 @@
 /// ```
 public struct Document: Sendable {
     @usableFromInline let storage: DocumentStorage
+    /// The decoding state of ``decodingOptions`` (nil: the defaults), which the typed views share.
     /// Out of line, so that a document stays two words: copied cheaply, and held in an
     /// existential's inline buffer without a box.
-    private var storedDecodingOptions: DecodingOptionsBox?
+    private var optionsSession: DecodingSession?
 
     init(storage: DocumentStorage) {
         self.storage = storage
+    }
+
+    /// The document a decode hands back (in a report, a ``CompoundDocument``): it keeps the
+    /// options that decode was given, and shares its state.
+    init(session: DecodingSession) {
+        storage = session.storage
+        optionsSession = session
     }
 
     /// The options the typed views use when a call passes none: ``primary(as:options:)``,
     /// ``included(of:options:)``, ``resources(of:options:)``, ``resource(_:id:options:)`` and
     /// ``decode(_:options:)``.
     ///
-    /// A document parsed by ``JSONAPIDecoder/document(from:)-([UInt8])`` has the decoder's
-    /// options, so its key and date strategies reach every typed view; otherwise the defaults.
+    /// Every document a ``JSONAPIDecoder`` makes has the decoder's options, so its key and date
+    /// strategies reach every typed view: one parsed by ``JSONAPIDecoder/document(from:)-([UInt8])``,
+    /// a ``DecodingReport/document``, a ``CompoundDocument/document``. So has the report's
+    /// document of a typed view (``TypedResourceCollection/decodeAllReporting()``), with the
+    /// options that view decoded with. A document parsed with ``init(parsing:options:)-(Bytes,_)``
+    /// has the defaults.
     ///
     /// ```swift
     /// let decoder = JSONAPIDecoder()
@@ -40,8 +52,15 @@ public struct Document: Sendable {
     /// let articles = try document.primary(as: Article.self).decodeAll()   // kebab-case keys
     /// ```
     public var decodingOptions: DecodingOptions {
-        get { storedDecodingOptions?.options ?? DecodingOptions() }
-        set { storedDecodingOptions = DecodingOptionsBox(newValue) }
+        get { optionsSession?.given ?? DecodingOptions() }
+        set { optionsSession = DecodingSession(storage: storage, options: newValue) }
+    }
+
+    /// The state a typed view decodes with: one for `options` when given, else the one of
+    /// ``decodingOptions`` (made once and shared).
+    func session(_ options: DecodingOptions?) -> DecodingSession {
+        if let options { return DecodingSession(storage: storage, options: options) }
+        return optionsSession ?? DecodingSession(storage: storage, options: DecodingOptions())
     }
 
     /// Parses a complete document held in an array, without copying it.
@@ -269,14 +288,5 @@ final class DocumentStorage: @unchecked Sendable {
     func withView<R>(_ body: (ByteView) throws -> R) rethrows -> R {
         // SAFETY: the view is made inside `withBytes`, whose bytes stay valid while `body` runs.
         unsafe try withBytes { bytes in try body(unsafe ByteView(unsafeBytes: bytes)) }
-    }
-}
-
-/// A document's ``Document/decodingOptions``, held by reference.
-final class DecodingOptionsBox: Sendable {
-    let options: DecodingOptions
-
-    init(_ options: DecodingOptions) {
-        self.options = options
     }
 }

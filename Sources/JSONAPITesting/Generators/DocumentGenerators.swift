@@ -67,9 +67,9 @@ public struct DocumentGenerators: Sendable {
         let shapes = shapes
         return Generator { rng in
             var random = RandomSource(rng)
-            let document = rule.apply(to: GenerationPlan(shapes: shapes).document(&random), &random)
+            let broken = rule.apply(to: GenerationPlan(shapes: shapes).document(&random), &random)
             rng = random.rng
-            return GeneratedDocument(json: document, brokenRule: rule)
+            return GeneratedDocument(json: broken.document, brokenRule: rule, brokenRulePointer: broken.pointer)
         }
     }
 
@@ -79,9 +79,9 @@ public struct DocumentGenerators: Sendable {
         return Generator { rng in
             var random = RandomSource(rng)
             let rule = DocumentRule.allCases[random.int(in: 0...(DocumentRule.allCases.count - 1))]
-            let document = rule.apply(to: GenerationPlan(shapes: shapes).document(&random), &random)
+            let broken = rule.apply(to: GenerationPlan(shapes: shapes).document(&random), &random)
             rng = random.rng
-            return GeneratedDocument(json: document, brokenRule: rule)
+            return GeneratedDocument(json: broken.document, brokenRule: rule, brokenRulePointer: broken.pointer)
         }
     }
 }
@@ -92,11 +92,23 @@ public struct GeneratedDocument: Sendable, CustomStringConvertible {
     public let json: JSON
     /// The rule the document breaks, nil for a valid document.
     public let brokenRule: DocumentRule?
+    /// The JSON Pointer of the one place that breaks ``brokenRule``, where a strict parse
+    /// reports it (`"/data/0/attributes/id"`; `""`, the document root, for
+    /// ``DocumentRule/dataAndErrors``); nil for a valid document.
+    ///
+    /// ```swift
+    /// await propertyCheck(input: generators.invalidDocument) { document in
+    ///     let error = try #require(throws: JSONAPIError.self) { try Document(parsing: document.bytes) }
+    ///     #expect(error.pointer == document.brokenRulePointer)
+    /// }
+    /// ```
+    public let brokenRulePointer: String?
 
     /// Creates a generated document.
-    public init(json: JSON, brokenRule: DocumentRule?) {
+    public init(json: JSON, brokenRule: DocumentRule?, brokenRulePointer: String? = nil) {
         self.json = json
         self.brokenRule = brokenRule
+        self.brokenRulePointer = brokenRulePointer
     }
 
     /// The document as compact JSON text.
@@ -105,9 +117,10 @@ public struct GeneratedDocument: Sendable, CustomStringConvertible {
     /// The UTF-8 of ``text``.
     public var bytes: [UInt8] { Array(text.utf8) }
 
-    /// The rule broken, if any, then the JSON text.
+    /// The rule broken and where, if any, then the JSON text.
     public var description: String {
-        brokenRule.map { "breaks \($0): \(text)" } ?? text
+        guard let brokenRule else { return text }
+        return "breaks \(brokenRule) at \(brokenRulePointer.map { $0.isEmpty ? "the root" : $0 } ?? "?"): \(text)"
     }
 }
 

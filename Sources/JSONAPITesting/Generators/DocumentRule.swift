@@ -48,42 +48,53 @@ public enum DocumentRule: String, Sendable, Hashable, CaseIterable, CustomString
     /// The rule's name.
     public var description: String { rawValue }
 
-    /// `document` (valid, with primary data an array of resources) changed to break this rule.
-    func apply(to document: JSON, _ random: inout RandomSource) -> JSON {
+    /// `document` (valid, with primary data an array of resources) changed to break this rule,
+    /// and the JSON Pointer of the place that breaks it: the value a strict parse reports.
+    func apply(to document: JSON, _ random: inout RandomSource) -> (document: JSON, pointer: String) {
         guard case .object(var top) = document, case .array(var data)? = top["data"],
             case .object(var first)? = data.first
-        else { return document }
+        else { return (document, "") }
+        let pointer: String
         switch self {
         case .duplicateResource:
             data.append(.object(first))
+            pointer = "/data/\(data.count - 1)"
         case .missingType:
             first["type"] = nil
+            pointer = "/data/0"
         case .missingID:
             first["id"] = nil
+            pointer = "/data/0"
         case .idNotString:
             first["id"] = .int(Int64(random.int(in: 1...99)))
+            pointer = "/data/0/id"
         case .attributeNamedID:
             first["attributes"] = .object(attributes(of: first, adding: "id", .string("x")))
+            pointer = "/data/0/attributes/id"
         case .relationshipWithoutDataLinksOrMeta:
             var relationships = JSON.Object()
             if case .object(let existing)? = first["relationships"] { relationships = existing }
             relationships["brokenRelationship"] = .object(JSON.Object())
             first["relationships"] = .object(relationships)
+            pointer = "/data/0/relationships/brokenRelationship"
         case .unlinkedIncludedResource:
             var included: [JSON] = []
             if case .array(let existing)? = top["included"] { included = existing }
             included.append(["type": first["type"] ?? "things", "id": .string("unlinked-\(random.int(in: 1...99))")])
             top["included"] = .array(included)
+            pointer = "/included/\(included.count - 1)"
         case .invalidMemberName:
             let names = ["bad!", "_leading", "trailing-", "a+b", "dot.ted"]
             let name = random.element(names) ?? "bad!"
             first["attributes"] = .object(attributes(of: first, adding: name, .int(1)))
+            pointer = "/data/0/attributes/\(name)"
         case .dataAndErrors:
             top["errors"] = [["status": "500", "title": "Internal Server Error"]]
+            pointer = ""
         }
         data[0] = .object(first)
         top["data"] = .array(data)
-        return .object(top)
+        return (.object(top), pointer)
     }
 
     private func attributes(of resource: JSON.Object, adding name: String, _ value: JSON) -> JSON.Object {

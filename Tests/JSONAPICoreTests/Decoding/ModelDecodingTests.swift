@@ -269,6 +269,37 @@ struct ModelDecodingTests {
         #expect(throws: DecodingError.self) { try parse(text).primary(as: KebabBook.self).element(at: 0) }
     }
 
+    /// `decodeReporting` takes a `String` as `decode` does, and reports what bytes report.
+    @Test func decodeReportingFromAStringReportsAsFromBytes() throws {
+        struct Book: Decodable, Equatable, JSONAPIResource {
+            static let resourceType = "books"
+            var id: String
+            var pages: Int?
+        }
+        let decoder = JSONAPIDecoder()
+        decoder.tolerance = .lenient
+        let text = #"""
+            {"data": [{"type": "books", "id": "b1", "attributes": {"pages": "many"}},
+                      {"type": "books", "id": "b2", "attributes": {"pages": 412}}]}
+            """#
+        let fromString = try decoder.decodeReporting([Book].self, from: text)
+        let fromBytes = try decoder.decodeReporting([Book].self, from: Array(text.utf8))
+        #expect(fromString.value == [Book(id: "b1", pages: nil), Book(id: "b2", pages: 412)])
+        #expect(fromString.value == fromBytes.value)
+        #expect(fromString.problems == fromBytes.problems)
+        #expect(fromString.problems.map(\.pointer) == ["/data/0/attributes/pages"])
+        #expect(fromString.problems.first?.line == 1)
+        #expect(try decoder.decodeReporting(Book?.self, from: #"{"data": null}"#).value == nil)
+
+        // Invalid text fails as invalid bytes do.
+        let error = decodingError { try decoder.decodeReporting([Book].self, from: #"{"data": ["#) }
+        guard case .dataCorrupted(let context)? = error else {
+            Issue.record("expected dataCorrupted, got \(String(describing: error))")
+            return
+        }
+        #expect(context.underlyingError is JSONAPIError)
+    }
+
     @Test func invalidJSONIsADecodingError() throws {
         let error = decodingError { try decode(Book.self, #"{"data":"#) }
         guard case .dataCorrupted(let context)? = error else {

@@ -153,7 +153,7 @@ struct TolerantDecodingTests {
         #expect(problems.map(\.codingPath).first == "[0].rating")
         #expect(problems.map(\.codingPath).last == "[2].author")
         #expect(report.skipped.count == 3)
-        #expect(rating.description.hasPrefix("[0].rating set to nil: "))
+        #expect(rating.description.hasPrefix("[0].rating read as absent: "))
         #expect(rating.description.hasSuffix("at /data/0/attributes/rating (line 2, column \(rating.column))"))
     }
 
@@ -313,5 +313,46 @@ struct TolerantDecodingTests {
         #expect(!description.contains("found null"))
         #expect(!description.contains("type Any"))
         #expect(description.contains("people/4"))
+    }
+
+    /// A model whose `init(from:)` falls back on a default: the decoder answers
+    /// `decodeIfPresent` with `nil` and cannot see the `?? 5`, so the problem says the value was
+    /// read as absent, not that it was set to nil or that a default was kept.
+    struct Counter: Decodable, Equatable, JSONAPIResource {
+        static let resourceType = "counters"
+        var id: String
+        var views: Int
+        var label: String?
+
+        init(id: String, views: Int, label: String?) {
+            self.id = id
+            self.views = views
+            self.label = label
+        }
+
+        init(from decoder: any Decoder) throws {
+            enum Keys: String, CodingKey { case id, views, label }
+            let container = try decoder.container(keyedBy: Keys.self)
+            id = try container.decode(String.self, forKey: .id)
+            views = try container.decodeIfPresent(Int.self, forKey: .views) ?? 5
+            label = try container.decodeIfPresent(String.self, forKey: .label)
+        }
+    }
+
+    @Test func aFallbackAfterDecodeIfPresentIsReadAsAbsent() throws {
+        let text = #"""
+            {"data": [{"type": "counters", "id": "1", "attributes": {"views": "many", "label": 7}}]}
+            """#
+        let report = try JSONAPIDecoder(options: Self.lenient).decodeReporting([Counter].self, from: text)
+        #expect(report.value == [Counter(id: "1", views: 5, label: nil)])
+        #expect(report.problems.map(\.codingPath) == ["[0].views", "[0].label"])
+        #expect(report.problems.map(\.action) == [.setToNil, .setToNil])
+        #expect(report.problems.map(\.kind) == [.invalidValue, .invalidValue])
+        let views = try #require(report.problems.first)
+        #expect(
+            views.description
+                == #"[0].views read as absent: expected an integer (Int), found a string ("many") at /data/0/attributes/views (line 1, column 67)"#
+        )
+        #expect(!views.description.contains("nil") && !views.description.contains("default"))
     }
 }
