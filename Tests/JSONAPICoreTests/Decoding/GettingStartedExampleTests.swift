@@ -164,7 +164,7 @@ struct GettingStartedExampleTests {
     }
 
     static let reviewProblem =
-        #"[1].rating set to nil: expected a number, found a string ("high") at /data/1/attributes/rating (line 2, column 67)"#
+        #"[1].rating read as absent: expected a number, found a string ("high") at /data/1/attributes/rating (line 2, column 67)"#
 
     @Test func polymorphicRelationships() throws {
         let document = try Document(
