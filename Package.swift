@@ -332,7 +332,8 @@ let package = Package(
             ],
             path: "Tests/JSONAPITestingTests"
         ),
-        // The client against the example service over loopback, through both transports.
+        // The client against the example service over loopback, served by both fronts (Hummingbird,
+        // Vapor) and reached through both transports.
         .testTarget(
             name: "JSONAPIClientTests",
             dependencies: [
@@ -342,6 +343,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(
                     name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])
                 ),

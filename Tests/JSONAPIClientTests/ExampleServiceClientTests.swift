@@ -1,29 +1,19 @@
-import Hummingbird
-import HummingbirdTesting
 import JSONAPI
 import JSONAPIClient
 import Testing
 
 @testable import JSONAPIExample
 
-/// The client against the example service (Hummingbird front) on a loopback port, through
-/// each transport: every operation, pagination, the store, and the service's error answers.
+/// The client against the example service on a loopback port, served by each front
+/// (Hummingbird, Vapor) and reached through each transport: every operation, pagination, the
+/// store, and the service's error answers.
 @Suite struct ExampleServiceClientTests {
-    func withService(
-        articles: Int = 12, _ body: @Sendable (String) async throws -> Void
-    ) async throws {
-        let service = ExampleService(store: .seeded(articles: articles, seed: 7))
-        let app = HummingbirdFront.application(
-            service: service, port: 0, configuration: ExampleService.configuration(maximumBodyBytes: 1 << 20))
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
-            try await body("http://127.0.0.1:\(port)")
-        }
-    }
+    static let fronts = ExampleServiceFront.allCases
+    static let transports = TransportKind.allCases
 
-    @Test(arguments: TransportKind.allCases)
-    func listWithQueries(_ transport: TransportKind) async throws {
-        try await withService { base in
+    @Test(arguments: fronts, transports)
+    func listWithQueries(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 12, seed: 7))) { base in
             let articles = transport.client(base).resources(Article.self)
             let first = try await articles.list()
             #expect(first.status == 200)
@@ -53,9 +43,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func pagesFollowNextLinks(_ transport: TransportKind) async throws {
-        try await withService(articles: 23) { base in
+    @Test(arguments: fronts, transports)
+    func pagesFollowNextLinks(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 23, seed: 7))) { base in
             let articles = transport.client(base).resources(Article.self)
             var sizes: [Int] = []
             var ids: [String] = []
@@ -70,9 +60,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func readOneRelatedAndLinkage(_ transport: TransportKind) async throws {
-        try await withService { base in
+    @Test(arguments: fronts, transports)
+    func readOneRelatedAndLinkage(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 12, seed: 7))) { base in
             let articles = transport.client(base).resources(Article.self)
             let article = try await articles.get(id: "1").value
             let author = try #require(article.author)
@@ -89,9 +79,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func createUpdateDelete(_ transport: TransportKind) async throws {
-        try await withService { base in
+    @Test(arguments: fronts, transports)
+    func createUpdateDelete(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 12, seed: 7))) { base in
             let client = transport.client(base)
             let articles = client.resources(Article.self)
 
@@ -128,9 +118,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func atomicOperations(_ transport: TransportKind) async throws {
-        try await withService { base in
+    @Test(arguments: fronts, transports)
+    func atomicOperations(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 12, seed: 7))) { base in
             let client = transport.client(base)
             var batch = AtomicOperationsDocument()
             try batch.add(NewPerson(lid: "p", name: "Zed"))
@@ -159,9 +149,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func serviceErrors(_ transport: TransportKind) async throws {
-        try await withService { base in
+    @Test(arguments: fronts, transports)
+    func serviceErrors(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 12, seed: 7))) { base in
             let client = transport.client(base)
             let articles = client.resources(Article.self)
             let unknownInclude = await #expect(throws: JSONAPIClientError.self) {
@@ -198,9 +188,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func storeMergesAcrossResponses(_ transport: TransportKind) async throws {
-        try await withService { base in
+    @Test(arguments: fronts, transports)
+    func storeMergesAcrossResponses(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 12, seed: 7))) { base in
             let store = ResourceStore()
             let client = transport.client(base, store: store)
             let articles = try await client.resources(Article.self).list().value
