@@ -81,4 +81,20 @@ enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
                 baseURL: baseURL, transport: URLSessionTransport(), configuration: configuration, store: store)
         }
     }
+
+    /// A client whose transport is wrapped in an ``ObservedTransport``, with the log of what it
+    /// read of each body.
+    func observedClient(
+        _ baseURL: String, steering: BodySteering = .none,
+        configuration: JSONAPIClient.Configuration = JSONAPIClient.Configuration()
+    ) -> (client: JSONAPIClient, log: BodyLog) {
+        switch self {
+        case .asyncHTTPClient:
+            let transport = ObservedTransport(AsyncHTTPClientTransport(client: .shared), steering: steering)
+            return (JSONAPIClient(baseURL: baseURL, transport: transport, configuration: configuration), transport.log)
+        case .urlSession:
+            let transport = ObservedTransport(URLSessionTransport(), steering: steering)
+            return (JSONAPIClient(baseURL: baseURL, transport: transport, configuration: configuration), transport.log)
+        }
+    }
 }

@@ -225,4 +225,30 @@ import Testing
         #expect(response.document.included.count == generator.includedCount)
         #expect(response.value.first?.id == generator.identifier(ofResourceAt: 0).id)
     }
+
+    /// Cancelled once the head and the first bytes of the body have arrived, while the transport
+    /// waits for more.
+    @Test(arguments: TransportKind.allCases)
+    func cancelledDuringTheBody(_ transport: TransportKind) async throws {
+        let release = Mutex(false)
+        let server = try CannedHTTPServer { _, connection in
+            connection.write("HTTP/1.1 200 OK\r\nContent-Type: \(Self.jsonapi)\r\nContent-Length: 1000000\r\n\r\n")
+            connection.write(#"{"data":[{"type":"people","id":"1","attributes":{"name":"x"}}"#)
+            // The rest never comes (until the test is over, or a minute has passed).
+            for _ in 0..<6000 where !release.withLock({ $0 }) { usleep(10_000) }
+        }
+        defer {
+            release.withLock { $0 = true }
+            server.stop()
+        }
+        var patient = JSONAPIClient.Configuration()
+        patient.timeout = nil
+        let (client, log) = transport.observedClient(server.baseURL, configuration: patient)
+        let task = Task { try await client.resources(Person.self).list() }
+        await log.waitForFirstChunk()
+        task.cancel()
+        let cancelled = await #expect(throws: JSONAPIClientError.self) { try await task.value }
+        #expect(cancelled?.kind == .cancelled)
+        #expect(!log.reachedEnd)
+    }
 }
