@@ -16,6 +16,13 @@ struct Tag: Codable, Hashable, Sendable, JSONAPIResource {
     var name: String
 }
 
+struct Comment: Codable, Hashable, Sendable, JSONAPIResource {
+    static let resourceType = "comments"
+    var id: String
+    var body: String
+    var author: Identifier<Person>?
+}
+
 /// An article with its relationships as linkage only.
 struct Article: Decodable, Sendable, JSONAPIResource {
     static let resourceType = "articles"
@@ -24,6 +31,7 @@ struct Article: Decodable, Sendable, JSONAPIResource {
     var body: String?
     var createdAt: String?
     var author: Identifier<Person>?
+    var comments: [Identifier<Comment>]?
     var tags: [Identifier<Tag>]?
 }
 
