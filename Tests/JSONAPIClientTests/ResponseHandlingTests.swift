@@ -226,6 +226,45 @@ import Testing
         #expect(response.value.first?.id == generator.identifier(ofResourceAt: 0).id)
     }
 
+    /// JSON:API has the client treat the resource it sent as accepted when a create or update is
+    /// answered without a document: `204`, and `201` without a body.
+    @Test(arguments: TransportKind.allCases)
+    func createdWithoutABody(_ transport: TransportKind) async throws {
+        let server = try CannedHTTPServer { request, connection in
+            switch request.target {
+            case "/people":
+                connection.respond(
+                    status: 201, contentType: nil, body: [], extraHeaders: "Location: http://127.0.0.1/people/c1\r\n")
+            case "/people/9":
+                connection.respond(status: 204, contentType: nil, body: [])
+            default:
+                connection.respond(status: 201, contentType: Self.jsonapi, body: Self.person)
+            }
+        }
+        defer { server.stop() }
+        let store = ResourceStore()
+        let people = transport.client(server.baseURL, store: store).resources(Person.self)
+        let created = try await people.create(NewPerson(id: "c1", name: "Ann"))
+        #expect(created.status == 201)
+        #expect(created.isSentResourceAccepted)
+        #expect(created.document == nil && created.resource == nil)
+        #expect(created.location == "http://127.0.0.1/people/c1")
+        #expect(store.count == 0)
+
+        struct Rename: Encodable, JSONAPIResource {
+            static let resourceType = "people"
+            var id: String
+            var name: String
+        }
+        let updated = try await people.update(Rename(id: "9", name: "Bea"))
+        #expect(updated.status == 204 && updated.isSentResourceAccepted)
+
+        // A 201 with the resource is the server's word, not the sent resource's.
+        let returned = try await people.update(Rename(id: "10", name: "Cy"))
+        #expect(returned.status == 201 && !returned.isSentResourceAccepted)
+        #expect(returned.resource == Person(id: "9", name: "Ann"))
+    }
+
     /// Cancelled once the head and the first bytes of the body have arrived, while the transport
     /// waits for more.
     @Test(arguments: TransportKind.allCases)
