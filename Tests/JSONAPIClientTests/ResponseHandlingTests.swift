@@ -265,6 +265,50 @@ import Testing
         #expect(returned.resource == Person(id: "9", name: "Ann"))
     }
 
+    /// A `next` link that leads back to a page already read ends the pages with an error after
+    /// the pages before it, and asks the server for nothing more: whether it repeats the page's
+    /// own URL or spells an earlier one differently (brackets raw or percent-encoded).
+    @Test(arguments: TransportKind.allCases)
+    func nextLinkLoop(_ transport: TransportKind) async throws {
+        let requests = Mutex<[String]>([])
+        let server = try CannedHTTPServer { request, connection in
+            requests.withLock { $0.append(request.target) }
+            let number = request.target.contains("number%5D=2") || request.target.contains("number]=2") ? 2 : 1
+            // Page 1 points on to page 2; page 2 points back to page 1, with its brackets
+            // percent-encoded where the client's first URL has them raw.
+            let next =
+                number == 1 ? "/people?page[number]=2&page[size]=1" : "/people?page%5Bnumber%5D=1&page%5Bsize%5D=1"
+            let body =
+                #"{"data":[{"type":"people","id":"\#(number)","attributes":{"name":"P\#(number)"}}],"#
+                + #""links":{"next":"\#(next)"}}"#
+            connection.respond(status: 200, contentType: Self.jsonapi, body: Array(body.utf8))
+        }
+        defer { server.stop() }
+        let people = transport.client(server.baseURL).resources(Person.self)
+        var read: [String] = []
+        let loop = await #expect(throws: JSONAPIClientError.self) {
+            for try await page in people.pages(JSONAPIQuery().paged(number: 1, size: 1)) {
+                read += page.value.map(\.id)
+            }
+        }
+        #expect(loop?.kind == .unexpectedDocument)
+        #expect(read == ["1", "2"])
+        #expect(requests.withLock { $0.count } == 2)
+
+        // A page whose next link is its own URL.
+        let selfServer = try CannedHTTPServer { request, connection in
+            let body = #"{"data":[],"links":{"next":"\#(request.target)"}}"#
+            connection.respond(status: 200, contentType: Self.jsonapi, body: Array(body.utf8))
+        }
+        defer { selfServer.stop() }
+        var pages = 0
+        let again = await #expect(throws: JSONAPIClientError.self) {
+            for try await _ in transport.client(selfServer.baseURL).resources(Person.self).pages() { pages += 1 }
+        }
+        #expect(again?.kind == .unexpectedDocument)
+        #expect(pages == 1)
+    }
+
     /// Cancelled once the head and the first bytes of the body have arrived, while the transport
     /// waits for more.
     @Test(arguments: TransportKind.allCases)
