@@ -265,6 +265,32 @@ import Testing
         #expect(returned.resource == Person(id: "9", name: "Ann"))
     }
 
+    /// A chunked body whose connection closes before the last chunk: cut inside a chunk, and cut
+    /// between two chunks (which only the missing terminating chunk gives away).
+    @Test(arguments: TransportKind.allCases)
+    func chunkedBodyCutOff(_ transport: TransportKind) async throws {
+        for cutInsideAChunk in [true, false] {
+            let server = try CannedHTTPServer { _, connection in
+                connection.write(
+                    "HTTP/1.1 200 OK\r\nContent-Type: \(Self.jsonapi)\r\nTransfer-Encoding: chunked\r\n\r\n")
+                let first = Self.person.prefix(30)
+                connection.write(String(first.count, radix: 16) + "\r\n")
+                connection.write(Array(first))
+                connection.write("\r\n")
+                if cutInsideAChunk {
+                    connection.write(String(Self.person.count - 30, radix: 16) + "\r\n")
+                    connection.write(Array(Self.person.dropFirst(30).prefix(10)))
+                }
+                // The handler returns: the server closes the connection.
+            }
+            defer { server.stop() }
+            let people = transport.client(server.baseURL).resources(Person.self)
+            let cut = await #expect(throws: JSONAPIClientError.self) { try await people.get(id: "9") }
+            #expect(cut?.kind == .truncatedBody, "cut inside a chunk: \(cutInsideAChunk)")
+            #expect(cut?.status == 200)
+        }
+    }
+
     /// A `next` link that leads back to a page already read ends the pages with an error after
     /// the pages before it, and asks the server for nothing more: whether it repeats the page's
     /// own URL or spells an earlier one differently (brackets raw or percent-encoded).
