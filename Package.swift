@@ -253,8 +253,10 @@ let package = Package(
         // inputs, and the libFuzzer driver. Neither is a product: users of JSONAPI never build them.
         .target(name: "JSONAPIFuzzChecks", dependencies: ["JSONAPI", "JSONAPIYajl"], path: "Tests/Fuzz/Checks"),
         .executableTarget(name: "jsonapi-fuzz", dependencies: ["JSONAPIFuzzChecks"], path: "Tests/Fuzz/Driver"),
-        // Concurrent reads and parses, run under ThreadSanitizer by scripts/tsan.
-        .executableTarget(name: "jsonapi-concurrency-check", dependencies: ["JSONAPI"], path: "Tests/Concurrency"),
+        // Concurrent reads and parses, and concurrent use of the client's resource store, run under
+        // ThreadSanitizer by scripts/tsan.
+        .executableTarget(
+            name: "jsonapi-concurrency-check", dependencies: ["JSONAPI", "JSONAPIClient"], path: "Tests/Concurrency"),
         // The tests. The library's own need neither libyajl nor swift-syntax: `swift build --target
         // JSONAPICoreTests` builds neither. What needs one of them, or the built tool, has a target
         // of its own.
@@ -332,7 +334,8 @@ let package = Package(
             ],
             path: "Tests/JSONAPITestingTests"
         ),
-        // The client against the example service over loopback, through both transports.
+        // The client against the example service over loopback, served by both fronts (Hummingbird,
+        // Vapor) and reached through both transports.
         .testTarget(
             name: "JSONAPIClientTests",
             dependencies: [
@@ -342,6 +345,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(
                     name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])
                 ),

@@ -43,8 +43,9 @@ struct ResourceSchema: Sendable {
     }
 
     /// The query rules of this type's endpoints: collections add sorting, page-based pagination
-    /// and `filter[ATTRIBUTE]` (exact match).
-    func rules(collection: Bool) -> QueryRules {
+    /// (10 per page unless `page[size]` asks for up to `maximumPageSize`) and
+    /// `filter[ATTRIBUTE]` (exact match).
+    func rules(collection: Bool, maximumPageSize: Int = ExampleServer.defaultMaximumPageSize) -> QueryRules {
         var fields: [String: Set<String>] = [:]
         for schema in ResourceSchema.all.values {
             fields[schema.type] = Set(schema.attributes).union(schema.relationships.keys)
@@ -54,7 +55,7 @@ struct ResourceSchema: Sendable {
         let attributes = Set(attributes)
         return QueryRules(
             includePaths: .only(includePaths), fieldsets: fieldsets, sortFields: .only(attributes.union(["id"])),
-            pagination: .pages(defaultSize: 10, maximumSize: 100),
+            pagination: .pages(defaultSize: min(10, maximumPageSize), maximumSize: maximumPageSize),
             filter: { filter throws(QueryFailure) in
                 let refused = filter.entries.filter { $0.path.count != 1 || !attributes.contains($0.path[0]) }
                 guard refused.isEmpty else {

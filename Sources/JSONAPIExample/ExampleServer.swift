@@ -15,15 +15,28 @@ public enum ExampleServer {
         return names
     }
 
+    /// The values `maximumPageSize` may take: at least one resource per page, and at most a million
+    /// (about 600 MB of articles with their authors, comments and tags included).
+    public static let maximumPageSizes = 1...1_000_000
+
+    /// The `page[size]` limit unless one is given: pages of 100 keep every response small.
+    public static let defaultMaximumPageSize = 100
+
     /// Serves `articles` generated articles (and their people, comments and tags) from `seed` on
     /// 127.0.0.1:`port` with `framework` until the process is stopped; with `baseline`, also the
     /// `Codable` baseline's endpoints under `/baseline/` (for `scripts/loadtest`).
     ///
-    /// - Throws: The framework's error when the port cannot be bound.
+    /// Collections answer pages of 10 resources unless `page[size]` asks for more, up to
+    /// `maximumPageSize` (default ``defaultMaximumPageSize``); a larger `page[size]` is a 400.
+    ///
+    /// - Throws: ``InvalidOption`` when `maximumPageSize` is outside ``maximumPageSizes``; the
+    ///   framework's error when the port cannot be bound.
     public static func run(
-        framework: String, port: Int, articles: Int, seed: UInt64, baseline: Bool = false
+        framework: String, port: Int, articles: Int, seed: UInt64, baseline: Bool = false,
+        maximumPageSize: Int = defaultMaximumPageSize
     ) async throws {
-        let service = ExampleService(store: .seeded(articles: articles, seed: seed))
+        let service = try ExampleService(
+            store: .seeded(articles: articles, seed: seed), maximumPageSize: maximumPageSize)
         switch framework {
         #if Vapor
             case "vapor": try await VaporFront.run(service: service, port: port, baseline: baseline)
@@ -34,6 +47,12 @@ public enum ExampleServer {
         #endif
         default: throw UnknownFramework(name: framework)
         }
+    }
+
+    /// An option outside the values it may take.
+    public struct InvalidOption: Error, CustomStringConvertible {
+        /// What is wrong with it.
+        public var description: String
     }
 
     /// A framework this build does not have.

@@ -40,6 +40,10 @@ struct ServiceError: Error, JSONAPIErrorConvertible {
 struct ExampleService: Sendable {
     let store: ExampleStore
     var writingOptions = JSONWritingOptions()
+    /// The largest `page[size]` a collection request may ask for; a larger one is a 400 whose error
+    /// carries `meta.page.maxSize`. Checked against ``ExampleServer/maximumPageSizes`` by
+    /// ``init(store:maximumPageSize:)``.
+    private(set) var maximumPageSize = ExampleServer.defaultMaximumPageSize
 
     enum RelationshipChange { case replace, add, remove }
 
@@ -62,7 +66,8 @@ struct ExampleService: Sendable {
     /// `GET /TYPE`: filter, sort, page, include, fields.
     func list(type: String, rawQuery: String, target: String) throws -> ServiceResponse {
         let schema = try schema(type)
-        let query = try JSONAPIQuery(parsing: rawQuery, rules: schema.rules(collection: true))
+        let query = try JSONAPIQuery(
+            parsing: rawQuery, rules: schema.rules(collection: true, maximumPageSize: maximumPageSize))
         if query.filter.entries.isEmpty, query.sort.isEmpty,
             let requested = query.page, case .number(let number, let size) = requested
         {
@@ -409,6 +414,21 @@ struct ExampleService: Sendable {
     }
 
     init(store: ExampleStore = ExampleStore(state: .init())) { self.store = store }
+
+    /// A service whose collections serve pages of up to `maximumPageSize` resources, for clients
+    /// that read large responses (the client's tests ask for 100 MB in one page).
+    ///
+    /// - Throws: ``ExampleServer/InvalidOption`` when `maximumPageSize` is outside
+    ///   ``ExampleServer/maximumPageSizes``.
+    init(store: ExampleStore, maximumPageSize: Int) throws(ExampleServer.InvalidOption) {
+        guard ExampleServer.maximumPageSizes.contains(maximumPageSize) else {
+            throw ExampleServer.InvalidOption(
+                description:
+                    "the maximum page size must be in \(ExampleServer.maximumPageSizes), not \(maximumPageSize)")
+        }
+        self.store = store
+        self.maximumPageSize = maximumPageSize
+    }
 
     func schemaFor(_ type: String) throws -> ResourceSchema { try schema(type) }
 

@@ -6,16 +6,18 @@ import JSONAPIExample
     import Darwin
 #endif
 
-/// `jsonapi-example-server [--port N] [--articles N] [--seed S] [--framework hummingbird|vapor] [--baseline]`
+/// `jsonapi-example-server [--port N] [--articles N] [--seed S] [--maximum-page-size N] [--framework NAME] [--baseline]`
 struct ServerOptions {
     var port = 8080
     var articles = 50
     var seed: UInt64 = 1
+    var maximumPageSize = ExampleServer.defaultMaximumPageSize
     var framework = "hummingbird"
     var baseline = false
 
     static let usage = """
-        USAGE: jsonapi-example-server [--port N] [--articles N] [--seed S] [--framework hummingbird|vapor] [--baseline]
+        USAGE: jsonapi-example-server [--port N] [--articles N] [--seed S] [--maximum-page-size N]
+                                      [--framework hummingbird|vapor] [--baseline]
 
         An in-memory JSON:API 1.1 service: /articles, /people, /comments, /tags and
         POST /operations (Atomic Operations).
@@ -24,6 +26,10 @@ struct ServerOptions {
           --port N          TCP port on 127.0.0.1 (default 8080; 0 picks a free one)
           --articles N      number of generated articles (default 50)
           --seed S          seed of the generated data; the same seed gives the same data (default 1)
+          --maximum-page-size N
+                            the largest page[size] a collection serves (\(ExampleServer.maximumPageSizes.lowerBound)...\(ExampleServer.maximumPageSizes.upperBound),
+                            default \(ExampleServer.defaultMaximumPageSize)); pages are 10 resources unless page[size] asks
+                            for more, and a larger page[size] is a 400
           --framework NAME  the HTTP framework: hummingbird (default) or vapor
           --baseline        also serve the load benchmark's Codable baseline under /baseline/
           -h, --help        show this help
@@ -51,6 +57,12 @@ struct ServerOptions {
                     return .failure(ParseFailure("--articles takes 0...1000000"))
                 }
                 options.articles = count
+            case "--maximum-page-size":
+                let sizes = ExampleServer.maximumPageSizes
+                guard let size = Int(value), sizes.contains(size) else {
+                    return .failure(ParseFailure("--maximum-page-size takes \(sizes.lowerBound)...\(sizes.upperBound)"))
+                }
+                options.maximumPageSize = size
             case "--seed":
                 guard let seed = UInt64(value) else {
                     return .failure(ParseFailure("--seed takes an unsigned integer"))
@@ -81,7 +93,7 @@ case .success(nil):
 case .success(let options?):
     try await ExampleServer.run(
         framework: options.framework, port: options.port, articles: options.articles, seed: options.seed,
-        baseline: options.baseline)
+        baseline: options.baseline, maximumPageSize: options.maximumPageSize)
 case .failure(let failure):
     print("error: \(failure.message)\n\n\(ServerOptions.usage)")
     exit(2)

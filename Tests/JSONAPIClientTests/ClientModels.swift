@@ -16,6 +16,13 @@ struct Tag: Codable, Hashable, Sendable, JSONAPIResource {
     var name: String
 }
 
+struct Comment: Codable, Hashable, Sendable, JSONAPIResource {
+    static let resourceType = "comments"
+    var id: String
+    var body: String
+    var author: Identifier<Person>?
+}
+
 /// An article with its relationships as linkage only.
 struct Article: Decodable, Sendable, JSONAPIResource {
     static let resourceType = "articles"
@@ -24,6 +31,7 @@ struct Article: Decodable, Sendable, JSONAPIResource {
     var body: String?
     var createdAt: String?
     var author: Identifier<Person>?
+    var comments: [Identifier<Comment>]?
     var tags: [Identifier<Tag>]?
 }
 
@@ -79,6 +87,22 @@ enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
         case .urlSession:
             JSONAPIClient(
                 baseURL: baseURL, transport: URLSessionTransport(), configuration: configuration, store: store)
+        }
+    }
+
+    /// A client whose transport is wrapped in an ``ObservedTransport``, with the log of what it
+    /// read of each body.
+    func observedClient(
+        _ baseURL: String, steering: BodySteering = .none,
+        configuration: JSONAPIClient.Configuration = JSONAPIClient.Configuration()
+    ) -> (client: JSONAPIClient, log: BodyLog) {
+        switch self {
+        case .asyncHTTPClient:
+            let transport = ObservedTransport(AsyncHTTPClientTransport(client: .shared), steering: steering)
+            return (JSONAPIClient(baseURL: baseURL, transport: transport, configuration: configuration), transport.log)
+        case .urlSession:
+            let transport = ObservedTransport(URLSessionTransport(), steering: steering)
+            return (JSONAPIClient(baseURL: baseURL, transport: transport, configuration: configuration), transport.log)
         }
     }
 }

@@ -1,29 +1,19 @@
-import Hummingbird
-import HummingbirdTesting
 import JSONAPI
 import JSONAPIClient
 import Testing
 
 @testable import JSONAPIExample
 
-/// The client against the example service (Hummingbird front) on a loopback port, through
-/// each transport: every operation, pagination, the store, and the service's error answers.
+/// The client against the example service on a loopback port, served by each front
+/// (Hummingbird, Vapor) and reached through each transport: every operation, pagination, the
+/// store, and the service's error answers.
 @Suite struct ExampleServiceClientTests {
-    func withService(
-        articles: Int = 12, _ body: @Sendable (String) async throws -> Void
-    ) async throws {
-        let service = ExampleService(store: .seeded(articles: articles, seed: 7))
-        let app = HummingbirdFront.application(
-            service: service, port: 0, configuration: ExampleService.configuration(maximumBodyBytes: 1 << 20))
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
-            try await body("http://127.0.0.1:\(port)")
-        }
-    }
+    static let fronts = ExampleServiceFront.allCases
+    static let transports = TransportKind.allCases
 
-    @Test(arguments: TransportKind.allCases)
-    func listWithQueries(_ transport: TransportKind) async throws {
-        try await withService { base in
+    @Test(arguments: fronts, transports)
+    func listWithQueries(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 12, seed: 7))) { base in
             let articles = transport.client(base).resources(Article.self)
             let first = try await articles.list()
             #expect(first.status == 200)
@@ -53,9 +43,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func pagesFollowNextLinks(_ transport: TransportKind) async throws {
-        try await withService(articles: 23) { base in
+    @Test(arguments: fronts, transports)
+    func pagesFollowNextLinks(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 23, seed: 7))) { base in
             let articles = transport.client(base).resources(Article.self)
             var sizes: [Int] = []
             var ids: [String] = []
@@ -70,9 +60,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func readOneRelatedAndLinkage(_ transport: TransportKind) async throws {
-        try await withService { base in
+    @Test(arguments: fronts, transports)
+    func readOneRelatedAndLinkage(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 12, seed: 7))) { base in
             let articles = transport.client(base).resources(Article.self)
             let article = try await articles.get(id: "1").value
             let author = try #require(article.author)
@@ -82,6 +72,18 @@ import Testing
             #expect(linkage.value.map(\.id) == (article.tags ?? []).map(\.id))
             #expect(linkage.value.allSatisfy { $0.type == "tags" })
 
+            // A to-many relationship's related resources, in linkage order, as the service holds them.
+            let all = try await articles.list(JSONAPIQuery().paged(number: 1, size: 100)).value
+            let commented = try #require(all.first { ($0.comments ?? []).count >= 2 })
+            let comments = try await articles.related(id: commented.id, "comments", as: Comment.self)
+            #expect(comments.status == 200)
+            #expect(comments.value.map(\.id) == (commented.comments ?? []).map(\.id))
+            let comment = try await transport.client(base).resources(Comment.self).get(id: comments.value[0].id)
+            #expect(comments.value[0] == comment.value)
+            let none = try #require(all.first { ($0.comments ?? []).isEmpty })
+            let noComments = try await articles.related(id: none.id, "comments", as: Comment.self)
+            #expect(noComments.value.isEmpty)
+
             let missing = await #expect(throws: JSONAPIClientError.self) { try await articles.get(id: "999") }
             #expect(missing?.kind == .errorResponse)
             #expect(missing?.status == 404)
@@ -89,9 +91,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func createUpdateDelete(_ transport: TransportKind) async throws {
-        try await withService { base in
+    @Test(arguments: fronts, transports)
+    func createUpdateDelete(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 12, seed: 7))) { base in
             let client = transport.client(base)
             let articles = client.resources(Article.self)
 
@@ -128,9 +130,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func atomicOperations(_ transport: TransportKind) async throws {
-        try await withService { base in
+    @Test(arguments: fronts, transports)
+    func atomicOperations(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 12, seed: 7))) { base in
             let client = transport.client(base)
             var batch = AtomicOperationsDocument()
             try batch.add(NewPerson(lid: "p", name: "Zed"))
@@ -159,9 +161,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func serviceErrors(_ transport: TransportKind) async throws {
-        try await withService { base in
+    @Test(arguments: fronts, transports)
+    func serviceErrors(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 12, seed: 7))) { base in
             let client = transport.client(base)
             let articles = client.resources(Article.self)
             let unknownInclude = await #expect(throws: JSONAPIClientError.self) {
@@ -198,9 +200,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func storeMergesAcrossResponses(_ transport: TransportKind) async throws {
-        try await withService { base in
+    @Test(arguments: fronts, transports)
+    func storeMergesAcrossResponses(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 12, seed: 7))) { base in
             let store = ResourceStore()
             let client = transport.client(base, store: store)
             let articles = try await client.resources(Article.self).list().value
@@ -222,6 +224,102 @@ import Testing
             _ = try await client.resources(Article.self).delete(id: "1")
             #expect(try store.model(Article.self, id: "1") == nil)
             #expect(try store.models(of: Article.self).count == articles.count - 1)
+        }
+    }
+
+    /// An article whose tags the decoder must find in the document.
+    struct TaggedArticle: Decodable, Sendable, JSONAPIResource {
+        static let resourceType = "articles"
+        var id: String
+        var author: Person?
+        var tags: [Tag]
+    }
+
+    @Test(arguments: fronts, transports)
+    func skippedResourcesOfARealResponse(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 12, seed: 7))) { base in
+            let linkage = try await transport.client(base).resources(Article.self)
+                .list(JSONAPIQuery().paged(number: 1, size: 12)).value
+            #expect(linkage.contains { ($0.tags ?? []).count >= 2 })
+
+            // The authors are included, the tags are not: each tag is skipped, the articles stay.
+            var lenient = JSONAPIClient.Configuration()
+            lenient.decoding.ignoresMissingResources = true
+            let response = try await transport.client(base, configuration: lenient).resources(TaggedArticle.self)
+                .list(JSONAPIQuery().including("author").paged(number: 1, size: 12))
+            #expect(response.value.map(\.id) == linkage.map(\.id))
+            #expect(response.value.allSatisfy { $0.tags.isEmpty && $0.author != nil })
+            var expected: [SkippedResource] = []
+            for (index, article) in linkage.enumerated() {
+                for (position, tag) in (article.tags ?? []).enumerated() {
+                    expected.append(
+                        SkippedResource(
+                            identifier: ResourceIdentifier(type: "tags", id: tag.id), reason: .missing,
+                            codingPath: "[\(index)].tags[\(position)]",
+                            pointer: "/data/\(index)/relationships/tags/data/\(position)"))
+                }
+            }
+            #expect(response.skipped.map(\.identifier) == expected.map(\.identifier))
+            #expect(response.skipped.map(\.pointer) == expected.map(\.pointer))
+            #expect(response.skipped.allSatisfy { $0.reason == .missing })
+
+            // Without the option the same response is a decoding error.
+            let strict = await #expect(throws: JSONAPIClientError.self) {
+                try await transport.client(base).resources(TaggedArticle.self)
+                    .list(JSONAPIQuery().including("author").paged(number: 1, size: 12))
+            }
+            #expect(strict?.kind == .decoding)
+        }
+    }
+
+    @Test(arguments: fronts, transports)
+    func responseOverTheClientsLimit(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
+        try await front.serve(ExampleService(store: .seeded(articles: 40, seed: 7))) { base in
+            let query = JSONAPIQuery().including("author", "comments", "tags").paged(number: 1, size: 40)
+            let whole = try await transport.client(base).resources(Article.self).list(query)
+            let size = whole.document.statistics.inputByteCount
+            #expect(size > 8192)
+
+            var small = JSONAPIClient.Configuration()
+            small.maximumResponseBytes = 8192
+            let (client, log) = transport.observedClient(base, configuration: small)
+            let tooLarge = await #expect(throws: JSONAPIClientError.self) {
+                try await client.resources(Article.self).list(query)
+            }
+            #expect(tooLarge?.kind == .responseTooLarge)
+            #expect(tooLarge?.status == 200)
+            #expect(log.byteCount <= 8192)
+            #expect(!log.reachedEnd)
+
+            // A limit the body fits is no error.
+            small.maximumResponseBytes = size
+            let fits = try await transport.client(base, configuration: small).resources(Article.self).list(query)
+            #expect(fits.value.count == 40)
+        }
+    }
+
+    @Test(arguments: fronts)
+    func maximumPageSizeIsAnOptionOfTheService(_ front: ExampleServiceFront) async throws {
+        #expect(throws: ExampleServer.InvalidOption.self) {
+            try ExampleService(store: .seeded(articles: 1, seed: 1), maximumPageSize: 0)
+        }
+        #expect(throws: ExampleServer.InvalidOption.self) {
+            try ExampleService(
+                store: .seeded(articles: 1, seed: 1), maximumPageSize: ExampleServer.maximumPageSizes.upperBound + 1)
+        }
+        let service = try ExampleService(store: .seeded(articles: 300, seed: 7), maximumPageSize: 250)
+        try await front.serve(service) { base in
+            let articles = TransportKind.asyncHTTPClient.client(base).resources(Article.self)
+            let defaultPage = try await articles.list()
+            #expect(defaultPage.value.count == 10)
+            let largest = try await articles.list(JSONAPIQuery().paged(number: 1, size: 250))
+            #expect(largest.value.count == 250)
+            let over = await #expect(throws: JSONAPIClientError.self) {
+                try await articles.list(JSONAPIQuery().paged(number: 1, size: 251))
+            }
+            #expect(over?.status == 400)
+            #expect(over?.errors.first?.source?.parameter == "page[size]")
+            #expect(over?.errors.first?.meta?["page"] == ["maxSize": 250])
         }
     }
 }

@@ -1,6 +1,8 @@
+import Foundation
 import JSONAPI
 import JSONAPIClient
 import PropertyBased
+import Synchronization
 import Testing
 
 /// The resource store against a reference model: merging member by member, least-recently-used
@@ -138,21 +140,130 @@ import Testing
         #expect(article.author == Person(id: "9", name: "Ann", email: "a@x"))
     }
 
-    @Test("many tasks merging and reading at once")
-    func concurrentUse() async {
-        let store = ResourceStore(maximumResources: 500)
-        await withTaskGroup(of: Void.self) { group in
-            for task in 0..<8 {
-                group.addTask {
-                    for index in 0..<400 {
+    /// A resource of many versions: each version sets every member to its number, so a read
+    /// that mixes two versions shows.
+    struct Thing: Decodable, JSONAPIResource {
+        static let resourceType = "things"
+        var id: String
+        var a: Int
+        var b: Int
+        var c: Int
+        var owner: Person?
+    }
+
+    static func version(_ key: Int, _ version: Int) -> JSONAPIResourceObject {
+        var thing = JSONAPIResourceObject(
+            type: "things", id: String(key), attributes: ["a": JSON(version), "b": JSON(version), "c": JSON(version)])
+        thing.relationships["owner"] = JSONAPIRelationship(
+            data: .one(ResourceIdentifier(type: "people", id: String(version))))
+        return thing
+    }
+
+    /// What a read of things/`id` found wrong, if anything: every member must come from one version
+    /// that was written.
+    static func mix(in read: JSONAPIResourceObject, written: (Int) -> Bool) -> String? {
+        let values = ["a", "b", "c"].map { read.attributes[$0] }
+        guard case .int(let first)? = values[0], values.allSatisfy({ $0 == .int(first) }), written(Int(first)),
+            case .one(let owner)? = read.relationships["owner"]?.data, owner.id == String(first)
+        else { return "things/\(read.id ?? "") read as a mix: \(read)" }
+        return nil
+    }
+
+    @Test("threads merging, reading, decoding and evicting at once: every read is one version")
+    func concurrentUse() {
+        // Threads rather than tasks: the operating system preempts them anywhere, so a reader can
+        // run while a writer is in the middle of whatever it does.
+        let writers = 4
+        let readers = 4
+        let rounds = 2000
+        let keys = 40
+        let bound = 32
+        let store = ResourceStore(maximumResources: bound)
+        /// A version `writer * 10_000 + round` was written by a writer that exists, in a round it ran.
+        @Sendable func written(_ version: Int) -> Bool {
+            version >= 0 && version / 10_000 < writers && version % 10_000 < rounds
+        }
+        let problems = Mutex<[String]>([])
+        let reads = Atomic<Int>(0)
+        let writing = Atomic<Int>(writers)
+        @Sendable func work(_ thread: Int) {
+            var found: [String] = []
+            defer { problems.withLock { $0 += found } }
+            guard thread >= writers else {
+                defer { writing.subtract(1, ordering: .releasing) }
+                for round in 0..<rounds {
+                    let key = (thread * 7 + round * 3) % keys
+                    let version = thread * 10_000 + round
+                    if round % 4 == 0 {
+                        // The owner in its own response, as a related resource arrives.
                         store.merge(
                             JSONAPIResourceObject(
-                                type: "things", id: "\(task)-\(index)", attributes: ["n": JSON(index)]))
-                        _ = store.resource(type: "things", id: "\(task)-\(index / 2)")
+                                type: "people", id: String(version), attributes: ["name": JSON("P\(version)")]))
+                    }
+                    if round % 5 == 0 {
+                        // Several resources at once, as one response brings them.
+                        store.merge([Self.version(key, version), Self.version((key + 1) % keys, version)])
+                    } else {
+                        store.merge(Self.version(key, version))
+                    }
+                    if round % 50 == 49 { store.remove(type: "things", id: String((key + 1) % keys)) }
+                }
+                return
+            }
+            var decoding = DecodingOptions()
+            decoding.ignoresMissingResources = true
+            var scan = 0
+            while writing.load(ordering: .acquiring) > 0, found.isEmpty {
+                scan += 1
+                for key in 0..<keys {
+                    let id = String((key + thread) % keys)
+                    reads.add(1, ordering: .relaxed)
+                    if let read = store.resource(type: "things", id: id), let mix = Self.mix(in: read, written: written)
+                    {
+                        found.append(mix)
+                    }
+                    for owner in store.related(type: "things", id: id, relationship: "owner") {
+                        if owner.attributes["name"] != JSON("P\(owner.id ?? "")") {
+                            found.append("the owner of things/\(id) is a mix: \(owner)")
+                        }
+                    }
+                    let count = store.count
+                    if count > bound { found.append("\(count) resources held, over the bound of \(bound)") }
+                    guard (scan + key) % 8 == 0 else { continue }
+                    do {
+                        if let thing = try store.model(Thing.self, id: id, options: decoding) {
+                            if thing.a != thing.b || thing.b != thing.c || !written(thing.a) {
+                                found.append("things/\(id) decoded as a mix: \(thing)")
+                            }
+                            if let owner = thing.owner, owner.id != String(thing.a) || owner.name != "P\(thing.a)" {
+                                found.append("things/\(id) decoded with another version's owner: \(owner)")
+                            }
+                        }
+                    } catch {
+                        found.append("things/\(id) did not decode: \(error)")
                     }
                 }
             }
         }
-        #expect(store.count == 500)
+        // Readers first, so that they are reading while the writers write.
+        let finished = DispatchGroup()
+        for thread in (0..<(writers + readers)).reversed() {
+            finished.enter()
+            Thread {
+                work(thread)
+                finished.leave()
+            }.start()
+        }
+        finished.wait()
+        let seen = problems.withLock { $0 }
+        #expect(seen.isEmpty, "\(seen.count) problems: \(seen.prefix(3))")
+        #expect(reads.load(ordering: .relaxed) > 0)
+        // Full, but for the resources the last rounds removed (at most one per writer).
+        #expect((bound - writers)...bound ~= store.count)
+        // Whatever survived is one version a writer wrote, whole.
+        for key in store.keys where key.type == "things" {
+            let read = store.resource(type: key.type, id: key.id)
+            #expect(read.flatMap { Self.mix(in: $0, written: written) } == nil)
+        }
     }
 }

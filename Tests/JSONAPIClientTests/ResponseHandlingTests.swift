@@ -225,4 +225,139 @@ import Testing
         #expect(response.document.included.count == generator.includedCount)
         #expect(response.value.first?.id == generator.identifier(ofResourceAt: 0).id)
     }
+
+    /// JSON:API has the client treat the resource it sent as accepted when a create or update is
+    /// answered without a document: `204`, and `201` without a body.
+    @Test(arguments: TransportKind.allCases)
+    func createdWithoutABody(_ transport: TransportKind) async throws {
+        let server = try CannedHTTPServer { request, connection in
+            switch request.target {
+            case "/people":
+                connection.respond(
+                    status: 201, contentType: nil, body: [], extraHeaders: "Location: http://127.0.0.1/people/c1\r\n")
+            case "/people/9":
+                connection.respond(status: 204, contentType: nil, body: [])
+            default:
+                connection.respond(status: 201, contentType: Self.jsonapi, body: Self.person)
+            }
+        }
+        defer { server.stop() }
+        let store = ResourceStore()
+        let people = transport.client(server.baseURL, store: store).resources(Person.self)
+        let created = try await people.create(NewPerson(id: "c1", name: "Ann"))
+        #expect(created.status == 201)
+        #expect(created.isSentResourceAccepted)
+        #expect(created.document == nil && created.resource == nil)
+        #expect(created.location == "http://127.0.0.1/people/c1")
+        #expect(store.count == 0)
+
+        struct Rename: Encodable, JSONAPIResource {
+            static let resourceType = "people"
+            var id: String
+            var name: String
+        }
+        let updated = try await people.update(Rename(id: "9", name: "Bea"))
+        #expect(updated.status == 204 && updated.isSentResourceAccepted)
+
+        // A 201 with the resource is the server's word, not the sent resource's.
+        let returned = try await people.update(Rename(id: "10", name: "Cy"))
+        #expect(returned.status == 201 && !returned.isSentResourceAccepted)
+        #expect(returned.resource == Person(id: "9", name: "Ann"))
+    }
+
+    /// A chunked body whose connection closes before the last chunk: cut inside a chunk, and cut
+    /// between two chunks (which only the missing terminating chunk gives away).
+    @Test(arguments: TransportKind.allCases)
+    func chunkedBodyCutOff(_ transport: TransportKind) async throws {
+        for cutInsideAChunk in [true, false] {
+            let server = try CannedHTTPServer { _, connection in
+                connection.write(
+                    "HTTP/1.1 200 OK\r\nContent-Type: \(Self.jsonapi)\r\nTransfer-Encoding: chunked\r\n\r\n")
+                let first = Self.person.prefix(30)
+                connection.write(String(first.count, radix: 16) + "\r\n")
+                connection.write(Array(first))
+                connection.write("\r\n")
+                if cutInsideAChunk {
+                    connection.write(String(Self.person.count - 30, radix: 16) + "\r\n")
+                    connection.write(Array(Self.person.dropFirst(30).prefix(10)))
+                }
+                // The handler returns: the server closes the connection.
+            }
+            defer { server.stop() }
+            let people = transport.client(server.baseURL).resources(Person.self)
+            let cut = await #expect(throws: JSONAPIClientError.self) { try await people.get(id: "9") }
+            #expect(cut?.kind == .truncatedBody, "cut inside a chunk: \(cutInsideAChunk)")
+            #expect(cut?.status == 200)
+        }
+    }
+
+    /// A `next` link that leads back to a page already read ends the pages with an error after
+    /// the pages before it, and asks the server for nothing more: whether it repeats the page's
+    /// own URL or spells an earlier one differently (brackets raw or percent-encoded).
+    @Test(arguments: TransportKind.allCases)
+    func nextLinkLoop(_ transport: TransportKind) async throws {
+        let requests = Mutex<[String]>([])
+        let server = try CannedHTTPServer { request, connection in
+            requests.withLock { $0.append(request.target) }
+            let number = request.target.contains("number%5D=2") || request.target.contains("number]=2") ? 2 : 1
+            // Page 1 points on to page 2; page 2 points back to page 1, with its brackets
+            // percent-encoded where the client's first URL has them raw.
+            let next =
+                number == 1 ? "/people?page[number]=2&page[size]=1" : "/people?page%5Bnumber%5D=1&page%5Bsize%5D=1"
+            let body =
+                #"{"data":[{"type":"people","id":"\#(number)","attributes":{"name":"P\#(number)"}}],"#
+                + #""links":{"next":"\#(next)"}}"#
+            connection.respond(status: 200, contentType: Self.jsonapi, body: Array(body.utf8))
+        }
+        defer { server.stop() }
+        let people = transport.client(server.baseURL).resources(Person.self)
+        var read: [String] = []
+        let loop = await #expect(throws: JSONAPIClientError.self) {
+            for try await page in people.pages(JSONAPIQuery().paged(number: 1, size: 1)) {
+                read += page.value.map(\.id)
+            }
+        }
+        #expect(loop?.kind == .unexpectedDocument)
+        #expect(read == ["1", "2"])
+        #expect(requests.withLock { $0.count } == 2)
+
+        // A page whose next link is its own URL.
+        let selfServer = try CannedHTTPServer { request, connection in
+            let body = #"{"data":[],"links":{"next":"\#(request.target)"}}"#
+            connection.respond(status: 200, contentType: Self.jsonapi, body: Array(body.utf8))
+        }
+        defer { selfServer.stop() }
+        var pages = 0
+        let again = await #expect(throws: JSONAPIClientError.self) {
+            for try await _ in transport.client(selfServer.baseURL).resources(Person.self).pages() { pages += 1 }
+        }
+        #expect(again?.kind == .unexpectedDocument)
+        #expect(pages == 1)
+    }
+
+    /// Cancelled once the head and the first bytes of the body have arrived, while the transport
+    /// waits for more.
+    @Test(arguments: TransportKind.allCases)
+    func cancelledDuringTheBody(_ transport: TransportKind) async throws {
+        let release = Mutex(false)
+        let server = try CannedHTTPServer { _, connection in
+            connection.write("HTTP/1.1 200 OK\r\nContent-Type: \(Self.jsonapi)\r\nContent-Length: 1000000\r\n\r\n")
+            connection.write(#"{"data":[{"type":"people","id":"1","attributes":{"name":"x"}}"#)
+            // The rest never comes (until the test is over, or a minute has passed).
+            for _ in 0..<6000 where !release.withLock({ $0 }) { usleep(10_000) }
+        }
+        defer {
+            release.withLock { $0 = true }
+            server.stop()
+        }
+        var patient = JSONAPIClient.Configuration()
+        patient.timeout = nil
+        let (client, log) = transport.observedClient(server.baseURL, configuration: patient)
+        let task = Task { try await client.resources(Person.self).list() }
+        await log.waitForFirstChunk()
+        task.cancel()
+        let cancelled = await #expect(throws: JSONAPIClientError.self) { try await task.value }
+        #expect(cancelled?.kind == .cancelled)
+        #expect(!log.reachedEnd)
+    }
 }

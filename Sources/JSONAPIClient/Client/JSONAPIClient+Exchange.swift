@@ -107,6 +107,9 @@ extension JSONAPIClient {
         }
         do {
             for try await chunk in head.body {
+                // A transport may go on handing over what it has buffered after the task is
+                // cancelled; parsing it would only delay the answer.
+                try Task.checkCancellation()
                 try reader.take(chunk)
             }
         } catch let error as JSONAPIClientError {

@@ -4,8 +4,9 @@ import JSONAPI
 /// page's `links.next`. Get one from ``JSONAPIResources/pages(_:maximumPages:headers:)``.
 ///
 /// The sequence ends after a page without `next`, or after `maximumPages` pages. A `next` that
-/// points at a page already read throws ``JSONAPIClientError/Kind/unexpectedDocument`` instead
-/// of looping for ever.
+/// points at a page already read (compared as the URLs are sent, so `page[number]=1` and
+/// `page%5Bnumber%5D=1` are the same page) throws ``JSONAPIClientError/Kind/unexpectedDocument``
+/// instead of looping for ever; the pages before it have been handed out.
 public struct JSONAPIPages<Model: JSONAPIResource & Decodable>: AsyncSequence, Sendable {
     /// One decoded page.
     public typealias Element = ResourceResponse<[Model]>
@@ -43,7 +44,9 @@ public struct JSONAPIPages<Model: JSONAPIResource & Decodable>: AsyncSequence, S
         /// - Throws: ``JSONAPIClientError``.
         public mutating func next() async throws -> Element? {
             guard remaining > 0, let url = next else { return nil }
-            guard seen.insert(url).inserted else {
+            // As sent: a link that spells the brackets of `page[number]` raw and one that
+            // percent-encodes them name the same page.
+            guard seen.insert(JSONAPIClient.wellFormed(url)).inserted else {
                 next = nil
                 throw JSONAPIClientError(
                     .unexpectedDocument, method: "GET", url: url,

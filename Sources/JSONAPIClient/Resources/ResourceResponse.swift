@@ -31,7 +31,13 @@ extension ResourceResponse: Sendable where Value: Sendable {}
 /// JSON:API lets a server answer a write in several ways, all kept apart here:
 /// - `201 Created` (or `200 OK`) with the resource as the server stored it: ``resource``;
 /// - `202 Accepted`: the request is queued (``isAccepted``), perhaps with a document describing it;
-/// - `204 No Content`: done, and the server's resource is what was sent (no ``document``).
+/// - `204 No Content`: done, and the server's resource is what was sent (no ``document``);
+/// - `201 Created` without a body: created, and as with `204` the resource sent stands as the
+///   server's (no ``document``, no ``resource``; ``location`` when the server gave one).
+///
+/// In the last two cases ``isSentResourceAccepted`` is true: JSON:API has the client treat the
+/// resource object it sent as accepted, as if the server had returned it. The client does not
+/// make a model of it (a create with a server-assigned id sent none); the caller still has it.
 public struct WriteResponse<Model> {
     /// The status code.
     public var status: Int
@@ -45,6 +51,9 @@ public struct WriteResponse<Model> {
 
     /// `202 Accepted`: the server will do the work later.
     public var isAccepted: Bool { status == 202 }
+    /// A create or update answered `204 No Content`, or `201 Created` without a body: the server
+    /// holds the resource exactly as it was sent.
+    public var isSentResourceAccepted: Bool { document == nil && (status == 201 || status == 204) }
     /// The `Location` header (a created resource's URL).
     public var location: String? { headers["Location"] }
     /// The document's top-level `meta` (nil when absent).

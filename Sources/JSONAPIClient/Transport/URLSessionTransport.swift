@@ -20,6 +20,27 @@ import Synchronization
 ///
 /// Cancelling the task cancels the data task; a `URLError.timedOut` becomes
 /// ``JSONAPIClientError/Kind/timeout``.
+///
+/// ## No backpressure on Linux
+///
+/// `URLSession` reads the body as fast as the network delivers it, whether or not the client has
+/// parsed what came before: a reader slower than the network (a model decoded per resource, a
+/// loaded machine) leaves the difference in memory, up to the whole body. Use
+/// `AsyncHTTPClientTransport` where that matters: it reads from the socket only as the client asks
+/// for more. Linux Foundation (swift-corelibs-foundation, Swift 6.3) offers no way to pause a
+/// data task's delivery. Measured with a 268 MB (256 MiB) body over loopback and a reader that
+/// stalls for 4 seconds after the head:
+///
+/// - Buffering everything, as this transport does: after the stall the server had sent 197 MB,
+///   69 MB of it waiting in the buffer; the process held 238 MB.
+/// - `URLSessionTask.suspend()` from the data delegate once 4 MiB are buffered, `resume()` below
+///   1 MiB: on Linux `suspend()` removes the transfer from libcurl's multi handle, which aborts
+///   it, and `resume()` sends the request again. The body started over at each resume: 15
+///   connections and 695 MB delivered for 268 MB, wrong from byte 120,913,920 (the first resume).
+/// - Blocking in `urlSession(_:dataTask:didReceive:)` while 4 MiB are buffered: the buffer stayed
+///   at 4 MiB, yet the server had sent 249 MB and the process held 295 MB. Foundation hands the
+///   delegate's calls to an operation queue without waiting for them, so libcurl goes on reading
+///   and the bytes wait in that queue instead.
 public final class URLSessionTransport: JSONAPITransport {
     /// The body: `Data` chunks in the order `URLSession` delivers them.
     public typealias Body = AsyncThrowingStream<Data, any Error>
