@@ -51,6 +51,9 @@ UNTESTED_EXAMPLE_LINES = {
     # A test serves on a port the system picks, so it cannot name 8080.
     'let client = JSONAPIClient(baseURL: "http://127.0.0.1:8080", transport: URLSessionTransport())':
         "the test's service listens on a free port",
+    # The client's examples name a service; the tests give the example service's loopback URL.
+    'let baseURL = "https://api.example.com"': "the test's service listens on a free port",
+    'let baseURL = "https://api.example.com/v2"': "the test's service listens on a free port",
     # Vapor's `.detect()` reads the process's arguments (the test runner's), and `execute()` runs
     # until the process is stopped; the test starts the same routes on a free port instead.
     "let app = try await Application.make(.detect())": "reads the test runner's arguments",
