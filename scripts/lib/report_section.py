@@ -2,6 +2,7 @@
 """Puts one benchmark's results into the performance report, Benchmarks/RESULTS.md.
 
     report_section.py REPORT NAME SECTION_FILE
+    report_section.py --readme README SUMMARY_FILE
 
 The report has one section per benchmark script, in a fixed order (SECTIONS). SECTION_FILE is
 what that script wrote: a Markdown document whose first line is a `# ` title, with the date,
@@ -9,6 +10,10 @@ commit, machine and command of its run. Its headings are moved one level down, a
 the section NAME of the report (between `<!-- section NAME -->` and `<!-- end NAME -->`), or is
 put in its place when the report has none yet; the other sections are kept as they are. The
 report's own heading is written anew each time.
+
+With --readme, SUMMARY_FILE (the suite's summary table) replaces what the README holds between
+`<!-- summary -->` and `<!-- end summary -->`, so its figures come from the same run as the
+report's suite section.
 """
 
 import pathlib
@@ -47,7 +52,23 @@ def demoted(markdown):
     return "\n".join(lines).strip() + "\n"
 
 
+SUMMARY = re.compile(r"(<!-- summary -->\n)(.*?)(<!-- end summary -->)", re.S)
+
+
+def replace_summary(readme, summary_file):
+    text = readme.read_text(encoding="utf-8")
+    if not SUMMARY.search(text):
+        print(f"report_section.py: {readme} has no <!-- summary --> block", file=sys.stderr)
+        return 1
+    table = summary_file.read_text(encoding="utf-8").strip() + "\n"
+    readme.write_text(SUMMARY.sub(lambda m: m.group(1) + table + m.group(3), text, count=1), encoding="utf-8")
+    print(f"report_section.py: wrote the performance summary of {readme}", file=sys.stderr)
+    return 0
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == "--readme":
+        return replace_summary(pathlib.Path(argv[2]), pathlib.Path(argv[3]))
     if len(argv) != 4 or argv[2] not in SECTIONS:
         print(__doc__, file=sys.stderr)
         print(f"NAME is one of: {', '.join(SECTIONS)}", file=sys.stderr)
