@@ -64,3 +64,15 @@ build_release_cli() {
     JSONAPI_BIN="$(swift build -c release --enable-all-traits --scratch-path "$scratch_path" --show-bin-path)/jsonapi"
     [[ -x $JSONAPI_BIN ]] || die "the release build did not produce $JSONAPI_BIN"
 }
+
+# Prints the commit a benchmark measures, for its report: the short hash of HEAD, marked
+# "(with uncommitted changes)" when the work tree differs from it. What the benchmark scripts
+# write themselves (the report and the README's summary table) does not count as a change.
+measured_commit() {
+    local commit
+    commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+    if [[ -n $(git status --porcelain -- . ':!Benchmarks/RESULTS.md' ':!README.md' 2>/dev/null) ]]; then
+        commit+=" (with uncommitted changes)"
+    fi
+    printf '%s\n' "$commit"
+}
