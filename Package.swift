@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+// swift-jsonapi: JSON:API 1.0 and 1.1 for Swift. Licensed under the Apache License, Version 2.0 (see LICENSE).
 import CompilerPluginSupport
 import PackageDescription
 
