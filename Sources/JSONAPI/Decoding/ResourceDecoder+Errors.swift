@@ -10,7 +10,8 @@
 // `debugDescription` says what was expected, what was found, and where: the JSON Pointer,
 // line and column of the value, computed from its byte offset only when the error is thrown.
 // Its `underlyingError` is a ``JSONAPIError`` with the same location and a code:
-// `.typeMismatch` (wrong JSON type, wrong resource type, unparsable value), `.missingResource`
+// `.typeMismatch` (wrong JSON type, wrong resource type, unparsable value),
+// `.resourceTypeConflict` (a primary resource of another type than the model), `.missingResource`
 // (linkage to a resource the document lacks) or `.decodingFailed` (missing keys, cycles,
 // depth limits). An error your own `init(from:)` throws that is not a `DecodingError` is
 // wrapped in `DecodingError.dataCorrupted` with your error as `underlyingError`, unchanged,
@@ -112,12 +113,18 @@ extension ResourceDecoder {
         return nil
     }
 
+    /// A resource entered as a model of another type. A primary resource decoded as itself (no
+    /// resource around it) is a ``JSONAPIError/Code/resourceTypeConflict``: for a request body,
+    /// the client sent it to the wrong endpoint (409), not a malformed value (422).
     func wrongType(record: UInt32) -> DecodingError {
         let found = unsafe types.name(resources[Int(record)].type)
         let wanted = unsafe expectedModel.map { "a `\($0.resourceType)` resource (\($0))" } ?? "another resource type"
+        let isPrimary =
+            unsafe chain.isEmpty && !topLevel.primaryIsLinkage && record >= topLevel.primaryStart
+            && record &- topLevel.primaryStart < topLevel.primaryCount
         return unsafe failure(
             .typeMismatch(expectedModel ?? Any.self), at: Int(resources[Int(record)].object.start),
-            code: .typeMismatch, path: path,
+            code: isPrimary ? .resourceTypeConflict : .typeMismatch, path: path,
             "expected \(wanted), found a `\(found)` resource (\(identity(record: record)))")
     }
 

@@ -35,6 +35,7 @@ public struct JSONAPIError: Error, Sendable, Hashable, CustomStringConvertible {
             case missingResource
             case unreachableResource
             case typeMismatch
+            case resourceTypeConflict
             case decodingFailed
             case encodingFailed
             case io
@@ -72,6 +73,10 @@ public struct JSONAPIError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unreachableResource = Code(.unreachableResource)
         /// A value has a different JSON type than the one asked for.
         public static let typeMismatch = Code(.typeMismatch)
+        /// A primary resource is of another type than the model it is decoded as: a request body
+        /// whose `type` is not the endpoint's. The HTTP error mapping answers it with 409 Conflict,
+        /// as JSON:API requires; a wrongly typed resource anywhere else is a ``typeMismatch``.
+        public static let resourceTypeConflict = Code(.resourceTypeConflict)
         /// Projecting the document onto a user type failed.
         public static let decodingFailed = Code(.decodingFailed)
         /// Writing a value or document failed.
@@ -97,6 +102,7 @@ public struct JSONAPIError: Error, Sendable, Hashable, CustomStringConvertible {
             case .missingResource: "missing resource"
             case .unreachableResource: "unreachable resource"
             case .typeMismatch: "type mismatch"
+            case .resourceTypeConflict: "resource type conflict"
             case .decodingFailed: "decoding failed"
             case .encodingFailed: "encoding failed"
             case .io: "I/O error"
@@ -121,6 +127,7 @@ public struct JSONAPIError: Error, Sendable, Hashable, CustomStringConvertible {
             case .missingResource: "missingResource"
             case .unreachableResource: "unreachableResource"
             case .typeMismatch: "typeMismatch"
+            case .resourceTypeConflict: "resourceTypeConflict"
             case .decodingFailed: "decodingFailed"
             case .encodingFailed: "encodingFailed"
             case .io: "io"

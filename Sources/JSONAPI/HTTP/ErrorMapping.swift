@@ -29,10 +29,11 @@
 /// | ``JSONAPIError`` `specViolation`, `duplicateResource`, `missingResource`, `unreachableResource` | 400 | `pointer`: the diagnostic's pointer | `spec-violation`, ... | error diagnostic |
 /// | ``JSONAPIError`` `documentTooLarge`, `stringTooLong`, `tooManyResources` (a ``ParsingOptions`` limit) | 413 | `pointer` | `document-too-large`, ... | error |
 /// | ``JSONAPIError`` `typeMismatch`, `decodingFailed` (projecting a valid document onto your types) | 422 | `pointer` | `type-mismatch`, ... | error |
+/// | ``JSONAPIError`` `resourceTypeConflict` (a primary resource of another type than the endpoint's) | 409 | `pointer` | `resource-type-conflict` | error |
 /// | ``JSONAPIError`` `encodingFailed`, `io` (the server's own failure) | 500 | none | none | error |
 /// | ``QueryFailure`` (the query parameters, see ``JSONAPIQuery/init(parsing:rules:options:)``) | 400 | `parameter`: the parameter as the client wrote it, decoded | `unsupported-include`, `max-size-exceeded`, ... (``QueryProblem/Code``) | problem |
 /// | ``NegotiationFailure`` | 415 or 406 | `header`: `Content-Type` or `Accept` | `unsupported-media-type`, `not-acceptable` | failure |
-/// | `DecodingError` | 422 | `pointer`: the coding path under `/data` (see ``JSONAPIErrorObject/init(decodingError:resourcePointer:relationshipNames:)``) | `invalid-value`, `missing-member`, ... | error |
+/// | `DecodingError` | 422 (409 for a primary resource of another type) | `pointer`: where ``JSONAPIDecoder`` found the problem, else the coding path under `/data` (see ``JSONAPIErrorObject/init(decodingError:resourcePointer:relationshipNames:)``) | `invalid-value`, `missing-member`, `resource-type-conflict`, ... | error |
 /// | anything else | 500 | none | none | error |
 ///
 /// Parsing errors carry their place in `meta` (`{"offset": 36, "line": 1, "column": 37}`) and
@@ -67,10 +68,17 @@ extension JSONAPIErrorObject {
     }
 
     /// Describes a `DecodingError` thrown while decoding a request document into your types as
-    /// a 422 error whose `source.pointer` is the coding path turned into a JSON Pointer.
+    /// a 422 error whose `source.pointer` is where the value is in the document.
     ///
-    /// A coding path that starts with a top-level member (`data`, `included`, `meta`, ...) is
-    /// taken as a path in the whole document. Otherwise it is taken as a path in the resource
+    /// An error thrown by ``JSONAPIDecoder`` carries that place
+    /// (``Swift/DecodingError/jsonapiError``): its pointer is used as it is, so a wrongly typed
+    /// linkage of `author` is at `/data/relationships/author/data`. A primary resource of another
+    /// type than the model (``JSONAPIError/Code/resourceTypeConflict``, a body sent to the wrong
+    /// endpoint) is a 409 Conflict at its `type`, as JSON:API requires.
+    ///
+    /// For other errors (those of another decoder) the coding path is turned into a JSON
+    /// Pointer. A coding path that starts with a top-level member (`data`, `included`, `meta`,
+    /// ...) is taken as a path in the whole document. Otherwise it is taken as a path in the resource
     /// object at `resourcePointer`: `type`, `id` and `lid` stay where they are, a name in
     /// `relationshipNames` goes under `relationships`, anything else under `attributes`.
     /// For a missing member the pointer names the object that lacks it (a pointer must name a
@@ -89,10 +97,19 @@ extension JSONAPIErrorObject {
     ///     first of several).
     ///   - relationshipNames: Coding keys that are relationships rather than attributes.
     public init(decodingError: DecodingError, resourcePointer: String = "/data", relationshipNames: Set<String> = []) {
+        // An error of ``JSONAPIDecoder`` knows where its value is in the document (a linkage is
+        // under `relationships/…/data`, whatever the property's coding path looks like).
+        let located = decodingError.jsonapiError
         func pointer(_ path: [any CodingKey]) -> String {
-            Self.pointer(forCodingPath: path, resourcePointer: resourcePointer, relationshipNames: relationshipNames)
+            if let located, located.offset >= 0 { return located.pointer }
+            return Self.pointer(
+                forCodingPath: path, resourcePointer: resourcePointer, relationshipNames: relationshipNames)
         }
         switch decodingError {
+        case .typeMismatch(_, let context) where located?.code == .resourceTypeConflict:
+            self.init(
+                status: 409, code: "resource-type-conflict", title: "Conflict", detail: context.debugDescription,
+                source: .pointer(located.map { $0.pointer + "/type" } ?? pointer(context.codingPath)))
         case .typeMismatch(_, let context):
             self.init(
                 status: 422, code: "type-mismatch", title: "Invalid value", detail: context.debugDescription,
@@ -214,6 +231,7 @@ extension JSONAPIError: JSONAPIErrorConvertible {
         switch code {
         case .documentTooLarge, .stringTooLong, .tooManyResources: status = 413
         case .typeMismatch, .decodingFailed: status = 422
+        case .resourceTypeConflict: status = 409
         case .encodingFailed, .io, .invalidOption: status = 500
         default: status = 400
         }
