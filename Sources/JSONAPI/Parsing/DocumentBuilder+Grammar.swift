@@ -225,7 +225,7 @@ extension DocumentBuilder {
         case .stringArray:
             if case .string = shape, let token {
                 if top.context == StringArrayContext.uris.rawValue {
-                    checkLink(token, what: "an extension or profile URI")
+                    checkLink(token, what: "an extension or profile URI", mayBeEmpty: false)
                 }
             } else {
                 problem(offset, .specViolation, "expected a string in this array, found \(shape.name)")
@@ -601,9 +601,14 @@ extension DocumentBuilder {
         }
     }
 
-    private mutating func checkLink(_ token: JSONStringToken, what: String) {
+    /// Checks a link, or an extension or profile URI, with ``MemberNameRules/linkProblem(_:)``, the
+    /// rule both parse paths consult. An empty link is the current document; an empty extension
+    /// or profile URI names nothing (`mayBeEmpty` false).
+    private mutating func checkLink(_ token: JSONStringToken, what: String, mayBeEmpty: Bool = true) {
         let why: String?
-        if token.hasEscapes {
+        if token.start == token.end && !mayBeEmpty {
+            why = "it is empty"
+        } else if token.hasEscapes {
             why = unsafe withUnescaped(token) { _, value in unsafe MemberNameRules.linkProblem(value) }
         } else {
             why = unsafe MemberNameRules.linkProblem(input.slice(ByteRange(token.start, token.end)))
@@ -687,7 +692,7 @@ extension DocumentBuilder {
             }
         case .linkObject:
             if !frame.has(.href) {
-                warning(start, .specViolation, "a link object should contain `href` (JSON:API 1.1 requires it)")
+                problem(start, .specViolation, "a link object must contain `href`")
             }
         case .topLevel:
             closeTopLevel(frame, start: start)

@@ -126,8 +126,8 @@ enum MemberNameRules {
 
     /// Why `link` is not acceptable as a link's URL, or nil when it is.
     ///
-    /// A link must be an absolute URI (`scheme:...`) or a reference that starts with `/`, `?` or
-    /// `#`. Version 1.0 asks for "a URL"; 1.1 allows any URI-reference, but a relative-path
+    /// A link must be an absolute URI (`scheme:...`), a reference that starts with `/`, `?` or
+    /// `#`, or empty (a valid URI-reference: the current document). Version 1.0 asks for "a URL"; 1.1 allows any URI-reference, but a relative-path
     /// reference such as `articles/1` resolves against the request URL in ways clients disagree
     /// on, and the official test suite rejects it, so strict parsing does too (lenient parsing
     /// reports a warning). Characters that RFC 3986 never allows unencoded are rejected;
@@ -135,7 +135,9 @@ enum MemberNameRules {
     static func linkProblem(_ link: UnsafeRawBufferPointer) -> String? {
         // SAFETY: the caller's bytes stay valid for this call, and the view does not outlive it.
         let link = unsafe ByteView(unsafeBytes: link)
-        guard !link.isEmpty else { return "a link must not be an empty string" }
+        // An empty URI-reference is valid (RFC 3986 `relative-ref` with an empty path): the
+        // current document.
+        guard !link.isEmpty else { return nil }
         let first = link[0]
         // Fast path: every byte is one RFC 3986 allows unencoded (or non-ASCII), none is '%',
         // and the link starts with '/' or a scheme: decided with two 64-bit masks per byte.

@@ -175,6 +175,26 @@ struct DocumentBuilderTests {
         }
     }
 
+    @Test("a link object must have `href`; an empty link is a valid URI-reference, on every parse path")
+    func linkObjectsAndEmptyLinks() {
+        let relationship = { (links: String) in
+            #"{"data":{"type":"articles","id":"1","relationships":{"author":{"links":\#(links)}}}}"#
+        }
+        expectProblem(
+            #"{"meta":{},"links":{"self":{"meta":{"x":1}}}}"#, at: "/links/self", containing: "must contain `href`")
+        expectProblem(
+            relationship(#"{"related":{"title":"Author"}}"#), at: "/data/relationships/author/links/related",
+            containing: "must contain `href`")
+        for valid in [
+            #"{"meta":{},"links":{"self":""}}"#, #"{"meta":{},"links":{"self":{"href":""}}}"#,
+            relationship(#"{"self":"","related":{"href":""}}"#),
+        ] {
+            if case .failure(let error) = parseEverywhere(valid) { Issue.record("\(valid): \(error)") }
+        }
+        // An extension URI names something: an empty one is still refused.
+        expectProblem(#"{"meta":{},"jsonapi":{"ext":[""]}}"#, at: "/jsonapi/ext/0", containing: "it is empty")
+    }
+
     @Test("links, errors and the jsonapi object")
     func linksErrorsJSONAPI() {
         expectProblem(#"{"meta":{},"links":{"self":"wrong"}}"#, at: "/links/self", containing: "not a valid URI")

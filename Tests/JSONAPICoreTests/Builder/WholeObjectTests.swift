@@ -84,6 +84,7 @@ struct WholeObjectTests {
             #"{"self":"relative/path"}"#,
             #"{"self":null}"#, #"{"self":{"href":"/a","meta":{"x":1}}}"#, #"{"self":"/\u0061"}"#,
             #"{"self":"/a","self":"/b"}"#,
+            #"{"self":""}"#, #"{"self":{"href":""}}"#, #"{"self":{"meta":{"x":1}}}"#,  // empty links; no `href`
         ]
         for links in relationshipLinks {
             let text =
