@@ -51,8 +51,9 @@ import Testing
             .adding(parameter: "withDrafts", value: "1")
         #expect(
             query.queryString
-                == "include=author,comments.author&fields[articles]=author,title&fields[people]=name"
-                + "&sort=-createdAt,title&page[number]=2&page[size]=20&filter[author][name]=Ann%20%26%20Bo&withDrafts=1"
+                == "include=author,comments.author&fields%5Barticles%5D=author,title&fields%5Bpeople%5D=name"
+                + "&sort=-createdAt,title&page%5Bnumber%5D=2&page%5Bsize%5D=20"
+                + "&filter%5Bauthor%5D%5Bname%5D=Ann%20%26%20Bo&withDrafts=1"
         )
         #expect(JSONAPIQuery().paged(offset: 40, limit: 20).page == .offset(40, limit: 20))
         #expect(JSONAPIQuery().paged(after: "c", size: 5).page == .cursor(after: "c", before: nil, size: 5))

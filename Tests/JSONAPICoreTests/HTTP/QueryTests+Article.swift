@@ -60,9 +60,12 @@ struct QueryArticleExampleTests {
         let links = try #require(document.links)
         #expect(links.names == ["self", "first", "prev", "next", "last"])
         #expect(links["self"]?.href == target)
-        #expect(links["first"]?.href == "/articles?include=author&fields%5Bpeople%5D=name&sort=-title&page[number]=1")
-        #expect(links["next"]?.href == "/articles?include=author&fields%5Bpeople%5D=name&sort=-title&page[number]=3")
-        #expect(links["last"]?.href == "/articles?include=author&fields%5Bpeople%5D=name&sort=-title&page[number]=3")
+        #expect(
+            links["first"]?.href == "/articles?include=author&fields%5Bpeople%5D=name&sort=-title&page%5Bnumber%5D=1")
+        #expect(
+            links["next"]?.href == "/articles?include=author&fields%5Bpeople%5D=name&sort=-title&page%5Bnumber%5D=3")
+        #expect(
+            links["last"]?.href == "/articles?include=author&fields%5Bpeople%5D=name&sort=-title&page%5Bnumber%5D=3")
     }
 
     /// The article's two calls, as written there.

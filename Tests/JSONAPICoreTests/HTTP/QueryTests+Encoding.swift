@@ -123,8 +123,9 @@ struct QueryEncodingTests {
         query.parameters.append(JSONAPIQuery.Parameter(name: "withDrafts", value: "1"))
         #expect(
             query.queryString
-                == "include=comments.author,ratings&fields[articles]=&fields[people]=email,name&sort=-created,title"
-                + "&page[number]=2&page[size]=10&filter[author][name]=Ann%20Lee&withDrafts=1")
+                == "include=comments.author,ratings&fields%5Barticles%5D=&fields%5Bpeople%5D=email,name"
+                + "&sort=-created,title&page%5Bnumber%5D=2&page%5Bsize%5D=10&filter%5Bauthor%5D%5Bname%5D=Ann%20Lee"
+                + "&withDrafts=1")
         #expect(query.description == query.queryString)
         #expect(JSONAPIQuery().queryString == "")
         #expect(JSONAPIQuery(include: []).queryString == "include=")
@@ -136,7 +137,8 @@ struct QueryEncodingTests {
         query.parameters.append(JSONAPIQuery.Parameter(name: "version:at", value: "https://x.org/a?b"))
         #expect(
             query.queryString
-                == "page[after]=a%2Bb/c%3D%3D&page[size]=5&filter[q]=1%2B1%20%3D%202%20%26%20100%25%20%5Bok%5D%20%23%C3%A9"
+                == "page%5Bafter%5D=a%2Bb/c%3D%3D&page%5Bsize%5D=5"
+                + "&filter%5Bq%5D=1%2B1%20%3D%202%20%26%20100%25%20%5Bok%5D%20%23%C3%A9"
                 + "&version%3Aat=https://x.org/a%3Fb")
     }
 

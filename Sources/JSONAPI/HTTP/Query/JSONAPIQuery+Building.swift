@@ -4,16 +4,16 @@ extension JSONAPIQuery: CustomStringConvertible {
     /// Parameters come in a fixed order: `include`, `fields[TYPE]` (types in byte order, each
     /// fieldset's fields in byte order), `sort`, the `page` parameters, the `filter` entries and
     /// the other ``parameters`` in their order. Names and values are percent-encoded as
-    /// `application/x-www-form-urlencoded` decodes them, except that brackets in names stay
-    /// readable (`fields[articles]`, which JSON:API asks servers to accept), a space is written
-    /// `%20` rather than `+`, and values keep `,` `:` `@` `/`. Parsing the result with rules that
-    /// accept the query gives back an equal query.
+    /// `application/x-www-form-urlencoded` decodes them, brackets in names included
+    /// (`fields%5Barticles%5D`: RFC 3986 does not allow them in a query unencoded), except that a
+    /// space is written `%20` rather than `+` and values keep `,` `:` `@` `/`. Parsing the result
+    /// with rules that accept the query gives back an equal query.
     ///
     /// ```swift
     /// var query = JSONAPIQuery(include: ["comments.author"], fields: ["articles": ["title", "body"]])
     /// query.filter.entries.append(.init(path: ["title"], value: "a+b & c"))
     /// query.queryString
-    /// // include=comments.author&fields[articles]=body,title&filter[title]=a%2Bb%20%26%20c
+    /// // include=comments.author&fields%5Barticles%5D=body,title&filter%5Btitle%5D=a%2Bb%20%26%20c
     /// ```
     public var queryString: String {
         var output: [UInt8] = []

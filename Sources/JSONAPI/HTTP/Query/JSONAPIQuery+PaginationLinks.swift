@@ -4,9 +4,11 @@ extension JSONAPIQuery.Page {
     ///
     /// `self` is the request target as given. The other links replace the page's locator in
     /// place (`page[number]`, `page[offset]`, or the first of `page[after]` and `page[before]`,
-    /// dropping the other) or append it when the request had none; every other parameter, `page[size]` and `page[limit]` included, keeps
-    /// its place and its exact encoding. Links that do not exist are left out (JSON:API allows
-    /// leaving them out or writing `null`):
+    /// dropping the other) or append it when the request had none, its name percent-encoded
+    /// (`page%5Bnumber%5D`, as every name this library writes); every other parameter,
+    /// `page[size]` and `page[limit]` included, keeps its place and its exact encoding, byte for
+    /// byte. Links that do not exist are left out (JSON:API allows leaving them out or writing
+    /// `null`):
     ///
     /// | Strategy | `first` | `prev` | `next` | `last` |
     /// |---|---|---|---|---|
@@ -21,10 +23,10 @@ extension JSONAPIQuery.Page {
     /// let page = JSONAPIQuery.Page.number(2, size: 10)
     /// let links = page.links(forRequest: "/articles?sort=-created&page%5Bnumber%5D=2", result: .total(35))
     /// // self  /articles?sort=-created&page%5Bnumber%5D=2
-    /// // first /articles?sort=-created&page[number]=1
-    /// // prev  /articles?sort=-created&page[number]=1
-    /// // next  /articles?sort=-created&page[number]=3
-    /// // last  /articles?sort=-created&page[number]=4
+    /// // first /articles?sort=-created&page%5Bnumber%5D=1
+    /// // prev  /articles?sort=-created&page%5Bnumber%5D=1
+    /// // next  /articles?sort=-created&page%5Bnumber%5D=3
+    /// // last  /articles?sort=-created&page%5Bnumber%5D=4
     /// ```
     ///
     /// - Parameters:

@@ -19,7 +19,8 @@
 /// query.fields           // ["articles": ["title", "author"]]
 /// query.sort             // [-created]
 /// query.page             // .number(2, size: 20)
-/// query.queryString      // include=author&fields[articles]=author,title&sort=-created&page[number]=2&page[size]=20
+/// query.queryString
+/// // include=author&fields%5Barticles%5D=author,title&sort=-created&page%5Bnumber%5D=2&page%5Bsize%5D=20
 /// ```
 ///
 /// Two queries are equal when they ask for the same thing: parsing what ``queryString`` writes
@@ -56,7 +57,7 @@ public struct JSONAPIQuery: Sendable, Hashable {
     ///
     /// ```swift
     /// let query = JSONAPIQuery(include: ["author"], sort: ["-created"], page: .number(1, size: 10))
-    /// print(query.queryString)   // include=author&sort=-created&page[number]=1&page[size]=10
+    /// print(query.queryString)   // include=author&sort=-created&page%5Bnumber%5D=1&page%5Bsize%5D=10
     /// ```
     public init(
         include: [String]? = nil, fields: [String: Set<String>] = [:], sort: [SortField] = [], page: Page? = nil,

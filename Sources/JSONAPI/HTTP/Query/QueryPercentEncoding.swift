@@ -10,9 +10,11 @@
 /// Encoding writes every byte outside a small safe set as `%XX` (upper-case hex), a space as
 /// `%20` (which decodes the same as `+`, and means the same to parsers that do not treat `+`
 /// as a space), and `+` as `%2B`. The safe set is the RFC 3986 unreserved characters
-/// (`A-Z a-z 0-9 - . _ ~`); names also keep `[` and `]` readable, which JSON:API asks servers to
-/// accept as equivalent to their encoded forms; values also keep `,` `:` `@` `/`, which RFC 3986
-/// allows in a query and which make lists and URIs readable.
+/// (`A-Z a-z 0-9 - . _ ~`), so the brackets of a family name are written `%5B` and `%5D`
+/// (`page%5Bnumber%5D`): RFC 3986 allows them only in an IP literal, and links in one valid
+/// encoding need no server to be lenient. Values also keep `,` `:` `@` `/`, which RFC 3986
+/// allows in a query and which make lists and URIs readable. URI path segments (a resource's id
+/// in its `self` link) have their own safe set, RFC 3986 `pchar` (``pathSegment(_:)``).
 enum QueryPercentEncoding {
     /// Why a name or value cannot be decoded.
     enum Failure: Error, Equatable {
@@ -97,7 +99,6 @@ enum QueryPercentEncoding {
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
             UInt8(ascii: "~"):
             true
-        case UInt8(ascii: "["), UInt8(ascii: "]"): isName
         case UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"): !isName
         default: false
         }
@@ -117,6 +118,41 @@ enum QueryPercentEncoding {
                 }
             }
         }
+    }
+
+    /// Whether `byte` is written as itself in a URI path segment: RFC 3986 `pchar` (unreserved,
+    /// sub-delims, `:` and `@`), so `/`, `?`, `#`, `[`, `]`, `%`, a space and every non-ASCII
+    /// byte are encoded.
+    @inline(__always)
+    static func isPathSafe(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
+            UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"):
+            true
+        default: false
+        }
+    }
+
+    /// `text` as one URI path segment: every byte but a `pchar` as `%XX` (upper-case hex).
+    static func pathSegment(_ text: some StringProtocol) -> String {
+        let hex: StaticString = "0123456789ABCDEF"
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if isPathSafe(byte) {
+                output.append(byte)
+            } else {
+                output.append(UInt8(ascii: "%"))
+                hex.withUTF8Buffer { digits in
+                    unsafe output.append(digits[Int(byte >> 4)])
+                    unsafe output.append(digits[Int(byte & 0x0F)])
+                }
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// `name=value`, both encoded.
