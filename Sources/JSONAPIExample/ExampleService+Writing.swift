@@ -11,7 +11,8 @@ extension ExampleService {
 
     /// Writes a compound document: primary data trimmed to the query's sparse fieldsets, then
     /// `included` holding every resource reached by the `include` paths once (and none that is
-    /// primary data), then `meta` and `links`.
+    /// primary data), then `meta` and `links`. A request with `include` gets `included` even
+    /// when nothing matched (`[]`, JSON:API 1.1); one without gets none.
     func write(
         _ primary: Primary, query: JSONAPIQuery, meta: JSON.Object? = nil, links: JSONAPILinks = JSONAPILinks()
     ) throws -> [UInt8] {
@@ -60,7 +61,7 @@ extension ExampleService {
                 writer.endArray()
             }
         }
-        if !included.isEmpty {
+        if !included.isEmpty || !(query.include ?? []).isEmpty {
             writer.key("included")
             writer.beginArray()
             for resource in included { trimmed(resource, query).write(to: &writer) }
@@ -81,7 +82,9 @@ extension ExampleService {
     /// The resource with only the fields `fields[TYPE]` asks for, and its `self` link.
     func trimmed(_ resource: JSONAPIResourceObject, _ query: JSONAPIQuery) -> JSONAPIResourceObject {
         var resource = resource
-        resource.links = ["self": JSONAPILink(href: "/\(resource.type)/\(resource.id ?? "")")]
+        resource.links = [
+            "self": JSONAPILink(href: JSONAPILink.resourcePath(type: resource.type, id: resource.id ?? ""))
+        ]
         guard let fields = query.fields[resource.type] else { return resource }
         resource.attributes = JSON.Object(
             resource.attributes.members.filter { fields.contains($0.key) }.map { ($0.key, $0.value) })

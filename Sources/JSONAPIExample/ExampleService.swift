@@ -138,8 +138,10 @@ struct ExampleService: Sendable {
 
     // MARK: Writing
 
-    /// `POST /TYPE` with a create document.
-    func create(type: String, document: Document) throws -> ServiceResponse {
+    /// `POST /TYPE` with a create document; the query (`include`, `fields`) is checked as a
+    /// `GET` of the resource checks it, and shapes the answer.
+    func create(type: String, document: Document, rawQuery: String = "") throws -> ServiceResponse {
+        let query = try JSONAPIQuery(parsing: rawQuery, rules: try schema(type).rules(collection: false))
         guard let view = document.primaryResources.first else {
             throw ServiceError.invalid("primary data must be a resource object", pointer: "/data")
         }
@@ -149,12 +151,14 @@ struct ExampleService: Sendable {
             return try Self.create(JSONAPIResourceObject(view), endpoint: type, in: &state, lids: &lids)
         }
         return ServiceResponse(
-            status: 201, body: try write(.one(created), query: JSONAPIQuery()),
-            location: "/\(type)/\(created.id ?? "")")
+            status: 201, body: try write(.one(created), query: query),
+            location: JSONAPILink.resourcePath(type: type, id: created.id ?? ""))
     }
 
-    /// `PATCH /TYPE/:id` with an update document: absent members stay, `null` clears.
-    func update(type: String, id: String, document: Document) throws -> ServiceResponse {
+    /// `PATCH /TYPE/:id` with an update document: absent members stay, `null` clears. The query
+    /// is checked and answered as for `POST`.
+    func update(type: String, id: String, document: Document, rawQuery: String = "") throws -> ServiceResponse {
+        let query = try JSONAPIQuery(parsing: rawQuery, rules: try schema(type).rules(collection: false))
         guard let view = document.primaryResources.first else {
             throw ServiceError.invalid("primary data must be a resource object", pointer: "/data")
         }
@@ -163,12 +167,14 @@ struct ExampleService: Sendable {
         let updated = try store.write { state in
             try Self.update(patch, endpoint: type, in: &state, lids: [:])
         }
-        return ServiceResponse(status: 200, body: try write(.one(updated), query: JSONAPIQuery()))
+        return ServiceResponse(status: 200, body: try write(.one(updated), query: query))
     }
 
-    /// `DELETE /TYPE/:id`.
-    func delete(type: String, id: String) throws -> ServiceResponse {
+    /// `DELETE /TYPE/:id`: no document is answered, so no query parameter applies (400, as
+    /// for any parameter an endpoint does not support).
+    func delete(type: String, id: String, rawQuery: String = "") throws -> ServiceResponse {
         _ = try schema(type)
+        _ = try JSONAPIQuery(parsing: rawQuery, rules: QueryRules(fieldsets: .unsupported))
         try store.write { state in
             guard state.resource(type, id) != nil else { throw ServiceError.notFound("no \(type) with id `\(id)`") }
             state.remove(type, id)
@@ -176,10 +182,14 @@ struct ExampleService: Sendable {
         return ServiceResponse(status: 204)
     }
 
-    /// `PATCH|POST|DELETE /TYPE/:id/relationships/:relationship` with a relationship document.
+    /// `PATCH|POST|DELETE /TYPE/:id/relationships/:relationship` with a relationship document;
+    /// the query is checked as the `GET` of the relationship checks it.
     func changeRelationship(
-        type: String, id: String, relationship: String, change: RelationshipChange, document: Document
+        type: String, id: String, relationship: String, change: RelationshipChange, document: Document,
+        rawQuery: String = ""
     ) throws -> ServiceResponse {
+        _ = try relationSchema(type, relationship)
+        _ = try JSONAPIQuery(parsing: rawQuery, rules: QueryRules())
         let linkage: JSONAPIRelationship.Linkage
         switch document.primary {
         case .null: linkage = .null
@@ -262,6 +272,10 @@ struct ExampleService: Sendable {
             throw ServiceError.invalid("the attribute `\(name)` is required", pointer: "/data/attributes")
         }
         if let id = resource.id {
+            // Client-generated ids are supported; an empty one names no resource (and no URL).
+            guard !id.isEmpty else {
+                throw ServiceError.invalid("a client-generated id must not be empty", pointer: "/data/id")
+            }
             guard state.resource(endpoint, id) == nil else {
                 throw ServiceError.conflict("\(endpoint) `\(id)` already exists", pointer: "/data/id")
             }

@@ -111,6 +111,39 @@ struct ExampleServiceScenario {
             """#
         try await send("POST", "/operations", body: operations, contentType: Self.atomic, expect: 200)
         try await send("GET", "/articles/2", expect: 404)
+        try await idsLinksAndIncluded()
+    }
+
+    /// A client id is checked, a `self` link encodes its id as a path segment, and `included` is
+    /// there exactly when `include` asked for it; a write's query is checked as a read's is.
+    func idsLinksAndIncluded() async throws {
+        // An empty client id names no resource: 422 at `/data/id`.
+        let empty = try await send(
+            "POST", "/tags", body: #"{"data":{"type":"tags","id":"","attributes":{"name":"x"}}}"#, expect: 422)
+        #expect(empty?.errors.first?.source?.pointer == "/data/id")
+        // Any other id is the client's choice; its links encode it.
+        let odd = try await send(
+            "POST", "/tags", body: #"{"data":{"type":"tags","id":"a|b]c d/e","attributes":{"name":"odd"}}}"#,
+            expect: 201)
+        #expect(odd?.primaryResources.first?.links?["self"]?.href == "/tags/a%7Cb%5Dc%20d%2Fe")
+        // `include` asked, nothing to include: `"included": []`; not asked: no `included`.
+        let comment = try await send(
+            "POST", "/comments", body: #"{"data":{"type":"comments","attributes":{"body":"b"}}}"#, expect: 201)
+        let commentID = comment?.primaryResources.first?.id ?? ""
+        let none = try await send("GET", "/comments/\(commentID)?include=author", expect: 200)
+        #expect(none?.hasIncluded == true && none?.included.isEmpty == true)
+        let plain = try await send("GET", "/comments/\(commentID)", expect: 200)
+        #expect(plain?.hasIncluded == false)
+        // Writes check their query as reads do.
+        let tag = #"{"data":{"type":"tags","attributes":{"name":"q"}}}"#
+        try await send("POST", "/tags?include=bogus&foo=bar", body: tag, expect: 400)
+        try await send("POST", "/tags?foo=bar", body: tag, expect: 400)
+        try await send("PATCH", "/tags/1?include=bogus", body: #"{"data":{"type":"tags","id":"1"}}"#, expect: 400)
+        try await send("DELETE", "/tags/1?include=author", expect: 400)
+        try await send(
+            "POST", "/articles/1/relationships/tags?foo=bar", body: #"{"data":[{"type":"tags","id":"1"}]}"#, expect: 400
+        )
+        try await send("GET", "/tags/1", expect: 200)
     }
 
     /// Bad input of every kind, against a service whose body limit is 256 bytes: each gets its
