@@ -13,14 +13,24 @@ import JSONAPI
 ///     union, or identifiers.
 ///   - included: Further models for `included`, after those found through relationships.
 ///   - meta: The top-level `meta`.
-///   - encoder: The encoder, for its options (key strategy, include paths…).
+///   - encoder: The encoder, for its options (key strategy, include paths…). `nil` (the default)
+///     is one that writes every related model present into `included`
+///     (``JSONAPI/EncodingOptions/includesRelatedByDefault``), so the document is the whole graph;
+///     a server's encoder includes only what the request asked for.
 ///   - options: How the written bytes are parsed back (strict, response, by default).
 /// - Returns: The document.
 /// - Throws: What the encoder throws, or `JSONAPIError` when the written document
 ///   breaks a rule of `options`.
 public func makeDocument<Primary: Encodable>(
     _ primary: Primary, included: [any Encodable] = [], meta: (any Encodable)? = nil,
-    encoder: JSONAPIEncoder = JSONAPIEncoder(), options: ParsingOptions = ParsingOptions()
+    encoder: JSONAPIEncoder? = nil, options: ParsingOptions = ParsingOptions()
 ) throws -> Document {
-    try Document(parsing: encoder.encode(primary, meta: meta, included: included), options: options)
+    let encoder =
+        encoder
+        ?? {
+            var whole = EncodingOptions()
+            whole.includesRelatedByDefault = true
+            return JSONAPIEncoder(options: whole)
+        }()
+    return try Document(parsing: encoder.encode(primary, meta: meta, included: included), options: options)
 }

@@ -51,6 +51,14 @@ enum EncoderFixtures {
         }
     }
 
+    /// Options that write every related model present into `included`, as a request without
+    /// `include` gets only from an endpoint that opts in.
+    static var wholeGraph: EncodingOptions {
+        var options = EncodingOptions()
+        options.includesRelatedByDefault = true
+        return options
+    }
+
     static let ada = Person(id: "9", name: "Ada", age: 36)
     static let bob = Person(id: "10", name: "Bob \"the\" Builder\n", age: nil)
 

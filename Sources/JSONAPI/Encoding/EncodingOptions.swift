@@ -64,10 +64,20 @@ public struct EncodingOptions: Sendable {
 
     /// Which relationship paths embed their related models in `included`, as in the `include`
     /// query parameter: `["author", "comments.author"]`. A path also includes its prefixes
-    /// (`"comments.author"` includes `comments`). `nil` (the default) includes every related model
-    /// that is present; an empty set includes nothing. Relationships given as ``Identifier``s are
-    /// linkage only whatever this says.
+    /// (`"comments.author"` includes `comments`), and nothing else is included. A response to a
+    /// request with `include` then has `included`, empty when nothing matched (JSON:API 1.1).
+    ///
+    /// `nil` (the default) stands for a request that asked for no `include`: no related model is
+    /// written unless ``includesRelatedByDefault`` says so. An empty set includes nothing.
+    /// Relationships given as ``Identifier``s are linkage only whatever this says; models passed
+    /// in `included:` are always written.
     public var includePaths: Set<String>? = nil
+
+    /// Whether every related model present goes into `included` when ``includePaths`` is `nil`
+    /// (the request asked for no `include`). Default `false`: a response includes what the
+    /// request asked for and nothing else. Set it for an endpoint that includes related
+    /// resources by default, which JSON:API allows only when the request has no `include`.
+    public var includesRelatedByDefault: Bool = false
 
     /// Sparse fieldsets: per resource type, the attributes and relationships to write
     /// (`["articles": ["title", "author"]]`). Types not listed are written whole.

@@ -41,11 +41,19 @@ import Synchronization
 /// arrays or optionals of models, ``Identifier``s, ``ResourceUnion``s, ``Lazy`` or ``Related``
 /// values to `relationships` as linkage, and every other property to `attributes`. Keys such as
 /// `"author.meta"` / `"author.links"` give a relationship's `meta` / `links`, and
-/// `"attributes.x"` / `"relationships.x"` force a section, as in decoding.
+/// `"attributes.x"` / `"relationships.x"` force a section, as in decoding. A to-one relationship
+/// that is `nil` (`var author: Person?`, `Identifier<Person>?`) is written as
+/// `"author": {"data": null}`, known-empty linkage; a ``Field`` that is ``Field/absent`` leaves
+/// the relationship out altogether, and an update body (``encodeUpdate(_:meta:)``) leaves out
+/// every `nil`.
 ///
-/// Related models are written once each in `included` (deduplicated by type and id, safe on
-/// cyclic graphs: the graph is walked with a worklist, never by recursion), so the output has
-/// full linkage and parses strictly with ``Document/init(parsing:options:)-(Bytes,_)``.
+/// Related models go into `included` as the request asked: those on the paths of
+/// ``EncodingOptions/includePaths`` (the request's `include`, see
+/// ``EncodingOptions/init(query:)``), or, when no `include` was asked, none unless
+/// ``EncodingOptions/includesRelatedByDefault`` is set. Each is written once (deduplicated by type
+/// and id, safe on cyclic graphs: the graph is walked with a worklist, never by recursion), so
+/// the output has full linkage and parses strictly with
+/// ``Document/init(parsing:options:)-(Bytes,_)``.
 ///
 /// ```swift
 /// struct Person: Codable, JSONAPIResource {
@@ -169,7 +177,7 @@ struct DocumentEncoder {
 
     let context: EncodingContext
     let mode: Mode
-    /// Every include path and its prefixes; nil to include everything.
+    /// Every include path and its prefixes; nil to include everything present.
     let includeSet: Set<String>?
     var emitted: Set<ResourceKey> = []
     var visited: Set<VisitKey> = []
@@ -189,6 +197,7 @@ struct DocumentEncoder {
 
     init(options: EncodingOptions, mode: Mode) {
         context = EncodingContext(options: options)
+        context.writesNilToOne = mode != .update
         self.mode = mode
         if mode != .document {
             includeSet = []
@@ -203,7 +212,8 @@ struct DocumentEncoder {
             }
             includeSet = set
         } else {
-            includeSet = nil
+            // No `include` asked: everything present only when the server opts in.
+            includeSet = options.includesRelatedByDefault ? nil : []
         }
         writer = JSONWriter(options: options.formatting, reservingCapacity: 4096)
         stream = context.streams ? StreamingEncoder(context: context) : nil

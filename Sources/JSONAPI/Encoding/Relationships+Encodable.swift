@@ -43,6 +43,29 @@ func isRelationshipType(_ type: Any.Type) -> Bool {
     return type is any UnionIdentifierConvertible.Type
 }
 
+/// A to-many relationship type: its `nil` is not empty linkage (`[]` is), so it is left out.
+protocol ToManyLinkageType {}
+
+extension Array: ToManyLinkageType {}
+extension Related: ToManyLinkageType where Value: ToManyLinkageType {}
+
+extension EncodingContext {
+    /// Whether a `nil` member of type `Optional<type>` under `key` is a to-one relationship known
+    /// to be empty, written as `{"data": null}`: a model, an identifier, a union (or its
+    /// identifier), a ``Lazy`` or a ``Related`` of one. A to-many one is left out (nil says
+    /// nothing of its members), and so is every nil in an update body. Leaves and to-many types
+    /// are ruled out before the cached kind is asked for.
+    @inline(__always)
+    func writesNull(forNil type: Any.Type, key: some CodingKey) -> Bool {
+        guard writesNilToOne, !isStreamedLeaf(type), !(type is any ToManyLinkageType.Type) else { return false }
+        switch section(of: key) {
+        case .attribute: return kind(of: type) == .relationship
+        case .relationship: return isRelationshipType(type)
+        default: return false
+        }
+    }
+}
+
 extension Identifier: LinkageEncodable, LinkageEncodableType {
     static var isLinkage: Bool { true }
     func collectLinkage(into linkage: inout LinkageBuilder) throws {

@@ -104,6 +104,10 @@ final class EncodingContext {
     /// Whether resources are written through ``StreamingEncoder``: compact, unsorted output, and
     /// no custom strategy (those need full coding paths and encoders of their own).
     let streams: Bool
+    /// Whether a `nil` optional to-one relationship is written as `{"data": null}` (known-empty
+    /// linkage); an update body leaves it out, as it leaves out every member the model does not
+    /// set (``Field/null`` clears a relationship there).
+    var writesNilToOne = true
 
     init(options: EncodingOptions) {
         self.options = options

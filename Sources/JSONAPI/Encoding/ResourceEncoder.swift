@@ -322,6 +322,18 @@ struct ResourceKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try encodeGeneric(value, key)
     }
 
+    /// A value, or for `nil` nothing, except that a nil to-one relationship is known-empty
+    /// linkage, `{"data": null}` (synthesized conformances call this for every optional).
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        guard let value else {
+            if !encoder.identityOnly && encoder.context.writesNull(forNil: T.self, key: key) {
+                try encodeGeneric(NullLinkage(), key)
+            }
+            return
+        }
+        try encodeGeneric(value, key)
+    }
+
     private func encodeGeneric<T: Encodable>(_ value: T, _ key: Key) throws {
         let section = section(key)
         let context = encoder.context

@@ -107,7 +107,11 @@ struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     // The protocol's default asks for `Optional<T>` metadata on every call.
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        guard let value else { return }
+        guard let value else {
+            // A nil to-one relationship is known-empty linkage, as in `ResourceKeyedContainer`.
+            if stream.context.writesNull(forNil: T.self, key: key) { try encodeGeneric(NullLinkage(), key) }
+            return
+        }
         try encodeGeneric(value, key)
     }
 

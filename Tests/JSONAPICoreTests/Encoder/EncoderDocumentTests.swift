@@ -32,7 +32,7 @@ struct EncoderDocumentTests {
 
     @Test func relatedModelsGoToIncludedOnceEach() throws {
         let articles = [F.article("1"), F.article("2")]
-        let bytes = try JSONAPIEncoder().encode(articles)
+        let bytes = try JSONAPIEncoder(options: F.wholeGraph).encode(articles)
         let document = try parseStrictly(bytes)
         // people 9 and 10, comments 5 and 12: each once.
         let json = try jsonObject(bytes)
@@ -98,7 +98,7 @@ struct EncoderDocumentTests {
     }
 
     @Test func sparseFieldsets() throws {
-        let encoder = JSONAPIEncoder()
+        let encoder = JSONAPIEncoder(options: F.wholeGraph)
         encoder.fields = ["articles": ["title", "author"], "people": ["name"]]
         let bytes = try encoder.encode(F.article())
         let json = try jsonObject(bytes)
@@ -154,7 +154,7 @@ struct EncoderDocumentTests {
     }
 
     @Test func dataRoundTrip() throws {
-        let bytes = try JSONAPIEncoder().encodeData(F.article())
+        let bytes = try JSONAPIEncoder(options: F.wholeGraph).encodeData(F.article())
         #expect(try JSONAPIDecoder().decode(F.Article.self, from: bytes) == F.article())
     }
 

@@ -201,7 +201,7 @@ struct EncoderModelTests {
         let book = Book(
             id: "b", contributors: [.person(F.ada), .tag(F.Tag(id: 1, label: "x"))], reviewer: .person(F.bob),
             editor: Related(value: F.bob, meta: F.CountMeta(count: 1), links: F.LinksObject(related: "/e")))
-        let bytes = try JSONAPIEncoder().encode(book)
+        let bytes = try JSONAPIEncoder(options: F.wholeGraph).encode(book)
         _ = try parseStrictly(bytes)
         #expect(
             text(bytes).contains(
@@ -263,7 +263,7 @@ struct EncoderModelTests {
         a.next = [b]
         b.next = [c, a]
         c.next = [a, b, c]
-        let bytes = try JSONAPIEncoder().encode(a)
+        let bytes = try JSONAPIEncoder(options: F.wholeGraph).encode(a)
         _ = try parseStrictly(bytes)
         let json = try jsonObject(bytes)
         let included = try #require(json["included"] as? [[String: Any]])
@@ -275,7 +275,7 @@ struct EncoderModelTests {
             node.next = [head]
             head = node
         }
-        let long = try JSONAPIEncoder().encode(head)
+        let long = try JSONAPIEncoder(options: F.wholeGraph).encode(head)
         #expect(try Document(parsing: long).included.count == 4_999)
         // Break the cycles so the objects are freed.
         a.next = []
@@ -289,7 +289,7 @@ struct EncoderModelTests {
         let c = Node("c")
         a.next = [b, c]
         b.next = [a]
-        let bytes = try JSONAPIEncoder().encode([a, b])
+        let bytes = try JSONAPIEncoder(options: F.wholeGraph).encode([a, b])
         _ = try parseStrictly(bytes)
         let json = try jsonObject(bytes)
         let included = try #require(json["included"] as? [[String: Any]])

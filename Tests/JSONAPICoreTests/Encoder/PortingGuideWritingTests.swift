@@ -90,7 +90,8 @@ struct PortingGuideWritingTests {
             parsing: try encoder.encode(
                 [Self.articles[1]], meta: nil, links: nil, jsonapi: nil, jsonapiVersion: nil,
                 included: [Person(id: "3", name: "Ann")]))
-        #expect(Set(more.included.map(\.id)) == ["9", "3"])
+        // Models given in `included:` are written; related ones only when `include` asks.
+        #expect(Set(more.included.map(\.id)) == ["3"])
 
         // A create body: `id` only when not empty, 1.1 `lid`, linkage only.
         let create = try encoder.encodeCreate(Draft(id: "", lid: "tmp-1", title: "New", tags: [Identifier<Tag>("t")]))
@@ -256,11 +257,13 @@ struct PortingGuideWritingTests {
     @Test("From mattpolzin/JSONAPI")
     func fromMattpolzin() throws {
         let model = Self.articles[0]
-        let bytes = try JSONAPIEncoder().encode(
+        let including = JSONAPIEncoder()
+        including.includePaths = ["author"]
+        let bytes = try including.encode(
             model, meta: PageMeta(total: 1), links: ["self": "/articles/1"], jsonapiVersion: "1.1")
         let document = try Document(parsing: bytes)
         #expect(document.meta?["total"]?.int64Value == 1 && document.jsonapi?.version == "1.1")
-        #expect(document.included.map(\.id) == ["9"])  // gathered from the relationships
+        #expect(document.included.map(\.id) == ["9"])  // gathered from the relationships `include` names
 
         // `Unidentified` ids: `var id = ""` and `encodeCreate(_:)`.
         let create = try JSONAPIEncoder().encodeCreate(Draft(id: "", title: "New", tags: []))
@@ -271,11 +274,14 @@ struct PortingGuideWritingTests {
         let author = Identifier<Person>("9")
         #expect(author.id == "9")
 
-        // `.none` includes: an empty set; `nil`: everything present.
+        // `.none` includes: an empty set, or `nil` (no `include` asked); everything present only
+        // with `includesRelatedByDefault`.
         let encoder = JSONAPIEncoder()
         encoder.includePaths = []
         #expect(try Document(parsing: try encoder.encode(model)).included.isEmpty)
         encoder.includePaths = nil
+        #expect(try Document(parsing: try encoder.encode(model)).included.isEmpty)
+        encoder.options.includesRelatedByDefault = true
         #expect(try Document(parsing: try encoder.encode(model)).included.count == 1)
     }
 
@@ -291,7 +297,9 @@ struct PortingGuideWritingTests {
     @Test("From Japx")
     func fromJapx() throws {
         let user = User(id: "1", email: "a@b.c", friend: Person(id: "9", name: "Dan"))
-        let bytes = try JSONAPIEncoder().encode(user, meta: ["page": 1], links: ["self": "/users/1"])
+        let encoder = JSONAPIEncoder()
+        encoder.includePaths = ["friend"]
+        let bytes = try encoder.encode(user, meta: ["page": 1], links: ["self": "/users/1"])
         let document = try Document(parsing: bytes)
         #expect(document.primaryResources[0].attributes["email"]?.stringValue == "a@b.c")
         #expect(document.primaryResources[0].relationship("friend")?.identifiers.map(\.id) == ["9"])

@@ -15,8 +15,9 @@ extension EncodingOptions {
     /// Makes these options answer `query`.
     ///
     /// - `include` present: ``includePaths`` becomes its paths (each with its prefixes, as the
-    ///   encoder reads them; `include=` includes nothing). Absent: ``includePaths`` is left as it
-    ///   is, the endpoint's default (nil includes every related model that is present).
+    ///   encoder reads them; `include=` includes nothing), and exactly those are included, with
+    ///   `"included": []` when none matched. Absent: ``includePaths`` is left as it is, the
+    ///   endpoint's default: nil includes nothing unless ``includesRelatedByDefault`` is set.
     /// - Each `fields[TYPE]` replaces ``fields``'s entry for that type; other types keep theirs.
     ///
     /// A relationship left out by a sparse fieldset is not followed into `included`, even when
