@@ -22,28 +22,45 @@ public enum ExampleServer {
     /// The `page[size]` limit unless one is given: pages of 100 keep every response small.
     public static let defaultMaximumPageSize = 100
 
+    /// How long a connection may do nothing before the server closes it, unless one is given:
+    /// 30 seconds, the adapters' default (`JSONAPIServerTimeouts.defaultIdleTimeout`).
+    public static let defaultIdleTimeout: Duration = .seconds(30)
+
+    /// The values `idleTimeout` may take: from a millisecond to a day.
+    public static let idleTimeouts: ClosedRange<Duration> = .milliseconds(1) ... .seconds(86_400)
+
     /// Serves `articles` generated articles (and their people, comments and tags) from `seed` on
     /// 127.0.0.1:`port` with `framework` until the process is stopped; with `baseline`, also the
     /// `Codable` baseline's endpoints under `/baseline/` (for `scripts/loadtest`).
     ///
     /// Collections answer pages of 10 resources unless `page[size]` asks for more, up to
     /// `maximumPageSize` (default ``defaultMaximumPageSize``); a larger `page[size]` is a 400.
+    /// A connection that does nothing for `idleTimeout` (default ``defaultIdleTimeout``) is
+    /// closed; what "nothing" means differs by framework (see `JSONAPIServerTimeouts` in each
+    /// adapter).
     ///
-    /// - Throws: ``InvalidOption`` when `maximumPageSize` is outside ``maximumPageSizes``; the
-    ///   framework's error when the port cannot be bound.
+    /// - Throws: ``InvalidOption`` when `maximumPageSize` is outside ``maximumPageSizes`` or
+    ///   `idleTimeout` outside ``idleTimeouts``; the framework's error when the port cannot be bound.
     public static func run(
         framework: String, port: Int, articles: Int, seed: UInt64, baseline: Bool = false,
-        maximumPageSize: Int = defaultMaximumPageSize
+        maximumPageSize: Int = defaultMaximumPageSize, idleTimeout: Duration = defaultIdleTimeout
     ) async throws {
+        guard idleTimeouts.contains(idleTimeout) else {
+            throw InvalidOption(description: "the idle timeout must be from 1 ms to a day")
+        }
         let service = try ExampleService(
             store: .seeded(articles: articles, seed: seed), maximumPageSize: maximumPageSize)
         switch framework {
         #if Vapor
-            case "vapor": try await VaporFront.run(service: service, port: port, baseline: baseline)
+            case "vapor":
+                try await VaporFront.run(
+                    service: service, port: port, baseline: baseline, timeouts: .init(idleTimeout: idleTimeout))
         #endif
         #if Hummingbird
             case "hummingbird":
-                try await HummingbirdFront.application(service: service, port: port, baseline: baseline).runService()
+                try await HummingbirdFront.application(
+                    service: service, port: port, baseline: baseline, timeouts: .init(idleTimeout: idleTimeout)
+                ).runService()
         #endif
         default: throw UnknownFramework(name: framework)
         }

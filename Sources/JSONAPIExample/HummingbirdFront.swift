@@ -21,6 +21,7 @@
                 let document = try await request.jsonapiDocument(kind: .response, configuration: configuration)
                 return response(try service.importDocument(document))
             }
+            router.addJSONAPIMethodNotAllowed("imports", allowing: [.post])
             if baseline { addBaseline(to: router, CodableBaseline(store: service.store)) }
             return router
         }
@@ -49,13 +50,17 @@
             }
             routes.create = { request, _ in
                 let document = try await request.jsonapiDocument(kind: .createRequest, configuration: configuration)
-                return response(try service.create(type: type, document: document))
+                return response(try service.create(type: type, document: document, rawQuery: request.uri.query ?? ""))
             }
             routes.update = { request, context in
                 let document = try await request.jsonapiDocument(kind: .updateRequest, configuration: configuration)
-                return response(try service.update(type: type, id: try id(context), document: document))
+                return response(
+                    try service.update(
+                        type: type, id: try id(context), document: document, rawQuery: request.uri.query ?? ""))
             }
-            routes.delete = { _, context in response(try service.delete(type: type, id: try id(context))) }
+            routes.delete = { request, context in
+                response(try service.delete(type: type, id: try id(context), rawQuery: request.uri.query ?? ""))
+            }
             let changes:
                 [(
                     ExampleService.RelationshipChange,
@@ -72,7 +77,7 @@
                     return response(
                         try service.changeRelationship(
                             type: type, id: try id(context), relationship: try relationship(context), change: change,
-                            document: document))
+                            document: document, rawQuery: request.uri.query ?? ""))
                 }
             }
             return routes
@@ -126,10 +131,11 @@
 
         static func application(
             service: ExampleService, port: Int, configuration: JSONAPIConfiguration = ExampleService.configuration(),
-            baseline: Bool = false
+            baseline: Bool = false, timeouts: JSONAPIServerTimeouts = JSONAPIServerTimeouts()
         ) -> some ApplicationProtocol {
             Application(
                 router: router(service: service, configuration: configuration, baseline: baseline),
+                server: timeouts.http1Server(),
                 configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "jsonapi-example-server"))
         }
     }

@@ -20,6 +20,7 @@
                 let document = try await request.jsonapiDocument(kind: .response, configuration: configuration)
                 return response(try service.importDocument(document))
             }
+            app.jsonapiMethodNotAllowed(["imports"], allowing: [.POST])
             if baseline { addBaseline(to: app, CodableBaseline(store: service.store)) }
         }
 
@@ -28,32 +29,36 @@
         ) -> JSONAPIResourceRoutes {
             var routes = JSONAPIResourceRoutes()
             routes.collection = { request in
-                response(try service.list(type: type, rawQuery: request.url.query ?? "", target: request.jsonapiTarget))
+                response(try service.list(type: type, rawQuery: request.jsonapiRawQuery, target: request.jsonapiTarget))
             }
             routes.resource = { request in
-                response(try service.show(type: type, id: try id(request), rawQuery: request.url.query ?? ""))
+                response(try service.show(type: type, id: try id(request), rawQuery: request.jsonapiRawQuery))
             }
             routes.related = { request in
                 response(
                     try service.related(
                         type: type, id: try id(request), relationship: try relationship(request),
-                        rawQuery: request.url.query ?? ""))
+                        rawQuery: request.jsonapiRawQuery))
             }
             routes.relationship = { request in
                 response(
                     try service.relationship(
                         type: type, id: try id(request), relationship: try relationship(request),
-                        rawQuery: request.url.query ?? ""))
+                        rawQuery: request.jsonapiRawQuery))
             }
             routes.create = { request in
                 let document = try await request.jsonapiDocument(kind: .createRequest, configuration: configuration)
-                return response(try service.create(type: type, document: document))
+                return response(try service.create(type: type, document: document, rawQuery: request.jsonapiRawQuery))
             }
             routes.update = { request in
                 let document = try await request.jsonapiDocument(kind: .updateRequest, configuration: configuration)
-                return response(try service.update(type: type, id: try id(request), document: document))
+                return response(
+                    try service.update(
+                        type: type, id: try id(request), document: document, rawQuery: request.jsonapiRawQuery))
             }
-            routes.delete = { request in response(try service.delete(type: type, id: try id(request))) }
+            routes.delete = { request in
+                response(try service.delete(type: type, id: try id(request), rawQuery: request.jsonapiRawQuery))
+            }
             let changes:
                 [(
                     ExampleService.RelationshipChange,
@@ -68,7 +73,7 @@
                     return response(
                         try service.changeRelationship(
                             type: type, id: try id(request), relationship: try relationship(request), change: change,
-                            document: document))
+                            document: document, rawQuery: request.jsonapiRawQuery))
                 }
             }
             return routes
@@ -121,20 +126,23 @@
         /// not Vapor's.
         static func application(
             service: ExampleService, port: Int, configuration: JSONAPIConfiguration = ExampleService.configuration(),
-            baseline: Bool = false
+            baseline: Bool = false, timeouts: JSONAPIServerTimeouts = JSONAPIServerTimeouts()
         ) async throws -> Application {
             let app = try await Application.make(Environment(name: "production", arguments: ["jsonapi-example-server"]))
             app.http.server.configuration.hostname = "127.0.0.1"
             app.http.server.configuration.port = port
             app.http.server.configuration.serverName = "jsonapi-example-server"
+            app.http.server.configuration.useJSONAPITimeouts(timeouts)
             register(on: app, service: service, configuration: configuration, baseline: baseline)
             return app
         }
 
         /// Runs the service until the process is stopped (Vapor's `serve` command, which stops on
         /// SIGINT and SIGTERM).
-        static func run(service: ExampleService, port: Int, baseline: Bool) async throws {
-            let app = try await application(service: service, port: port, baseline: baseline)
+        static func run(
+            service: ExampleService, port: Int, baseline: Bool, timeouts: JSONAPIServerTimeouts
+        ) async throws {
+            let app = try await application(service: service, port: port, baseline: baseline, timeouts: timeouts)
             do {
                 try await app.execute()
             } catch {

@@ -6,7 +6,8 @@ import JSONAPIExample
     import Darwin
 #endif
 
-/// `jsonapi-example-server [--port N] [--articles N] [--seed S] [--maximum-page-size N] [--framework NAME] [--baseline]`
+/// `jsonapi-example-server [--port N] [--articles N] [--seed S] [--maximum-page-size N] [--idle-timeout S]
+/// [--framework NAME] [--baseline]`
 struct ServerOptions {
     var port = 8080
     var articles = 50
@@ -14,10 +15,11 @@ struct ServerOptions {
     var maximumPageSize = ExampleServer.defaultMaximumPageSize
     var framework = "hummingbird"
     var baseline = false
+    var idleTimeout = ExampleServer.defaultIdleTimeout
 
     static let usage = """
         USAGE: jsonapi-example-server [--port N] [--articles N] [--seed S] [--maximum-page-size N]
-                                      [--framework hummingbird|vapor] [--baseline]
+                                      [--idle-timeout S] [--framework hummingbird|vapor] [--baseline]
 
         An in-memory JSON:API 1.1 service: /articles, /people, /comments, /tags and
         POST /operations (Atomic Operations).
@@ -30,6 +32,8 @@ struct ServerOptions {
                             the largest page[size] a collection serves (\(ExampleServer.maximumPageSizes.lowerBound)...\(ExampleServer.maximumPageSizes.upperBound),
                             default \(ExampleServer.defaultMaximumPageSize)); pages are 10 resources unless page[size] asks
                             for more, and a larger page[size] is a 400
+          --idle-timeout S  seconds a connection may do nothing before the server closes it
+                            (default \(ExampleServer.defaultIdleTimeout.components.seconds); fractions allowed)
           --framework NAME  the HTTP framework: hummingbird (default) or vapor
           --baseline        also serve the load benchmark's Codable baseline under /baseline/
           -h, --help        show this help
@@ -63,6 +67,12 @@ struct ServerOptions {
                     return .failure(ParseFailure("--maximum-page-size takes \(sizes.lowerBound)...\(sizes.upperBound)"))
                 }
                 options.maximumPageSize = size
+            case "--idle-timeout":
+                // Checked as a number first: converting an out-of-range one would trap.
+                guard let seconds = Double(value), (0.001...86_400).contains(seconds) else {
+                    return .failure(ParseFailure("--idle-timeout takes seconds from 0.001 to 86400"))
+                }
+                options.idleTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
             case "--seed":
                 guard let seed = UInt64(value) else {
                     return .failure(ParseFailure("--seed takes an unsigned integer"))
@@ -93,7 +103,7 @@ case .success(nil):
 case .success(let options?):
     try await ExampleServer.run(
         framework: options.framework, port: options.port, articles: options.articles, seed: options.seed,
-        baseline: options.baseline, maximumPageSize: options.maximumPageSize)
+        baseline: options.baseline, maximumPageSize: options.maximumPageSize, idleTimeout: options.idleTimeout)
 case .failure(let failure):
     print("error: \(failure.message)\n\n\(ServerOptions.usage)")
     exit(2)

@@ -27,20 +27,37 @@ public struct JSONAPIMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// Negotiates, runs the rest of the chain, and turns a thrown error into an error document.
+    ///
+    /// Every response it passes on says `Vary: Accept`, since negotiation chose it (or refused) by
+    /// `Accept`. Repeated `Accept` and `Content-Type` lines reach negotiation combined, joined by
+    /// commas (RFC 9110 §5.3, as `HTTPFields` reads them): two `Accept` lines are one list, two
+    /// `Content-Type` lines one malformed value (415).
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        var response: Response
         do {
             try configuration.negotiate(contentType: request.headers[.contentType], accept: request.headers[.accept])
-            return try await next(request, context)
+            response = try await next(request, context)
         } catch {
             let objects = Self.errorObjects(describing: error)
             if objects.contains(where: { ($0.httpStatus ?? 500) >= 500 }) {
                 context.logger.error("request failed: \(String(reflecting: error))")
             }
-            return JSONAPIResponse(errors: JSONAPIErrorDocument(errors: objects))
+            response = JSONAPIResponse(errors: JSONAPIErrorDocument(errors: objects))
                 .response(from: request, context: context)
         }
+        Self.addVaryAccept(to: &response.headers)
+        return response
+    }
+
+    /// Adds `Accept` to `Vary` unless it is listed already (or `Vary` is `*`).
+    static func addVaryAccept(to headers: inout HTTPFields) {
+        let listed = headers[values: .vary].flatMap { $0.split(separator: ",") }.map { token in
+            String(token.filter { $0 != " " && $0 != "\t" }).lowercased()
+        }
+        guard !listed.contains("accept"), !listed.contains("*") else { return }
+        headers[.vary] = headers[.vary].map { "\($0), Accept" } ?? "Accept"
     }
 
     /// The error objects that describe any error to a client.

@@ -4,8 +4,11 @@ import JSONAPI
 /// The standard JSON:API endpoints of one resource type, registered with
 /// ``Hummingbird/RouterMethods/addJSONAPIResource(_:_:)``.
 ///
-/// Each handler is optional; an endpoint without one is not registered (so it answers 404
-/// through ``JSONAPIMiddleware``). Handlers read the route parameters `id` and `relationship`:
+/// Each handler is optional; an endpoint without one is not registered. A path none of whose
+/// handlers is set answers 404 through ``JSONAPIMiddleware``; a path with some answers the
+/// other methods with 405 and an `Allow` header
+/// (``Hummingbird/RouterMethods/addJSONAPIMethodNotAllowed(_:allowing:)``). Handlers read the
+/// route parameters `id` and `relationship`:
 ///
 /// | Handler | Route |
 /// |---|---|
@@ -76,9 +79,45 @@ extension RouterMethods {
             (relationship, .post, routes.addToRelationship),
             (relationship, .delete, routes.removeFromRelationship),
         ]
+        var allowed: [String: [HTTPRequest.Method]] = [:]
+        var paths: [String] = []
         for (routePath, method, handler) in endpoints {
             guard let handler else { continue }
             on(RouterPath(routePath), method: method, use: handler)
+            if allowed[routePath] == nil { paths.append(routePath) }
+            allowed[routePath, default: []].append(method)
+        }
+        for routePath in paths {
+            addJSONAPIMethodNotAllowed(routePath, allowing: allowed[routePath] ?? [])
+        }
+        return self
+    }
+
+    /// Answers 405 Method Not Allowed, with an `Allow` header and an error document, to every
+    /// standard method that `path` does not serve (`GET`, `POST`, `PUT`, `PATCH`, `DELETE`;
+    /// Hummingbird answers `HEAD` as `GET`), so that a known path with a wrong method is not a 404.
+    ///
+    /// ``addJSONAPIResource(_:_:)`` and ``addJSONAPIOperations(_:configuration:perform:)`` call it
+    /// for their paths; call it for a route of your own:
+    ///
+    /// ```swift
+    /// router.post("imports", use: importDocument)
+    /// router.addJSONAPIMethodNotAllowed("imports", allowing: [.post])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: The path, as registered.
+    ///   - allowing: The methods the path serves, listed in `Allow` in this order.
+    @discardableResult
+    public func addJSONAPIMethodNotAllowed(_ path: String, allowing: [HTTPRequest.Method]) -> Self {
+        let names = allowing.map(\.rawValue)
+        for method in standardMethods where !allowing.contains(method) {
+            on(RouterPath(path), method: method) { request, _ -> JSONAPIResponse in
+                let error = JSONAPIHTTPError.methodNotAllowed(request.method.rawValue, allowed: names)
+                var response = JSONAPIResponse(errors: JSONAPIErrorDocument(errors: error.errors))
+                response.headers[.allow] = JSONAPIHTTPError.allowHeader(names)
+                return response
+            }
         }
         return self
     }
@@ -111,5 +150,9 @@ extension RouterMethods {
             return JSONAPIResponse(
                 bytes: body, mediaType: JSONAPIMediaType(extensions: [AtomicOperations.extensionURI]))
         }
+        return addJSONAPIMethodNotAllowed(path, allowing: [.post])
     }
 }
+
+/// The methods a JSON:API path answers with 405 when it does not serve them.
+private let standardMethods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]

@@ -68,6 +68,10 @@ extension Request {
     /// (``JSONAPIQuery/Page/links(forRequest:result:)``).
     public var jsonapiTarget: String { uri.string }
 
+    /// The query string as the client sent it, percent-encoded, without the `?`; empty when the
+    /// target has none. Hummingbird keeps the request target as sent, so this is `uri.query`.
+    public var jsonapiRawQuery: String { uri.query ?? "" }
+
     /// The JSON:API media type of the request body.
     ///
     /// - Throws: ``NegotiationFailure`` (415) for forbidden or unsupported parameters,

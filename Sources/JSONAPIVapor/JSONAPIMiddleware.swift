@@ -30,18 +30,34 @@ public struct JSONAPIMiddleware: AsyncMiddleware {
     }
 
     /// Negotiates, runs the rest of the chain, and turns a thrown error into an error document.
+    ///
+    /// Every response it passes on says `Vary: Accept`, since negotiation chose it (or refused) by
+    /// `Accept`. Repeated `Accept` and `Content-Type` lines are combined first
+    /// (``Vapor/Request/jsonapiFieldValue(_:)``). A response to a request whose body was abandoned
+    /// unread closes the connection after it (``Vapor/Request/jsonapiDocument(kind:configuration:)``).
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        var response: Response
         do {
             try configuration.negotiate(
-                contentType: request.headers.first(name: .contentType), accept: request.headers.first(name: .accept))
-            return try await next.respond(to: request)
+                contentType: request.jsonapiFieldValue(.contentType), accept: request.jsonapiFieldValue(.accept))
+            response = try await next.respond(to: request)
         } catch {
             let objects = Self.errorObjects(describing: error)
             if objects.contains(where: { ($0.httpStatus ?? 500) >= 500 }) {
                 request.logger.error("request failed: \(String(reflecting: error))")
             }
-            return JSONAPIResponse(errors: JSONAPIErrorDocument(errors: objects)).response()
+            response = JSONAPIResponse(errors: JSONAPIErrorDocument(errors: objects)).response()
         }
+        Self.addVaryAccept(to: &response.headers)
+        if ConnectionClosing.isMarked(request) { response = ConnectionClosing.closing(response) }
+        return response
+    }
+
+    /// Adds `Accept` to `Vary` unless it is listed already (or `Vary` is `*`).
+    static func addVaryAccept(to headers: inout HTTPHeaders) {
+        let listed = headers[canonicalForm: .vary].map { $0.lowercased() }
+        guard !listed.contains("accept"), !listed.contains("*") else { return }
+        headers.add(name: .vary, value: "Accept")
     }
 
     /// The error objects that describe any error to a client.

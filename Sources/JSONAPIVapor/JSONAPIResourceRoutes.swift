@@ -4,8 +4,11 @@ import Vapor
 /// The standard JSON:API endpoints of one resource type, registered with
 /// ``Vapor/RoutesBuilder/jsonapiResource(_:_:)``.
 ///
-/// Each handler is optional; an endpoint without one is not registered (so it answers 404
-/// through ``JSONAPIMiddleware``). Handlers read the route parameters `id` and `relationship`.
+/// Each handler is optional; an endpoint without one is not registered. A path none of whose
+/// handlers is set answers 404 through ``JSONAPIMiddleware``; a path with some answers the
+/// other methods with 405 and an `Allow` header
+/// (``Vapor/RoutesBuilder/jsonapiMethodNotAllowed(_:allowing:)``). Handlers read the route
+/// parameters `id` and `relationship`.
 /// The endpoints that take a body are registered with `body: .stream`, so
 /// ``Vapor/Request/jsonapiDocument(kind:configuration:)`` parses it as it arrives:
 ///
@@ -88,10 +91,44 @@ extension RoutesBuilder {
             (relationship, .POST, routes.addToRelationship),
             (relationship, .DELETE, routes.removeFromRelationship),
         ]
+        var allowed: [[PathComponent]: [HTTPMethod]] = [:]
+        var paths: [[PathComponent]] = []
         for (components, method, handler) in endpoints {
             guard let handler else { continue }
             let strategy: HTTPBodyStreamStrategy = method == .GET ? .collect : bodyStrategy
             on(method, components, body: strategy, use: handler)
+            if allowed[components] == nil { paths.append(components) }
+            allowed[components, default: []].append(method)
+        }
+        for components in paths {
+            jsonapiMethodNotAllowed(components, allowing: allowed[components] ?? [])
+        }
+    }
+
+    /// Answers 405 Method Not Allowed, with an `Allow` header and an error document, to every
+    /// standard method that `path` does not serve (`GET`, `POST`, `PUT`, `PATCH`, `DELETE`; Vapor
+    /// answers `HEAD` as `GET`), so that a known path with a wrong method is not a 404.
+    ///
+    /// ``jsonapiResource(_:_:bodyStrategy:)`` and ``jsonapiOperations(_:configuration:perform:)``
+    /// call it for their paths; call it for a route of your own:
+    ///
+    /// ```swift
+    /// app.on(.POST, "imports", body: .stream, use: importDocument)
+    /// app.jsonapiMethodNotAllowed(["imports"], allowing: [.POST])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: The path, as registered.
+    ///   - allowing: The methods the path serves, listed in `Allow` in this order.
+    public func jsonapiMethodNotAllowed(_ path: [PathComponent], allowing: [HTTPMethod]) {
+        let names = allowing.map(\.rawValue)
+        for method in standardMethods where !allowing.contains(method) {
+            on(method, path, body: .collect) { request -> JSONAPIResponse in
+                let error = JSONAPIHTTPError.methodNotAllowed(request.method.rawValue, allowed: names)
+                var response = JSONAPIResponse(errors: JSONAPIErrorDocument(errors: error.errors))
+                response.headers.replaceOrAdd(name: .allow, value: JSONAPIHTTPError.allowHeader(names))
+                return response
+            }
         }
     }
 
@@ -123,5 +160,9 @@ extension RoutesBuilder {
             return JSONAPIResponse(
                 bytes: body, mediaType: JSONAPIMediaType(extensions: [AtomicOperations.extensionURI]))
         }
+        jsonapiMethodNotAllowed(path.pathComponents, allowing: [.POST])
     }
 }
+
+/// The methods a JSON:API path answers with 405 when it does not serve them.
+private let standardMethods: [HTTPMethod] = [.GET, .POST, .PUT, .PATCH, .DELETE]

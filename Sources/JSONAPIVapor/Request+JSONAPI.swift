@@ -1,5 +1,4 @@
 import JSONAPI
-import NIOConcurrencyHelpers
 import Vapor
 
 extension Request {
@@ -25,17 +24,29 @@ extension Request {
     ///   when the bytes received exceed it, 400 when the body is not a valid document of that kind;
     ///   ``JSONAPI/JSONAPIHTTPError/incompleteBody()`` (400) when the connection does not deliver
     ///   the whole body.
+    ///
+    /// A body refused before its end is still read off the connection and dropped, up to
+    /// ``JSONAPI/JSONAPIConfiguration/maximumBodyBytes`` more, so the connection carries the next
+    /// request; past that the adapter stops reading, and ``JSONAPIMiddleware`` answers with
+    /// `Connection: close` and closes.
     public func jsonapiDocument(
         kind: ParsingOptions.Kind, configuration: JSONAPIConfiguration = JSONAPIConfiguration()
     ) async throws -> Document {
-        _ = try jsonapiRequestMediaType(configuration: configuration)
-        let parser = try configuration.bodyParser(kind: kind, contentLength: headers.first(name: .contentLength))
+        let parser: DocumentParser
+        do {
+            _ = try jsonapiRequestMediaType(configuration: configuration)
+            parser = try configuration.bodyParser(kind: kind, contentLength: headers.first(name: .contentLength))
+        } catch {
+            // Refused by its headers: the body is still read off the connection (and dropped).
+            guard body.data == nil else { throw error }
+            return try await BodyFeed(failure: error, drainLimit: configuration.maximumBodyBytes).run(self)
+        }
         if let collected = body.data {
             var parser = parser
             try collected.withUnsafeReadableBytes { bytes in try parser.feed(bytes) }
             return try parser.finish()
         }
-        return try await BodyFeed(parser: parser).run(body, on: eventLoop)
+        return try await BodyFeed(parser: parser, drainLimit: configuration.maximumBodyBytes).run(self)
     }
 
     /// Reads the body as a document of `kind` and decodes its primary data as `T` with `decoder`.
@@ -54,17 +65,36 @@ extension Request {
         return try decoder.decode(T.self, from: document)
     }
 
-    /// The query parameters, read from the raw (percent-encoded) query string and checked against
-    /// `rules`.
+    /// The query parameters, read from the raw (percent-encoded) query string
+    /// (``jsonapiRawQuery``) and checked against `rules`.
     ///
     /// - Throws: ``JSONAPI/QueryFailure`` (400, every problem at once).
     public func jsonapiQuery(rules: QueryRules, options: QueryOptions = QueryOptions()) throws -> JSONAPIQuery {
-        try JSONAPIQuery(parsing: url.query ?? "", rules: rules, options: options)
+        try JSONAPIQuery(parsing: jsonapiRawQuery, rules: rules, options: options)
     }
 
     /// The request's path and query as the client sent them, for pagination links
     /// (``JSONAPI/JSONAPIQuery/Page/links(forRequest:result:)``).
-    public var jsonapiTarget: String { url.query.map { "\(url.path)?\($0)" } ?? url.path }
+    public var jsonapiTarget: String {
+        let url = url
+        let path = RequestTarget.clientSpelling(of: url.path, in: url)
+        guard let query = url.query else { return path }
+        return "\(path)?\(RequestTarget.clientSpelling(of: query, in: url))"
+    }
+
+    /// The query string as the client sent it, percent-encoded, without the `?`; empty when the
+    /// target has none.
+    ///
+    /// Vapor keeps the request target only as `url`, which Foundation re-encodes when the target
+    /// holds a character a URL may not (a raw `[` or `]`, a space): `page[size]=5&q=a%20b` becomes
+    /// `page%5Bsize%5D=5&q=a%2520b`, one encoding too many. This undoes that, so a query means the
+    /// same spelled raw, percent-encoded or mixed. A re-encoded target shows it (an escape other
+    /// than `%25`, as of a raw `[`); the one spelling read wrongly is a fully encoded target that
+    /// holds both another escape and an escaped `%` followed by two hex digits (`%2541`).
+    public var jsonapiRawQuery: String {
+        let url = url
+        return url.query.map { RequestTarget.clientSpelling(of: $0, in: url) } ?? ""
+    }
 
     /// The JSON:API media type of the request body.
     ///
@@ -73,7 +103,7 @@ extension Request {
     public func jsonapiRequestMediaType(
         configuration: JSONAPIConfiguration = JSONAPIConfiguration()
     ) throws -> JSONAPIMediaType {
-        try configuration.requestMediaType(contentType: headers.first(name: .contentType))
+        try configuration.requestMediaType(contentType: jsonapiFieldValue(.contentType))
     }
 
     /// The media type to answer with, chosen from `Accept`.
@@ -83,58 +113,17 @@ extension Request {
     public func jsonapiResponseMediaType(
         configuration: JSONAPIConfiguration = JSONAPIConfiguration()
     ) throws -> JSONAPIMediaType {
-        try configuration.responseMediaType(accept: headers.first(name: .accept))
-    }
-}
-
-/// Feeds a streamed body to a parser through `drain`, which serves every body storage Vapor has
-/// (streamed, collected, none); the next buffer is read only once the previous one is parsed.
-///
-/// `@unchecked Sendable`: the parser (not `Sendable`: it owns a mutable buffer) is reached only
-/// inside the lock, from the event loop's drain callbacks one at a time.
-final class BodyFeed: @unchecked Sendable {
-    private struct State {
-        var parser: DocumentParser
-        var done = false
-    }
-    private let state: NIOLockedValueBox<State>
-
-    init(parser: DocumentParser) {
-        state = NIOLockedValueBox(State(parser: parser))
+        try configuration.responseMediaType(accept: jsonapiFieldValue(.accept))
     }
 
-    func run(_ body: Request.Body, on eventLoop: any EventLoop) async throws -> Document {
-        let promise = eventLoop.makePromise(of: Document.self)
-        body.drain { result in
-            let outcome: Result<Document, any Error>? = self.state.withLockedValue { state in
-                guard !state.done else { return nil }
-                do {
-                    switch result {
-                    case .buffer(let buffer):
-                        try buffer.withUnsafeReadableBytes { bytes in try state.parser.feed(bytes) }
-                        return nil
-                    case .error:
-                        throw JSONAPIHTTPError.incompleteBody()
-                    case .end:
-                        state.done = true
-                        return .success(try state.parser.finish())
-                    }
-                } catch {
-                    state.done = true
-                    return .failure(error)
-                }
-            }
-            switch outcome {
-            case nil: return eventLoop.makeSucceededVoidFuture()
-            case .success(let document):
-                promise.succeed(document)
-                return eventLoop.makeSucceededVoidFuture()
-            case .failure(let error):
-                promise.fail(error)
-                // Stops the stream: the rest of the body is not read.
-                return eventLoop.makeFailedFuture(error)
-            }
-        }
-        return try await promise.futureResult.get()
+    /// The value of header field `name` with all its lines combined, as RFC 9110 §5.3 reads
+    /// repeated lines: joined by commas in order; nil when the request has none.
+    ///
+    /// Negotiation reads `Accept` and `Content-Type` through it, so two `Accept` lines are one list
+    /// of media ranges, and two `Content-Type` lines (a field that may appear once) are refused by
+    /// ``JSONAPI/JSONAPINegotiation`` as one malformed value.
+    public func jsonapiFieldValue(_ name: HTTPHeaders.Name) -> String? {
+        let lines = headers[name]
+        return lines.isEmpty ? nil : lines.joined(separator: ", ")
     }
 }

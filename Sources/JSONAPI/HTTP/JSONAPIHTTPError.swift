@@ -66,6 +66,27 @@ public struct JSONAPIHTTPError: Error, Sendable, JSONAPIErrorConvertible {
             status: 409, code: "conflict", title: "Conflict", detail: detail, source: pointer.map { .pointer($0) })
     }
 
+    /// 405 Method Not Allowed: the path names a resource, but not one the method applies to.
+    ///
+    /// The response must list the methods that do apply in an `Allow` header
+    /// (``allowHeader(_:)``); the adapters' resource routes answer every other method so.
+    ///
+    /// - Parameters:
+    ///   - method: The method of the request (`PUT`).
+    ///   - allowed: The methods the path serves (`GET`, `PATCH`, `DELETE`).
+    public static func methodNotAllowed(_ method: String, allowed: [String]) -> JSONAPIHTTPError {
+        JSONAPIHTTPError(
+            status: 405, code: "method-not-allowed", title: "Method Not Allowed",
+            detail: "\(method) is not allowed here; this resource allows \(allowHeader(allowed))")
+    }
+
+    /// The value of an `Allow` header (RFC 9110 §10.2.1) listing `methods`: comma-separated, in
+    /// the order given, without repeats.
+    public static func allowHeader(_ methods: [String]) -> String {
+        var seen = Set<String>()
+        return methods.filter { seen.insert($0).inserted }.joined(separator: ", ")
+    }
+
     /// 413 Content Too Large: the body is longer than the service reads.
     public static func bodyTooLarge(limit: Int) -> JSONAPIHTTPError {
         JSONAPIHTTPError(
