@@ -44,6 +44,24 @@ import Testing
             } == nil)
     }
 
+    /// Repeated field lines reach negotiation joined by commas (RFC 9110 §5.3): two `Accept` lines
+    /// are one list, two `Content-Type` lines one malformed value.
+    @Test func combinedFieldLines() {
+        let configuration = JSONAPIConfiguration()
+        let jsonapi = "application/vnd.api+json"
+        #expect(status { try configuration.negotiate(contentType: nil, accept: "application/json, \(jsonapi)") } == nil)
+        #expect(status { try configuration.negotiate(contentType: "\(jsonapi), \(jsonapi)", accept: nil) } == 415)
+        #expect(status { _ = try configuration.requestMediaType(contentType: "\(jsonapi), \(jsonapi)") } == 415)
+        #expect(status { _ = try configuration.requestMediaType(contentType: "application/json, \(jsonapi)") } == 415)
+    }
+
+    @Test func methodNotAllowed() throws {
+        let error = JSONAPIHTTPError.methodNotAllowed("PUT", allowed: ["GET", "PATCH", "DELETE", "GET"])
+        #expect(error.httpStatus == 405)
+        #expect(error.errors.first?.code == "method-not-allowed")
+        #expect(JSONAPIHTTPError.allowHeader(["GET", "PATCH", "DELETE", "GET"]) == "GET, PATCH, DELETE")
+    }
+
     @Test func declaredLengths() throws {
         var configuration = JSONAPIConfiguration()
         configuration.maximumBodyBytes = 100
