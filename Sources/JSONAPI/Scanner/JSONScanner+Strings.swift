@@ -1,5 +1,9 @@
-// String contents: eight bytes at a time while they are plain, a byte-at-a-time state machine for
-// everything else (invalid bytes, and escapes or UTF-8 sequences cut by the end of a chunk).
+// String contents: sixteen bytes at a time while they are plain, a byte-at-a-time state machine
+// for everything else (invalid bytes, and escapes or UTF-8 sequences cut by the end of a chunk).
+
+#if canImport(_Builtin_intrinsics.intel)
+    private import _Builtin_intrinsics.intel
+#endif
 
 /// Where a string scan stands inside a half-read sequence.
 enum StringSubState: UInt8, Sendable {
@@ -71,12 +75,12 @@ extension JSONScanner {
             if i &+ 16 <= n {
                 // SAFETY: the sixteen bytes at i end at i + 16 <= n.
                 let chunk = unsafe p.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-                let special = specialBytes(chunk)
-                if special.low == 0 && special.high == 0 {
+                let special = laneBits(specialLanes(chunk))
+                if special == 0 {
                     i &+= 16
                     continue
                 }
-                i &+= firstLane(special)
+                i &+= special.trailingZeroBitCount
                 c = unsafe byte(p, i)  // SAFETY: the special byte lies inside the chunk just read.
             } else if i &+ 8 <= n {
                 // SAFETY: the eight bytes at i end at i + 8 <= n.
@@ -146,7 +150,32 @@ extension JSONScanner {
     /// (bytes 0-7 and 8-15) with all eight bits of each such byte set.
     @inline(__always)
     static func specialBytes(_ chunk: SIMD16<UInt8>) -> (low: UInt64, high: UInt64) {
-        words(stopLanes(chunk) .| (chunk .>= SIMD16<UInt8>(repeating: 0x80)))
+        words(specialLanes(chunk))
+    }
+
+    /// The lanes of `chunk` that are `"`, `\\`, below 0x20 or above 0x7F.
+    @inline(__always)
+    static func specialLanes(_ chunk: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
+        stopLanes(chunk) .| (chunk .>= SIMD16<UInt8>(repeating: 0x80))
+    }
+
+    /// A lane mask as the low sixteen bits of an integer, bit k for lane k: one SSE2 `pmovmskb`
+    /// where the intrinsics module is available, else gathered from the mask's two 64-bit halves
+    /// by a multiplication that moves each byte's top bit into the top byte.
+    @inline(__always)
+    static func laneBits(_ lanes: SIMDMask<SIMD16<Int8>>) -> UInt32 {
+        #if canImport(_Builtin_intrinsics.intel)
+            // SAFETY: a 16-lane byte mask viewed as the 128-bit integer vector it is: same size, plain data.
+            let vector = unsafe unsafeBitCast(lanes, to: __m128i.self)
+            return UInt32(truncatingIfNeeded: _mm_movemask_epi8(vector))
+        #else
+            let halves = words(lanes)
+            let top: UInt64 = 0x8080_8080_8080_8080
+            let gather: UInt64 = 0x0002_0408_1020_4081
+            let low = ((halves.low & top) &* gather) &>> 56
+            let high = ((halves.high & top) &* gather) &>> 56
+            return UInt32(truncatingIfNeeded: low | high &<< 8)
+        #endif
     }
 
     /// The bytes of `chunk` that end a fast run whatever the text: `"`, `\\` and bytes below
@@ -294,15 +323,23 @@ extension JSONScanner {
     }
 
     /// The value of the four hex digits at `i` (the caller checked `i + 4 <= count`), or nil.
+    /// Read as one word and checked in all four bytes at once: Unicode-heavy text is mostly `\u`
+    /// escapes, and a digit at a time cost a dozen branches per escape.
     @inline(__always)
     static func hex4(_ p: UnsafeRawPointer, at i: Int) -> UInt32? {
-        var value: UInt32 = 0
-        for k in 0..<4 {
-            // SAFETY: the callers check i + 4 <= n before calling.
-            guard let digit = unsafe hexValue(byte(p, i &+ k)) else { return nil }
-            value = value &<< 4 | digit
-        }
-        return value
+        // SAFETY: the callers check i + 4 <= n before calling.
+        let x = unsafe UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+        let top: UInt32 = 0x8080_8080
+        // With every byte below 0x80 no sum carries into the next byte, so each byte's top bit says:
+        // at least '0' and not past '9', or (with 0x20 set, folding case) at least 'a' and not past 'f'.
+        let lower = x | 0x2020_2020
+        let digit = (x &+ 0x5050_5050) & ~(x &+ 0x4646_4646)
+        let letter = (lower &+ 0x1F1F_1F1F) & ~(lower &+ 0x1919_1919)
+        guard x & top == 0, (digit | letter) & top == top else { return nil }
+        // Each byte's value: its low nibble, plus 9 for a letter (0x40 set).
+        let values = (x & 0x0F0F_0F0F) &+ ((x & 0x4040_4040) &>> 6) &* 9
+        let pairs = (values & 0x000F_000F) &<< 4 | (values &>> 8) & 0x000F_000F
+        return (pairs & 0xFF) &<< 8 | (pairs &>> 16) & 0xFF
     }
 
     /// The value of a hex digit, or nil.
