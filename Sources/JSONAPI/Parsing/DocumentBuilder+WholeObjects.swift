@@ -127,14 +127,11 @@ extension DocumentBuilder {
         record.object = ByteRange(base &+ identifier.object.lowerBound, base &+ identifier.object.upperBound)
         if identifier.idEscaped { record.flags.insert(.idHasEscapes) }
         if linkageDigests.count == arena.linkages.count {
-            if identifier.idEscaped {
-                unsafe linkageDigests.append(escapedDigest(type: record.type, p, identifier.id))
-            } else {
-                unsafe linkageDigests.append(
-                    arena.index.digest(
-                        type: record.type,
-                        id: Self.bytes(p, identifier.id)))
-            }
+            let digest =
+                identifier.idEscaped
+                ? unsafe escapedDigest(type: record.type, p, identifier.id)
+                : unsafe arena.index.digest(type: record.type, id: Self.bytes(p, identifier.id))
+            linkageDigests.append(digest)
         }
         arena.linkages.append(record)
     }
@@ -609,58 +606,67 @@ extension DocumentBuilder {
     static func plainString(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int, limit: Int) -> Range<Int>? {
         guard j < n, unsafe byte(p, j) == UInt8(ascii: "\"") else { return nil }
         let start = j &+ 1
-        var k = start
-        let chunkView = unsafe Self.view(p, n)
-        // Single reads below are below `n`.
-        while k &+ 16 <= n {
-            // SAFETY: `k` lies past `j`, an index into the chunk, and the sixteen bytes at `k` end
-            // at or before `n`, the view's count (the loop's condition).
-            let special = unsafe JSONScanner.specialBytes(chunkView.chunk16(unchecked: k))
-            if special.low == 0 && special.high == 0 {
-                k &+= 16
-                continue
-            }
-            k &+= JSONScanner.firstLane(special)
-            break
-        }
-        while k < n {
-            let c = unsafe byte(p, k)
-            if c == UInt8(ascii: "\"") { break }
-            guard c >= 0x20 && c < 0x7F && c != UInt8(ascii: "\\") else { return nil }
-            k &+= 1
-        }
+        let k = unsafe plainEnd(p, from: start, n)
         guard k < n, unsafe byte(p, k) == UInt8(ascii: "\""), k &- start <= limit else { return nil }
         j = k &+ 1
         return start..<k
     }
 
+    /// The index of the first byte from `start` (inside the chunk) that is not printable ASCII
+    /// other than `\\`, or `n`: the closing quote of a plain string.
+    @inline(__always)
+    static func plainEnd(_ p: UnsafeRawPointer, from start: Int, _ n: Int) -> Int {
+        var k = start
+        let chunkView = unsafe Self.view(p, n)
+        // Single reads below are below `n`.
+        while k &+ 16 <= n {
+            // SAFETY: `k` lies at or past `start`, an index into the chunk, and the sixteen bytes at
+            // `k` end at or before `n`, the view's count (the loop's condition).
+            let special = unsafe JSONScanner.laneBits(JSONScanner.specialLanes(chunkView.chunk16(unchecked: k)))
+            if special == 0 {
+                k &+= 16
+                continue
+            }
+            return k &+ special.trailingZeroBitCount
+        }
+        while k < n {
+            let c = unsafe byte(p, k)
+            guard c >= 0x20 && c < 0x7F && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") else { break }
+            k &+= 1
+        }
+        return k
+    }
+
     /// An `id` string at `p[j]`, wholly before `n` and at most `limit` bytes long: its contents'
     /// range, with `j` moved past the closing quote and `escaped` set when it has escapes; nil for
     /// anything else. An id is any string, so escapes and non-ASCII text are taken too, checked by
-    /// the scanner's own string scan exactly as on the event path (which records the same flag);
-    /// ``plainString(_:_:_:limit:)`` goes first, being cheaper for the usual plain ids.
+    /// the scanner's own string scan exactly as on the event path (which records the same flag),
+    /// after the plain test of ``plainString(_:_:_:limit:)``, which settles the usual plain ids
+    /// more cheaply. `escaped` is left alone for a plain id: the callers start it false.
     @inline(__always)
     static func idString(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int, limit: Int, escaped: inout Bool)
         -> Range<Int>?
     {
-        let quote = j
-        if let plain = unsafe plainString(p, &j, n, limit: limit) {
-            escaped = false
-            return plain
+        guard j < n, unsafe byte(p, j) == UInt8(ascii: "\"") else { return nil }
+        let start = j &+ 1
+        let k = unsafe plainEnd(p, from: start, n)
+        guard k < n, unsafe byte(p, k) == UInt8(ascii: "\"") else {
+            return unsafe anyString(p, start: start, from: k, &j, n, limit: limit, escaped: &escaped)
         }
-        return unsafe anyString(p, at: quote, &j, n, limit: limit, escaped: &escaped)
+        guard k &- start <= limit else { return nil }
+        j = k &+ 1
+        return start..<k
     }
 
-    /// A string at `p[quote]` that the scanner's string scan accepts wholly before `n` (escapes
-    /// and UTF-8 checked as there), at most `limit` bytes long: as ``idString(_:_:_:limit:escaped:)``.
+    /// The rest of a string whose contents begin at `start` and are plain ASCII up to `k`, when
+    /// the scanner's string scan accepts it wholly before `n` (escapes and UTF-8 checked as there)
+    /// and it is at most `limit` bytes long: as ``idString(_:_:_:limit:escaped:)``.
     @inline(never)
     static func anyString(
-        _ p: UnsafeRawPointer, at quote: Int, _ j: inout Int, _ n: Int, limit: Int, escaped: inout Bool
+        _ p: UnsafeRawPointer, start: Int, from k: Int, _ j: inout Int, _ n: Int, limit: Int, escaped: inout Bool
     ) -> Range<Int>? {
-        guard quote < n, unsafe byte(p, quote) == UInt8(ascii: "\"") else { return nil }
-        let start = quote &+ 1
         var hasEscapes = false
-        let closing = unsafe JSONScanner.scanStringFast(p, from: start, count: n, hasEscapes: &hasEscapes)
+        let closing = unsafe JSONScanner.scanStringFast(p, from: k, count: n, hasEscapes: &hasEscapes)
         guard closing < n, unsafe byte(p, closing) == UInt8(ascii: "\""), closing &- start <= limit else {
             return nil
         }

@@ -134,14 +134,11 @@ extension DocumentBuilder {
         }
         if !typeFirst { arena.resources[r].type = unsafe arena.types.intern(typeName) }
         if resourceDigests.count == r {
-            if idEscaped {
-                unsafe resourceDigests.append(escapedDigest(type: arena.resources[r].type, p, id))
-            } else {
-                unsafe resourceDigests.append(
-                    arena.index.digest(
-                        type: arena.resources[r].type, id: Self.bytes(p, id)
-                    ))
-            }
+            let type = arena.resources[r].type
+            let digest =
+                idEscaped
+                ? unsafe escapedDigest(type: type, p, id) : unsafe arena.index.digest(type: type, id: Self.bytes(p, id))
+            resourceDigests.append(digest)
         }
         return end
     }

@@ -105,9 +105,10 @@ extension JSONScanner {
                 guard let next = unsafe fastEscape(p, at: i, count: n) else { return i }
                 i = next
             } else if c >= 0x80 {
-                // Non-ASCII text: checked sixteen bytes at a time where it can be (out of line,
-                // so that the ASCII loop above stays small), else a character at a time.
-                let after = unsafe utf8Blocks(p, from: i, count: n)
+                // Non-ASCII text, and the escapes among it: checked sixteen bytes at a time where
+                // it can be (out of line, so that the ASCII loop above stays small), else a
+                // character at a time.
+                let after = unsafe textBlocks(p, from: i, count: n, hasEscapes: &hasEscapes)
                 if after != i {
                     i = after
                     continue
@@ -211,26 +212,61 @@ extension JSONScanner {
         words.low != 0 ? words.low.trailingZeroBitCount &>> 3 : 8 &+ (words.high.trailingZeroBitCount &>> 3)
     }
 
-    /// The index after the blocks of non-ASCII text from `i` (a non-ASCII byte, between
-    /// characters) that ``utf8BlockIsValid(_:at:_:through:)`` accepts, block after block while the
-    /// text goes on: a stop byte, the first byte of an ASCII block, a byte short of a sequence the
-    /// last block cut, or `i` itself when the first block is not taken (then the caller goes a
-    /// character at a time). Only from i >= 3, where the three bytes before a block are in the
-    /// chunk; `i` is always between characters, so they end complete ones.
+    /// The index after the blocks of non-ASCII text and escapes from `i` (a non-ASCII byte,
+    /// between characters), block after block while the text goes on: the closing quote or a
+    /// control byte, the first byte of a block of plain ASCII, a byte short of a sequence the last
+    /// block cut, a byte the fast checks do not accept (an invalid or cut escape or UTF-8 sequence,
+    /// for the caller to go a character at a time), or `i` itself when the first block is not
+    /// taken. Only from i >= 3, where the three bytes before a block are in the chunk; `i` is
+    /// always between characters, so they end complete ones.
+    ///
+    /// Escapes are ASCII, so a block's UTF-8 is checked once, through its first quote or control
+    /// byte, escapes and all (``utf8BlockIsValid(_:at:_:through:)``); then its escapes are checked
+    /// one after another (``fastEscape(_:at:count:)``), each wholly, even where it runs past the
+    /// block. An escape that hides that quote (`\"`) or runs past the block leaves bytes the check
+    /// did not cover: the next block starts right after it.
     @inline(never)
-    static func utf8Blocks(_ p: UnsafeRawPointer, from i: Int, count n: Int) -> Int {
+    static func textBlocks(_ p: UnsafeRawPointer, from i: Int, count n: Int, hasEscapes: inout Bool) -> Int {
         guard i >= 3 else { return i }
         var i = i
-        while i &+ 16 <= n {
+        blocks: while i &+ 16 <= n {
             // SAFETY: the sixteen bytes at i end at i + 16 <= n.
             let block = unsafe p.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-            // Back to ASCII: the caller's plain sixteen-byte test is cheaper.
-            let nonASCII = words(block .>= SIMD16<UInt8>(repeating: 0x80))
-            if nonASCII.low | nonASCII.high == 0 { break }
-            let stop = firstLane(stopBytes(block))  // 16 when the block has none.
-            guard unsafe utf8BlockIsValid(p, at: i, block, through: stop) else { break }
-            if stop < 16 { return i &+ stop }  // The caller takes the stop byte.
-            unsafe i &+= 16 &- incompleteTail(p, blockEnd: i &+ 16)  // Short of a cut sequence.
+            let nonASCII = laneBits(block .>= SIMD16<UInt8>(repeating: 0x80))
+            let backslashes = laneBits(block .== SIMD16<UInt8>(repeating: UInt8(ascii: "\\")))
+            // Plain ASCII, or only a closing quote or control byte: the caller's loop is cheaper.
+            if nonASCII | backslashes == 0 { break }
+            let ends = laneBits(
+                (block .== SIMD16<UInt8>(repeating: UInt8(ascii: "\""))) .| (block .< SIMD16<UInt8>(repeating: 0x20)))
+            // The UTF-8 check covers lanes 0 ... checked (to 15 when there is no end).
+            let checked = ends == 0 ? 16 : ends.trailingZeroBitCount
+            if nonASCII != 0 {
+                guard unsafe utf8BlockIsValid(p, at: i, block, through: checked) else { break }
+            }
+            // Lanes before `k` are taken; the stops from `k` on, in order.
+            var k = 0
+            while true {
+                let laterEnds = ends &>> UInt32(k)
+                let laterEscapes = backslashes &>> UInt32(k)
+                let end = laterEnds == 0 ? 16 : k &+ laterEnds.trailingZeroBitCount
+                let escape = laterEscapes == 0 ? 16 : k &+ laterEscapes.trailingZeroBitCount
+                if escape < end {
+                    hasEscapes = true
+                    guard let next = unsafe fastEscape(p, at: i &+ escape, count: n) else { return i &+ escape }
+                    k = next &- i
+                    // Past the block, or past a quote the escape hid (lanes the check did not cover).
+                    if k >= 16 || k > checked {
+                        i &+= k
+                        continue blocks
+                    }
+                } else if end < 16 {
+                    return i &+ end  // The caller takes the quote or control byte.
+                } else {
+                    break
+                }
+            }
+            // No stop left in the block: on to the next, short of a sequence the block cut.
+            unsafe i &+= 16 &- incompleteTail(p, blockEnd: i &+ 16)
         }
         return i
     }
@@ -328,7 +364,13 @@ extension JSONScanner {
     @inline(__always)
     static func hex4(_ p: UnsafeRawPointer, at i: Int) -> UInt32? {
         // SAFETY: the callers check i + 4 <= n before calling.
-        let x = unsafe UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+        hex4(word: unsafe UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt32.self)))
+    }
+
+    /// The value of the four hex digits in `x` (the first lowest), or nil: the check of
+    /// ``hex4(_:at:)``, shared with the string decoder.
+    @inline(__always)
+    static func hex4(word x: UInt32) -> UInt32? {
         let top: UInt32 = 0x8080_8080
         // With every byte below 0x80 no sum carries into the next byte, so each byte's top bit says:
         // at least '0' and not past '9', or (with 0x20 set, folding case) at least 'a' and not past 'f'.

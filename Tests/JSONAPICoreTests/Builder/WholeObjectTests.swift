@@ -91,7 +91,8 @@ struct WholeObjectTests {
                     + #"{\#(space)"type":"people",\#(space)"id":"\#(linkageSpelling)"}}}}],"#
                     + #""included":[{\#(space)"type":"people",\#(space)"id":"\#(resourceSpelling)"}]}"#
                 let document = try parseEverywhere(text).get()
-                let article = try #require(document.primaryResources.first)
+                try #require(document.primaryResources.count == 1)
+                let article = document.primaryResources[0]
                 #expect(article.relationship("author")?.resolvedResources.map(\.id) == [id], "\(text)")
                 #expect(document.resource(type: "people", id: id) != nil, "\(text)")
             }
