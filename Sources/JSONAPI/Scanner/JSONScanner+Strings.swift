@@ -179,13 +179,6 @@ extension JSONScanner {
         #endif
     }
 
-    /// The bytes of `chunk` that end a fast run whatever the text: `"`, `\\` and bytes below
-    /// 0x20, as two 64-bit masks like ``specialBytes(_:)-(SIMD16<UInt8>)``.
-    @inline(__always)
-    static func stopBytes(_ chunk: SIMD16<UInt8>) -> (low: UInt64, high: UInt64) {
-        words(stopLanes(chunk))
-    }
-
     /// The lanes of `chunk` that are `"`, `\\` or below 0x20.
     @inline(__always)
     static func stopLanes(_ chunk: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
@@ -299,11 +292,9 @@ extension JSONScanner {
         bad .|= (back1 .== SIMD16<UInt8>(repeating: 0xED)) .& (block .> SIMD16<UInt8>(repeating: 0x9F))
         bad .|= (back1 .== SIMD16<UInt8>(repeating: 0xF0)) .& (block .< SIMD16<UInt8>(repeating: 0x90))
         bad .|= (back1 .== SIMD16<UInt8>(repeating: 0xF4)) .& (block .> SIMD16<UInt8>(repeating: 0x8F))
-        let lanes = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-        bad .&= lanes .<= SIMD16<UInt8>(repeating: UInt8(truncatingIfNeeded: stop))
-        // SAFETY: a 16-byte vector viewed as two 64-bit words: same size, plain data.
-        let words = unsafe unsafeBitCast(bad, to: SIMD2<UInt64>.self)
-        return words[0] | words[1] == 0
+        // Lanes 0 ... stop, as bits (all sixteen when stop is 15 or 16).
+        let checked = (UInt32(2) &<< UInt32(truncatingIfNeeded: stop)) &- 1
+        return laneBits(bad) & checked == 0
     }
 
     /// How many bytes at the end of a block that ``utf8BlockIsValid(_:at:_:through:)`` accepted
