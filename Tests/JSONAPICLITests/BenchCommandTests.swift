@@ -96,7 +96,7 @@ struct BenchCommandTests {
             #expect(result.status == 0, "\(result.error)")
             let fields = result.text.split(separator: " ")
             #expect(fields.count == 6 && fields[0] == path, "\(result.text)")
-            #expect((Int(fields[2]) ?? 0) > 0 == (path == "encode"), "\(result.text)")
+            #expect(((Int(fields[2]) ?? 0) > 0) == (path == "encode"), "\(result.text)")
         }
         #expect(try CLIHarness.run(["measure", "--path", "typed", "numbers.json"], in: directory).status == 2)
     }
