@@ -16,7 +16,7 @@ struct BenchCommandTests {
 
     static let paths = [
         "tokenizer (syntax only)", "Document (whole buffer)", "DocumentParser, 64 KiB", "DocumentParser, 64 KiB, sized",
-        "Document, yajl backend", "ResourceStream, 64 KiB", "JSONSerialization",
+        "Document, yajl backend", "ResourceStream, 64 KiB", "JSONDecoder, any JSON",
     ]
 
     @Test("bench: every untyped path with its MB/s beside the tokenizer's, exit 0")
