@@ -28,6 +28,14 @@ struct GenerateCommand: ParsableCommand {
             by its (type, id) where the generator put it and that every linkage names the \
             resource it resolves to; the exit status is 1 when any check fails. Without --output, \
             the document is only verified, not written.
+
+            --shape writes a document of a second generator instead, written apart from the \
+            first: unicode (text in many scripts, \\u escapes and surrogate pairs), numbers \
+            (floats with exponents, integers, nulls, nested objects), tiny (many resources with \
+            one attribute), long-strings (attributes of several KB) or ids (ids of every width \
+            and scheme). Its members come in other orders and its whitespace varies (compact, \
+            indented, tabs and CRLF). --resources then counts the primary resources; \
+            --id-scheme does not apply.
             """
     )
 
@@ -49,6 +57,12 @@ struct GenerateCommand: ParsableCommand {
             valueName: "scheme"))
     var idScheme: String = "standard"
 
+    @Option(
+        help: ArgumentHelp(
+            "A document of the second generator: unicode, numbers, tiny, long-strings or ids.",
+            valueName: "shape"))
+    var shape: String?
+
     @Flag(help: "Build the document and check every lookup and every linkage against the generator.")
     var verify = false
 
@@ -69,6 +83,13 @@ struct GenerateCommand: ParsableCommand {
             throw ValidationError(
                 "--id-scheme must be standard, sequential, sequential:START, uuid, slug, opaque or escaped")
         }
+        if let shape {
+            guard CorpusShape(argument: shape) != nil else {
+                throw ValidationError(
+                    "--shape must be " + CorpusShape.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            if idScheme != "standard" { throw ValidationError("--id-scheme does not apply to --shape") }
+        }
     }
 
     /// The resource count asked for, directly or by size.
@@ -78,6 +99,10 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let shape = shape.flatMap(CorpusShape.init(argument:)) {
+            try runShape(shape)
+            return
+        }
         var generator = CompoundDocumentGenerator(resources: resourceCount, seed: seed)
         generator.idScheme = IDScheme(argument: idScheme) ?? .standard
         try writeDocument(generator)

@@ -6,8 +6,8 @@ import ArgumentParser
     import Darwin
 #endif
 
-/// The `jsonapi` command-line tool: validate, inspect, stream, generate, format, query and
-/// flatten JSON:API documents.
+/// The `jsonapi` command-line tool: validate, inspect, stream, generate, format, query, flatten
+/// and time JSON:API documents.
 ///
 /// Exit status is the same for every subcommand: 0 when everything checked is valid, 1 when a
 /// document is invalid, 2 for usage errors (including those ArgumentParser reports, which it
@@ -16,14 +16,14 @@ import ArgumentParser
 struct JSONAPICommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jsonapi",
-        abstract: "Validate, inspect, stream, generate, format, query and flatten JSON:API (1.0/1.1) documents.",
+        abstract: "Validate, inspect, stream, generate, format, query, flatten and time JSON:API (1.0/1.1) documents.",
         discussion: """
             Exit status: 0 when every document is valid, 1 when any is invalid, \
             2 on usage or I/O errors.
             """,
         subcommands: [
             ValidateCommand.self, InspectCommand.self, StreamCommand.self, GenerateCommand.self, FormatCommand.self,
-            GetCommand.self, FlattenCommand.self, ProjectCommand.self,
+            GetCommand.self, FlattenCommand.self, ProjectCommand.self, BenchCommand.self, MeasureCommand.self,
         ]
     )
 

@@ -5,8 +5,8 @@
 /// through the grammar's dispatch; a relationship's `links` object is much the same. When such an
 /// object lies wholly in the current chunk and has the plain shape below, the builder reads it
 /// directly and makes exactly the records and frame changes its events would have made. Anything
-/// else (another member, escapes, non-ASCII, a value the rules would complain about, an object
-/// cut by the chunk end) declines before changing anything, and the events follow as usual; so
+/// else (another member, escapes or non-ASCII in a name, a value the rules would complain about, an
+/// object cut by the chunk end) declines before changing anything, and the events follow as usual; so
 /// results never depend on which path ran, which the backend-equivalence tests check against
 /// the libyajl backend (which never offers objects) and the split-everywhere tests check across
 /// chunkings.
@@ -36,11 +36,12 @@ extension DocumentBuilder {
     }
 
     /// A resource identifier read by ``parseIdentifier(_:at:count:stringLimit:)``: its `type` and
-    /// `id` contents and the object's extent, as chunk indices.
+    /// `id` contents and the object's extent, as chunk indices, and whether the id has escapes.
     struct PlainIdentifier {
         var type: Range<Int>
         var id: Range<Int>
         var object: Range<Int>
+        var idEscaped = false
     }
 
     /// Takes a relationship object, a resource identifier in linkage, or a resource's or
@@ -124,13 +125,26 @@ extension DocumentBuilder {
             Self.bytes(p, identifier.type))
         record.id = ByteRange(base &+ identifier.id.lowerBound, base &+ identifier.id.upperBound)
         record.object = ByteRange(base &+ identifier.object.lowerBound, base &+ identifier.object.upperBound)
+        if identifier.idEscaped { record.flags.insert(.idHasEscapes) }
         if linkageDigests.count == arena.linkages.count {
-            unsafe linkageDigests.append(
-                arena.index.digest(
-                    type: record.type,
-                    id: Self.bytes(p, identifier.id)))
+            let digest =
+                identifier.idEscaped
+                ? unsafe escapedDigest(type: record.type, p, identifier.id)
+                : unsafe arena.index.digest(type: record.type, id: Self.bytes(p, identifier.id))
+            linkageDigests.append(digest)
         }
         arena.linkages.append(record)
+    }
+
+    /// The index digest of `type` and the id whose raw contents (with escapes) lie at chunk
+    /// indices `id`: the digest of the unescaped bytes, as the event path's `digest` makes it.
+    @inline(never)
+    mutating func escapedDigest(type: UInt32, _ p: UnsafeRawPointer, _ id: Range<Int>) -> UInt64 {
+        let index = arena.index
+        return unsafe ResourceIndex.withUnescaped(
+            ByteRange(id.lowerBound, id.upperBound), escaped: true, input: Self.chunk(p, id.upperBound),
+            scratch: &scratch
+        ) { unsafe index.digest(type: type, id: $0) }
     }
 
     /// A relationship object read by ``parseRelationship(_:at:count:stringLimit:depthLimit:)``,
@@ -315,8 +329,8 @@ extension DocumentBuilder {
         }
     }
 
-    /// `{"type":"…","id":"…"}` (members in either order) with plain strings and a plain type
-    /// name, at `p[i]`; changes nothing.
+    /// `{"type":"…","id":"…"}` (members in either order) with a plain type name and any valid
+    /// id (see ``idString(_:_:_:limit:escaped:)``), at `p[i]`; changes nothing.
     static func parseIdentifier(
         _ p: UnsafeRawPointer, at i: Int, count n: Int, stringLimit: Int, keys: ReaderKeys
     ) -> PlainIdentifier? {
@@ -324,6 +338,7 @@ extension DocumentBuilder {
         var j = i &+ 1
         var type: Range<Int>?
         var id: Range<Int>?
+        var idEscaped = false
         for member in 0..<2 {
             unsafe skipWhitespace(p, &j, n)
             if member == 1 {
@@ -339,7 +354,7 @@ extension DocumentBuilder {
             } else if unsafe id == nil && keys.id.matches(p, j, n) {
                 j &+= keys.id.count
                 guard unsafe colon(p, &j, n) else { return nil }
-                id = unsafe plainString(p, &j, n, limit: stringLimit)
+                id = unsafe idString(p, &j, n, limit: stringLimit, escaped: &idEscaped)
                 if id == nil { return nil }
             } else {
                 return nil
@@ -353,7 +368,7 @@ extension DocumentBuilder {
             unsafe MemberNameRules.isPlainFast(
                 Self.bytes(p, type), in: chunk)
         else { return nil }
-        return PlainIdentifier(type: type, id: id, object: i..<(j &+ 1))
+        return PlainIdentifier(type: type, id: id, object: i..<(j &+ 1), idEscaped: idEscaped)
     }
 
     /// An `attributes` object at `p[i]` that the event path would accept without a word: every
@@ -591,29 +606,73 @@ extension DocumentBuilder {
     static func plainString(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int, limit: Int) -> Range<Int>? {
         guard j < n, unsafe byte(p, j) == UInt8(ascii: "\"") else { return nil }
         let start = j &+ 1
+        let k = unsafe plainEnd(p, from: start, n)
+        guard k < n, unsafe byte(p, k) == UInt8(ascii: "\""), k &- start <= limit else { return nil }
+        j = k &+ 1
+        return start..<k
+    }
+
+    /// The index of the first byte from `start` (inside the chunk) that is not printable ASCII
+    /// other than `\\`, or `n`: the closing quote of a plain string.
+    @inline(__always)
+    static func plainEnd(_ p: UnsafeRawPointer, from start: Int, _ n: Int) -> Int {
         var k = start
         let chunkView = unsafe Self.view(p, n)
         // Single reads below are below `n`.
         while k &+ 16 <= n {
-            // SAFETY: `k` lies past `j`, an index into the chunk, and the sixteen bytes at `k` end
-            // at or before `n`, the view's count (the loop's condition).
-            let special = unsafe JSONScanner.specialBytes(chunkView.chunk16(unchecked: k))
-            if special.low == 0 && special.high == 0 {
+            // SAFETY: `k` lies at or past `start`, an index into the chunk, and the sixteen bytes at
+            // `k` end at or before `n`, the view's count (the loop's condition).
+            let special = unsafe JSONScanner.laneBits(JSONScanner.specialLanes(chunkView.chunk16(unchecked: k)))
+            if special == 0 {
                 k &+= 16
                 continue
             }
-            k &+= JSONScanner.firstLane(special)
-            break
+            return k &+ special.trailingZeroBitCount
         }
         while k < n {
             let c = unsafe byte(p, k)
-            if c == UInt8(ascii: "\"") { break }
-            guard c >= 0x20 && c < 0x7F && c != UInt8(ascii: "\\") else { return nil }
+            guard c >= 0x20 && c < 0x7F && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") else { break }
             k &+= 1
         }
-        guard k < n, unsafe byte(p, k) == UInt8(ascii: "\""), k &- start <= limit else { return nil }
+        return k
+    }
+
+    /// An `id` string at `p[j]`, wholly before `n` and at most `limit` bytes long: its contents'
+    /// range, with `j` moved past the closing quote and `escaped` set when it has escapes; nil for
+    /// anything else. An id is any string, so escapes and non-ASCII text are taken too, checked by
+    /// the scanner's own string scan exactly as on the event path (which records the same flag),
+    /// after the plain test of ``plainString(_:_:_:limit:)``, which settles the usual plain ids
+    /// more cheaply. `escaped` is left alone for a plain id: the callers start it false.
+    @inline(__always)
+    static func idString(_ p: UnsafeRawPointer, _ j: inout Int, _ n: Int, limit: Int, escaped: inout Bool)
+        -> Range<Int>?
+    {
+        guard j < n, unsafe byte(p, j) == UInt8(ascii: "\"") else { return nil }
+        let start = j &+ 1
+        let k = unsafe plainEnd(p, from: start, n)
+        guard k < n, unsafe byte(p, k) == UInt8(ascii: "\"") else {
+            return unsafe anyString(p, start: start, from: k, &j, n, limit: limit, escaped: &escaped)
+        }
+        guard k &- start <= limit else { return nil }
         j = k &+ 1
         return start..<k
+    }
+
+    /// The rest of a string whose contents begin at `start` and are plain ASCII up to `k`, when
+    /// the scanner's string scan accepts it wholly before `n` (escapes and UTF-8 checked as there)
+    /// and it is at most `limit` bytes long: as ``idString(_:_:_:limit:escaped:)``.
+    @inline(never)
+    static func anyString(
+        _ p: UnsafeRawPointer, start: Int, from k: Int, _ j: inout Int, _ n: Int, limit: Int, escaped: inout Bool
+    ) -> Range<Int>? {
+        var hasEscapes = false
+        let closing = unsafe JSONScanner.scanStringFast(p, from: k, count: n, hasEscapes: &hasEscapes)
+        guard closing < n, unsafe byte(p, closing) == UInt8(ascii: "\""), closing &- start <= limit else {
+            return nil
+        }
+        j = closing &+ 1
+        escaped = hasEscapes
+        return start..<closing
     }
 
     /// Whether a string at `p[j]` is a link `MemberNameRules.linkProblem` would accept, made

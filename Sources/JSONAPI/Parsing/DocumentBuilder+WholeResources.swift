@@ -25,6 +25,7 @@ extension DocumentBuilder {
         let chunk = unsafe Self.chunk(p, n)
         var type: Range<Int>?
         var id: Range<Int>?
+        var idEscaped = false
         var attributes: Range<Int>?
         var relationships: Range<Int>?
         var links: Range<Int>?
@@ -49,7 +50,9 @@ extension DocumentBuilder {
                 else { return nil }
                 type = value
             case .id:
-                guard id == nil, let value = unsafe Self.plainString(p, &j, n, limit: stringLimit) else { return nil }
+                guard id == nil,
+                    let value = unsafe Self.idString(p, &j, n, limit: stringLimit, escaped: &idEscaped)
+                else { return nil }
                 id = value
             case .attributes:
                 guard attributes == nil,
@@ -96,6 +99,7 @@ extension DocumentBuilder {
         var record = ResourceRecord()
         record.object = ByteRange(base &+ i, base &+ end)
         record.id = ByteRange(base &+ id.lowerBound, base &+ id.upperBound)
+        if idEscaped { record.flags.insert(.idHasEscapes) }
         if let attributes {
             record.attributes = ByteRange(base &+ attributes.lowerBound, base &+ attributes.upperBound)
         }
@@ -130,10 +134,11 @@ extension DocumentBuilder {
         }
         if !typeFirst { arena.resources[r].type = unsafe arena.types.intern(typeName) }
         if resourceDigests.count == r {
-            unsafe resourceDigests.append(
-                arena.index.digest(
-                    type: arena.resources[r].type, id: Self.bytes(p, id)
-                ))
+            let type = arena.resources[r].type
+            let digest =
+                idEscaped
+                ? unsafe escapedDigest(type: type, p, id) : unsafe arena.index.digest(type: type, id: Self.bytes(p, id))
+            resourceDigests.append(digest)
         }
         return end
     }

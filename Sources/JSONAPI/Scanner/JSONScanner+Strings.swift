@@ -1,5 +1,9 @@
-// String contents: eight bytes at a time while they are plain, a byte-at-a-time state machine for
-// everything else (invalid bytes, and escapes or UTF-8 sequences cut by the end of a chunk).
+// String contents: sixteen bytes at a time while they are plain, a byte-at-a-time state machine
+// for everything else (invalid bytes, and escapes or UTF-8 sequences cut by the end of a chunk).
+
+#if canImport(_Builtin_intrinsics.intel)
+    private import _Builtin_intrinsics.intel
+#endif
 
 /// Where a string scan stands inside a half-read sequence.
 enum StringSubState: UInt8, Sendable {
@@ -71,12 +75,12 @@ extension JSONScanner {
             if i &+ 16 <= n {
                 // SAFETY: the sixteen bytes at i end at i + 16 <= n.
                 let chunk = unsafe p.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-                let special = specialBytes(chunk)
-                if special.low == 0 && special.high == 0 {
+                let special = laneBits(specialLanes(chunk))
+                if special == 0 {
                     i &+= 16
                     continue
                 }
-                i &+= firstLane(special)
+                i &+= special.trailingZeroBitCount
                 c = unsafe byte(p, i)  // SAFETY: the special byte lies inside the chunk just read.
             } else if i &+ 8 <= n {
                 // SAFETY: the eight bytes at i end at i + 8 <= n.
@@ -101,9 +105,10 @@ extension JSONScanner {
                 guard let next = unsafe fastEscape(p, at: i, count: n) else { return i }
                 i = next
             } else if c >= 0x80 {
-                // Non-ASCII text: checked sixteen bytes at a time where it can be (out of line,
-                // so that the ASCII loop above stays small), else a character at a time.
-                let after = unsafe utf8Blocks(p, from: i, count: n)
+                // Non-ASCII text, and the escapes among it: checked sixteen bytes at a time where
+                // it can be (out of line, so that the ASCII loop above stays small), else a
+                // character at a time.
+                let after = unsafe textBlocks(p, from: i, count: n, hasEscapes: &hasEscapes)
                 if after != i {
                     i = after
                     continue
@@ -146,14 +151,32 @@ extension JSONScanner {
     /// (bytes 0-7 and 8-15) with all eight bits of each such byte set.
     @inline(__always)
     static func specialBytes(_ chunk: SIMD16<UInt8>) -> (low: UInt64, high: UInt64) {
-        words(stopLanes(chunk) .| (chunk .>= SIMD16<UInt8>(repeating: 0x80)))
+        words(specialLanes(chunk))
     }
 
-    /// The bytes of `chunk` that end a fast run whatever the text: `"`, `\\` and bytes below
-    /// 0x20, as two 64-bit masks like ``specialBytes(_:)-(SIMD16<UInt8>)``.
+    /// The lanes of `chunk` that are `"`, `\\`, below 0x20 or above 0x7F.
     @inline(__always)
-    static func stopBytes(_ chunk: SIMD16<UInt8>) -> (low: UInt64, high: UInt64) {
-        words(stopLanes(chunk))
+    static func specialLanes(_ chunk: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
+        stopLanes(chunk) .| (chunk .>= SIMD16<UInt8>(repeating: 0x80))
+    }
+
+    /// A lane mask as the low sixteen bits of an integer, bit k for lane k: one SSE2 `pmovmskb`
+    /// where the intrinsics module is available, else gathered from the mask's two 64-bit halves
+    /// by a multiplication that moves each byte's top bit into the top byte.
+    @inline(__always)
+    static func laneBits(_ lanes: SIMDMask<SIMD16<Int8>>) -> UInt32 {
+        #if canImport(_Builtin_intrinsics.intel)
+            // SAFETY: a 16-lane byte mask viewed as the 128-bit integer vector it is: same size, plain data.
+            let vector = unsafe unsafeBitCast(lanes, to: __m128i.self)
+            return UInt32(truncatingIfNeeded: _mm_movemask_epi8(vector))
+        #else
+            let halves = words(lanes)
+            let top: UInt64 = 0x8080_8080_8080_8080
+            let gather: UInt64 = 0x0002_0408_1020_4081
+            let low = ((halves.low & top) &* gather) &>> 56
+            let high = ((halves.high & top) &* gather) &>> 56
+            return UInt32(truncatingIfNeeded: low | high &<< 8)
+        #endif
     }
 
     /// The lanes of `chunk` that are `"`, `\\` or below 0x20.
@@ -182,26 +205,61 @@ extension JSONScanner {
         words.low != 0 ? words.low.trailingZeroBitCount &>> 3 : 8 &+ (words.high.trailingZeroBitCount &>> 3)
     }
 
-    /// The index after the blocks of non-ASCII text from `i` (a non-ASCII byte, between
-    /// characters) that ``utf8BlockIsValid(_:at:_:through:)`` accepts, block after block while the
-    /// text goes on: a stop byte, the first byte of an ASCII block, a byte short of a sequence the
-    /// last block cut, or `i` itself when the first block is not taken (then the caller goes a
-    /// character at a time). Only from i >= 3, where the three bytes before a block are in the
-    /// chunk; `i` is always between characters, so they end complete ones.
+    /// The index after the blocks of non-ASCII text and escapes from `i` (a non-ASCII byte,
+    /// between characters), block after block while the text goes on: the closing quote or a
+    /// control byte, the first byte of a block of plain ASCII, a byte short of a sequence the last
+    /// block cut, a byte the fast checks do not accept (an invalid or cut escape or UTF-8 sequence,
+    /// for the caller to go a character at a time), or `i` itself when the first block is not
+    /// taken. Only from i >= 3, where the three bytes before a block are in the chunk; `i` is
+    /// always between characters, so they end complete ones.
+    ///
+    /// Escapes are ASCII, so a block's UTF-8 is checked once, through its first quote or control
+    /// byte, escapes and all (``utf8BlockIsValid(_:at:_:through:)``); then its escapes are checked
+    /// one after another (``fastEscape(_:at:count:)``), each wholly, even where it runs past the
+    /// block. An escape that hides that quote (`\"`) or runs past the block leaves bytes the check
+    /// did not cover: the next block starts right after it.
     @inline(never)
-    static func utf8Blocks(_ p: UnsafeRawPointer, from i: Int, count n: Int) -> Int {
+    static func textBlocks(_ p: UnsafeRawPointer, from i: Int, count n: Int, hasEscapes: inout Bool) -> Int {
         guard i >= 3 else { return i }
         var i = i
-        while i &+ 16 <= n {
+        blocks: while i &+ 16 <= n {
             // SAFETY: the sixteen bytes at i end at i + 16 <= n.
             let block = unsafe p.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-            // Back to ASCII: the caller's plain sixteen-byte test is cheaper.
-            let nonASCII = words(block .>= SIMD16<UInt8>(repeating: 0x80))
-            if nonASCII.low | nonASCII.high == 0 { break }
-            let stop = firstLane(stopBytes(block))  // 16 when the block has none.
-            guard unsafe utf8BlockIsValid(p, at: i, block, through: stop) else { break }
-            if stop < 16 { return i &+ stop }  // The caller takes the stop byte.
-            unsafe i &+= 16 &- incompleteTail(p, blockEnd: i &+ 16)  // Short of a cut sequence.
+            let nonASCII = laneBits(block .>= SIMD16<UInt8>(repeating: 0x80))
+            let backslashes = laneBits(block .== SIMD16<UInt8>(repeating: UInt8(ascii: "\\")))
+            // Plain ASCII, or only a closing quote or control byte: the caller's loop is cheaper.
+            if nonASCII | backslashes == 0 { break }
+            let ends = laneBits(
+                (block .== SIMD16<UInt8>(repeating: UInt8(ascii: "\""))) .| (block .< SIMD16<UInt8>(repeating: 0x20)))
+            // The UTF-8 check covers lanes 0 ... checked (to 15 when there is no end).
+            let checked = ends == 0 ? 16 : ends.trailingZeroBitCount
+            if nonASCII != 0 {
+                guard unsafe utf8BlockIsValid(p, at: i, block, through: checked) else { break }
+            }
+            // Lanes before `k` are taken; the stops from `k` on, in order.
+            var k = 0
+            while true {
+                let laterEnds = ends &>> UInt32(k)
+                let laterEscapes = backslashes &>> UInt32(k)
+                let end = laterEnds == 0 ? 16 : k &+ laterEnds.trailingZeroBitCount
+                let escape = laterEscapes == 0 ? 16 : k &+ laterEscapes.trailingZeroBitCount
+                if escape < end {
+                    hasEscapes = true
+                    guard let next = unsafe fastEscape(p, at: i &+ escape, count: n) else { return i &+ escape }
+                    k = next &- i
+                    // Past the block, or past a quote the escape hid (lanes the check did not cover).
+                    if k >= 16 || k > checked {
+                        i &+= k
+                        continue blocks
+                    }
+                } else if end < 16 {
+                    return i &+ end  // The caller takes the quote or control byte.
+                } else {
+                    break
+                }
+            }
+            // No stop left in the block: on to the next, short of a sequence the block cut.
+            unsafe i &+= 16 &- incompleteTail(p, blockEnd: i &+ 16)
         }
         return i
     }
@@ -234,11 +292,9 @@ extension JSONScanner {
         bad .|= (back1 .== SIMD16<UInt8>(repeating: 0xED)) .& (block .> SIMD16<UInt8>(repeating: 0x9F))
         bad .|= (back1 .== SIMD16<UInt8>(repeating: 0xF0)) .& (block .< SIMD16<UInt8>(repeating: 0x90))
         bad .|= (back1 .== SIMD16<UInt8>(repeating: 0xF4)) .& (block .> SIMD16<UInt8>(repeating: 0x8F))
-        let lanes = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-        bad .&= lanes .<= SIMD16<UInt8>(repeating: UInt8(truncatingIfNeeded: stop))
-        // SAFETY: a 16-byte vector viewed as two 64-bit words: same size, plain data.
-        let words = unsafe unsafeBitCast(bad, to: SIMD2<UInt64>.self)
-        return words[0] | words[1] == 0
+        // Lanes 0 ... stop, as bits (all sixteen when stop is 15 or 16).
+        let checked = (UInt32(2) &<< UInt32(truncatingIfNeeded: stop)) &- 1
+        return laneBits(bad) & checked == 0
     }
 
     /// How many bytes at the end of a block that ``utf8BlockIsValid(_:at:_:through:)`` accepted
@@ -294,15 +350,29 @@ extension JSONScanner {
     }
 
     /// The value of the four hex digits at `i` (the caller checked `i + 4 <= count`), or nil.
+    /// Read as one word and checked in all four bytes at once: Unicode-heavy text is mostly `\u`
+    /// escapes, and a digit at a time cost a dozen branches per escape.
     @inline(__always)
     static func hex4(_ p: UnsafeRawPointer, at i: Int) -> UInt32? {
-        var value: UInt32 = 0
-        for k in 0..<4 {
-            // SAFETY: the callers check i + 4 <= n before calling.
-            guard let digit = unsafe hexValue(byte(p, i &+ k)) else { return nil }
-            value = value &<< 4 | digit
-        }
-        return value
+        // SAFETY: the callers check i + 4 <= n before calling.
+        hex4(word: unsafe UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt32.self)))
+    }
+
+    /// The value of the four hex digits in `x` (the first lowest), or nil: the check of
+    /// ``hex4(_:at:)``, shared with the string decoder.
+    @inline(__always)
+    static func hex4(word x: UInt32) -> UInt32? {
+        let top: UInt32 = 0x8080_8080
+        // With every byte below 0x80 no sum carries into the next byte, so each byte's top bit says:
+        // at least '0' and not past '9', or (with 0x20 set, folding case) at least 'a' and not past 'f'.
+        let lower = x | 0x2020_2020
+        let digit = (x &+ 0x5050_5050) & ~(x &+ 0x4646_4646)
+        let letter = (lower &+ 0x1F1F_1F1F) & ~(lower &+ 0x1919_1919)
+        guard x & top == 0, (digit | letter) & top == top else { return nil }
+        // Each byte's value: its low nibble, plus 9 for a letter (0x40 set).
+        let values = (x & 0x0F0F_0F0F) &+ ((x & 0x4040_4040) &>> 6) &* 9
+        let pairs = (values & 0x000F_000F) &<< 4 | (values &>> 8) & 0x000F_000F
+        return (pairs & 0xFF) &<< 8 | (pairs &>> 16) & 0xFF
     }
 
     /// The value of a hex digit, or nil.

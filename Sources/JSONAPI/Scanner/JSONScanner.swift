@@ -200,6 +200,11 @@ public struct JSONScanner: Sendable {
                 c = unsafe Self.byte(p, i)  // SAFETY: 0 <= i < n.
                 if c > 0x20 || !Self.isWhitespace(c) { break }
                 i &+= 1
+                // Indentation: a second whitespace byte starts a run, taken in blocks (SAFETY: i < n
+                // is checked first).
+                if unsafe i &+ 16 <= n && Self.byte(p, i) <= 0x20 {
+                    i = unsafe Self.whitespaceRun(p, from: i, count: n)
+                }
             } while true
 
             if c == UInt8(ascii: "\"") {
@@ -539,7 +544,30 @@ public struct JSONScanner: Sendable {
             // The space first: indentation is nearly all spaces.
             guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
             j &+= 1
+            // Indentation: a second whitespace byte starts a run, taken in blocks (SAFETY: j < n
+            // is checked first).
+            if unsafe j &+ 16 <= n && byte(p, j) <= 0x20 { j = unsafe whitespaceRun(p, from: j, count: n) }
         }
+    }
+
+    /// The index of the first byte at or after `j` that is not JSON whitespace, found sixteen
+    /// bytes at a time; or the index where fewer than sixteen bytes remain before `n`, all
+    /// whitespace up to it (the caller's byte loop goes on from there). Pretty-printed input
+    /// puts a run of indentation before nearly every key and element.
+    @inline(never)
+    static func whitespaceRun(_ p: UnsafeRawPointer, from j: Int, count n: Int) -> Int {
+        var j = j
+        while j &+ 16 <= n {
+            // SAFETY: the sixteen bytes at j end at j + 16 <= n.
+            let block = unsafe p.loadUnaligned(fromByteOffset: j, as: SIMD16<UInt8>.self)
+            let space = (block .== SIMD16<UInt8>(repeating: 0x20)) .| (block .== SIMD16<UInt8>(repeating: 0x0A))
+            let other = (block .== SIMD16<UInt8>(repeating: 0x0D)) .| (block .== SIMD16<UInt8>(repeating: 0x09))
+            let white = space .| other
+            let stops = ~laneBits(white) & 0xFFFF
+            if stops != 0 { return j &+ stops.trailingZeroBitCount }
+            j &+= 16
+        }
+        return j
     }
 
     /// Whether `literal` lies at `p[j]`, wholly before `n`.

@@ -324,16 +324,13 @@ extension JSONStringDecoding {
     /// The value of the four hex digits at `i`, or nil when they are not all there.
     ///
     /// Inlined into `decodeEscape(_:at:)`: a call per `\u` escape (two for a surrogate pair)
-    /// costs more than the four table lookups.
+    /// costs more than the check, which reads the four bytes as one word (the scanner's).
     @inline(__always)
     static func hex4(_ raw: UnsafeRawBufferPointer, at i: Int) -> UInt32? {
         guard i >= 0, i &+ 4 <= raw.count else { return nil }
-        var value: UInt32 = 0
-        for k in i..<(i &+ 4) {
-            guard let digit = unsafe JSONScanner.hexValue(raw[k]) else { return nil }
-            value = value &<< 4 | digit
-        }
-        return value
+        // SAFETY: the four bytes at `i` lie inside `raw` (checked just above).
+        let word = unsafe UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+        return JSONScanner.hex4(word: word)
     }
 
     /// Writes the UTF-8 of `scalar` (a valid scalar value) into `out`, first byte lowest (byte `k`

@@ -75,6 +75,41 @@ struct WholeObjectTests {
         }
     }
 
+    @Test("ids with escapes or non-ASCII text are taken whole and resolve however they are spelled")
+    func escapedIds() throws {
+        // (spelling in the resource, spelling in linkage, the id)
+        let ids = [
+            (#"\u0039"#, "9", "9"), ("9", #"\u0039"#, "9"), ("é", #"\u00e9"#, "é"), (#"\u00E9"#, "é", "é"),
+            (#"a\"b"#, #"a\u0022b"#, "a\"b"), (#"x\/y"#, "x/y", "x/y"), (#"\uD83D\uDE00"#, "😀", "😀"),
+            (#"\n\t"#, #"\u000a\u0009"#, "\n\t"), ("日本", #"\u65e5\u672c"#, "日本"),
+        ]
+        for (resourceSpelling, linkageSpelling, id) in ids {
+            for pretty in [false, true] {
+                let space = pretty ? "\n      " : ""
+                let text =
+                    #"{"data":[{"type":"articles","id":"1","relationships":{"author":{"data":"#
+                    + #"{\#(space)"type":"people",\#(space)"id":"\#(linkageSpelling)"}}}}],"#
+                    + #""included":[{\#(space)"type":"people",\#(space)"id":"\#(resourceSpelling)"}]}"#
+                let document = try parseEverywhere(text).get()
+                try #require(document.primaryResources.count == 1)
+                let article = document.primaryResources[0]
+                #expect(article.relationship("author")?.resolvedResources.map(\.id) == [id], "\(text)")
+                #expect(document.resource(type: "people", id: id) != nil, "\(text)")
+            }
+        }
+        // Invalid ids: the same errors at the same offsets as the event path.
+        for bad in [#"\x"#, #"\uD800"#, #"\u12"#, "\u{01}", #"\uDC00"#] {
+            for place in 0..<2 {
+                let identifier = #"{"type":"people","id":"\#(bad)"}"#
+                let text =
+                    place == 0
+                    ? #"{"data":[{"type":"articles","id":"1","relationships":{"author":{"data":\#(identifier)}}}]}"#
+                    : #"{"data":\#(identifier)}"#
+                if case .success = parseEverywhere(text) { Issue.record("accepted \(text)") }
+            }
+        }
+    }
+
     @Test("plain and declined links objects agree with the event path")
     func linksObjects() {
         let relationshipLinks = [
