@@ -15,7 +15,7 @@ import JSONAPI
 ///   - meta: The top-level `meta`.
 ///   - encoder: The encoder, for its options (key strategy, include paths…). `nil` (the default)
 ///     is one that writes every related model present into `included`
-///     (``JSONAPI/EncodingOptions/includesRelatedByDefault``), so the document is the whole graph;
+///     (`EncodingOptions.includesRelatedByDefault`), so the document is the whole graph;
 ///     a server's encoder includes only what the request asked for.
 ///   - options: How the written bytes are parsed back (strict, response, by default).
 /// - Returns: The document.
