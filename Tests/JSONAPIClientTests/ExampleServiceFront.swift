@@ -1,8 +1,11 @@
 import Hummingbird
 import HummingbirdTesting
 import JSONAPI
+import JSONAPIHummingbird
+import JSONAPIVapor
 import Testing
 import Vapor
+@testable import JSONAPITestSupport
 
 @testable import JSONAPIExample
 
@@ -22,13 +25,17 @@ enum ExampleServiceFront: String, CaseIterable, Sendable, CustomStringConvertibl
         let configuration = ExampleService.configuration(maximumBodyBytes: maximumBodyBytes)
         switch self {
         case .hummingbird:
-            let app = HummingbirdFront.application(service: service, port: 0, configuration: configuration)
+            let app = HummingbirdFront.application(
+                service: service, port: 0, configuration: configuration,
+                timeouts: JSONAPIHummingbird.JSONAPIServerTimeouts(idleTimeout: testServerIdleTimeout))
             try await app.test(.live) { client in
                 let port = try #require(client.port)
                 try await body("http://127.0.0.1:\(port)")
             }
         case .vapor:
-            let app = try await VaporFront.application(service: service, port: 0, configuration: configuration)
+            let app = try await VaporFront.application(
+                service: service, port: 0, configuration: configuration,
+                timeouts: JSONAPIVapor.JSONAPIServerTimeouts(idleTimeout: testServerIdleTimeout))
             // Request logs at info level would bury the test output.
             app.logger.logLevel = .warning
             do {

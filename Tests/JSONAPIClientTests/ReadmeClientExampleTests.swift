@@ -2,7 +2,9 @@ import Hummingbird
 import HummingbirdTesting
 import JSONAPI
 import JSONAPIClient
+import JSONAPIHummingbird
 import Testing
+@testable import JSONAPITestSupport
 
 @testable import JSONAPIExample
 
@@ -74,7 +76,8 @@ import Testing
     @Test func readmeExample() async throws {
         let service = ExampleService(store: .seeded(articles: 120, seed: 1))
         let app = HummingbirdFront.application(
-            service: service, port: 0, configuration: ExampleService.configuration(maximumBodyBytes: 1 << 20))
+            service: service, port: 0, configuration: ExampleService.configuration(maximumBodyBytes: 1 << 20),
+            timeouts: JSONAPIServerTimeouts(idleTimeout: testServerIdleTimeout))
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let seen = try await Readme.run(baseURL: "http://127.0.0.1:\(port)")

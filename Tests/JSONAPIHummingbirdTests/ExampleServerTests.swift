@@ -15,7 +15,8 @@ import Testing
     ) async throws {
         let service = ExampleService(store: .seeded(articles: 12, seed: 7))
         let app = HummingbirdFront.application(
-            service: service, port: 0, configuration: ExampleService.configuration(maximumBodyBytes: maximumBodyBytes))
+            service: service, port: 0, configuration: ExampleService.configuration(maximumBodyBytes: maximumBodyBytes),
+            timeouts: JSONAPIServerTimeouts(idleTimeout: testServerIdleTimeout))
         try await app.test(.live) { client in
             let port = try #require(client.port)
             try await body(ExampleServiceScenario(port: port))

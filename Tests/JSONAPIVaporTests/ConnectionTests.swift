@@ -11,7 +11,7 @@ import Vapor
 /// (``ExampleServiceScenario`` holds the checks every front passes).
 @Suite struct ConnectionTests {
     func withServer(
-        maximumBodyBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30),
+        maximumBodyBytes: Int = 1 << 20, idleTimeout: Duration = testServerIdleTimeout,
         _ body: @Sendable (ExampleServiceScenario) async throws -> Void
     ) async throws {
         let service = ExampleService(store: .seeded(articles: 12, seed: 7))

@@ -14,7 +14,8 @@ import Vapor
     ) async throws {
         let service = ExampleService(store: .seeded(articles: 12, seed: 7))
         let app = try await VaporFront.application(
-            service: service, port: 0, configuration: ExampleService.configuration(maximumBodyBytes: maximumBodyBytes))
+            service: service, port: 0, configuration: ExampleService.configuration(maximumBodyBytes: maximumBodyBytes),
+            timeouts: JSONAPIServerTimeouts(idleTimeout: testServerIdleTimeout))
         try await withRunningServer(app) { port in try await body(ExampleServiceScenario(port: port)) }
     }
 
