@@ -78,7 +78,7 @@ struct MeasureCommand: ParsableCommand {
                 timings = try Timings.measure(exactRuns: runs) { _ = try shape.decodeModels(bytes, with: decoder) }
             case .encode:
                 let encode = try requiredShape().modelEncoder(bytes, decoder: decoder)
-                let encoder = JSONAPIEncoder()
+                let encoder = CorpusShape.compoundEncoder()
                 timings = try Timings.measure(exactRuns: runs) { written = try encode(encoder).count }
             case .jsondecoder:
                 let shape = try requiredShape()

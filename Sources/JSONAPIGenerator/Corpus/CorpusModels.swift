@@ -8,7 +8,9 @@ import JSONAPI
 /// ```swift
 /// let bytes = CorpusDocumentGenerator(shape: .numbers, primaryCount: 100).generate()
 /// let measurements = try JSONAPIDecoder().decode([CorpusModels.Measurement].self, from: bytes)
-/// let written = try JSONAPIEncoder().encode(measurements)  // stations in `included`
+/// var options = EncodingOptions()
+/// options.includesRelatedByDefault = true  // stations in `included`, as in the generated document
+/// let written = try JSONAPIEncoder(options: options).encode(measurements)
 /// ```
 public enum CorpusModels {
     // MARK: - unicode
@@ -145,8 +147,18 @@ extension CorpusShape {
         }
     }
 
+    /// An encoder that writes every related model into `included` (the response to a request
+    /// without `include`, from an endpoint that includes related resources by default).
+    public static func compoundEncoder() -> JSONAPIEncoder {
+        var options = EncodingOptions()
+        options.includesRelatedByDefault = true
+        return JSONAPIEncoder(options: options)
+    }
+
     /// Decodes a document of this shape into its ``CorpusModels`` once, and returns a function
-    /// that encodes those models with `encoder` (every relationship's resource in `included`).
+    /// that encodes those models with `encoder`. With
+    /// `EncodingOptions.includesRelatedByDefault` set, as ``compoundEncoder()`` has it, every
+    /// relationship's resource goes into `included`, as in the generated document.
     public func modelEncoder(_ bytes: [UInt8], decoder: JSONAPIDecoder) throws -> (JSONAPIEncoder) throws -> [UInt8] {
         switch self {
         case .unicode:

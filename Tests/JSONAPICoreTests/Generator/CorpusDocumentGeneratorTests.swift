@@ -160,7 +160,7 @@ struct CorpusDocumentGeneratorTests {
             let bytes = CorpusDocumentGenerator(shape: shape, primaryCount: 120, seed: 4).generate()
             let decoder = JSONAPIDecoder()
             #expect(try shape.decodeModels(bytes, with: decoder) == 120)
-            let written = try shape.modelEncoder(bytes, decoder: decoder)(JSONAPIEncoder())
+            let written = try shape.modelEncoder(bytes, decoder: decoder)(CorpusShape.compoundEncoder())
             #expect(try Document(parsing: written).diagnostics.isEmpty)
             #expect(try shape.decodeModels(written, with: decoder) == 120)
         }
