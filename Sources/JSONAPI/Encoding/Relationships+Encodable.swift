@@ -52,15 +52,18 @@ extension Related: ToManyLinkageType where Value: ToManyLinkageType {}
 extension EncodingContext {
     /// Whether a `nil` member of type `Optional<type>` under `key` is a to-one relationship known
     /// to be empty, written as `{"data": null}`: a model, an identifier, a union (or its
-    /// identifier), a ``Lazy`` or a ``Related`` of one. A to-many one is left out (nil says
-    /// nothing of its members), and so is every nil in an update body. Leaves and to-many types
-    /// are ruled out before the cached kind is asked for.
+    /// identifier), a ``Lazy`` or a ``Related`` of one, under an attribute-like or
+    /// `relationships.` key. A to-many one is left out (nil says nothing of its members), and so
+    /// is every nil in an update body. The type is asked first, from the cached kinds: the
+    /// member's section is read only for relationship types, since reading a dotted key
+    /// (`author.links`) allocates.
     @inline(__always)
     func writesNull(forNil type: Any.Type, key: some CodingKey) -> Bool {
-        guard writesNilToOne, !isStreamedLeaf(type), !(type is any ToManyLinkageType.Type) else { return false }
+        guard writesNilToOne, !isStreamedLeaf(type), !(type is any ToManyLinkageType.Type),
+            kind(of: type) == .relationship
+        else { return false }
         switch section(of: key) {
-        case .attribute: return kind(of: type) == .relationship
-        case .relationship: return isRelationshipType(type)
+        case .attribute, .relationship: return true
         default: return false
         }
     }
