@@ -5,9 +5,9 @@ import JSONAPIHummingbird
 import JSONAPIVapor
 import Testing
 import Vapor
-@testable import JSONAPITestSupport
 
 @testable import JSONAPIExample
+@testable import JSONAPITestSupport
 
 /// The example service's HTTP fronts: the client tests run against each, so that what one
 /// framework does differently (chunking, headers, how it answers an aborted body) is covered.

@@ -4,9 +4,9 @@ import JSONAPI
 import JSONAPIClient
 import JSONAPIHummingbird
 import Testing
-@testable import JSONAPITestSupport
 
 @testable import JSONAPIExample
+@testable import JSONAPITestSupport
 
 /// The README's client example, written as there (the base URL aside), run against the example
 /// service on a loopback port.
