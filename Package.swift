@@ -100,13 +100,25 @@ let package = Package(
         ),
         .target(name: "JSONAPIYajl", dependencies: ["JSONAPI", "CYajl"], path: "Sources/JSONAPIYajl"),
         // `@ResourceReadable`: writes a model's `init(from: ResourceReader)` (swift-syntax).
-        .macro(
-            name: "JSONAPIMacrosPlugin",
+        // The expansions are an ordinary target, tested directly; the macro target only lists them.
+        // A test target that depended on the macro target would be built for the host, and the
+        // whole test product with it (every framework compiled a second time).
+        .target(
+            name: "JSONAPIMacrosExpansion",
             dependencies: [
                 .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: ["Macros"])),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: .when(traits: ["Macros"])),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["Macros"])),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+            ],
+            path: "Sources/JSONAPIMacrosExpansion"
+        ),
+        .macro(
+            name: "JSONAPIMacrosPlugin",
+            dependencies: [
+                "JSONAPIMacrosExpansion",
+                .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["Macros"])),
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: ["Macros"])),
             ],
             path: "Sources/JSONAPIMacrosPlugin"
@@ -289,7 +301,7 @@ let package = Package(
         .testTarget(
             name: "JSONAPIMacrosTests",
             dependencies: [
-                "JSONAPIMacros", "JSONAPIMacrosPlugin", "JSONAPIGenerator", "JSONAPIGeneratorModels",
+                "JSONAPIMacros", "JSONAPIMacrosExpansion", "JSONAPIGenerator", "JSONAPIGeneratorModels",
                 "JSONAPITestSupport",
                 .product(
                     name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax",

@@ -1,4 +1,4 @@
-import JSONAPIMacrosPlugin
+import JSONAPIMacrosExpansion
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing

@@ -6,9 +6,10 @@
 #   JSONAPI_SCRATCH_PATH  SwiftPM build directory (default: .build)
 #   JSONAPI_BIN           use this jsonapi binary instead of building one (conformance, demo)
 
-# Prints a step heading to standard error.
+# Prints a step heading to standard error with the time of day, so that a CI log shows where its
+# minutes went (the scripts that scripts/test runs print theirs on the same clock).
 log() {
-    printf '\n==> %s\n' "$*" >&2
+    printf '\n==> [%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2
 }
 
 die() {
