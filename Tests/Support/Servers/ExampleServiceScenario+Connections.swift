@@ -59,7 +59,7 @@ extension ExampleServiceScenario {
         let connection = try await LoopbackConnection.open(port: port)
         _ = await connection.write(post(Array(create.prefix(30)), declared: 120))
         connection.shutdownWrite()
-        let outcome = await connection.response(within: 10)
+        let outcome = await connection.response()
         switch outcome {
         case .response(let response): #expect(response.status == 400, "body cut short: \(outcome)")
         case .closed: break
@@ -79,14 +79,14 @@ extension ExampleServiceScenario {
     ) async throws {
         let connection = try await LoopbackConnection.open(port: port)
         let wrote = await connection.write(request)
-        let first = await connection.response(within: 10)
+        let first = await connection.response()
         switch first {
         case .response(let response):
             try Self.check(response, method: "POST", target: "/articles (\(name))", status: status)
             #expect(response.header("Vary")?.contains("Accept") == true, "\(name)", sourceLocation: sourceLocation)
             if response.headers.contains(where: { $0.name.lowercased() == "connection" && $0.value == "close" }) {
                 #expect(!staysOpen, "\(name): closes the connection", sourceLocation: sourceLocation)
-                #expect(await connection.closes(within: 5), "\(name): says close, stays open")
+                #expect(await connection.closes(within: 30), "\(name): says close, stays open")
                 return
             }
         case .closed:
@@ -94,7 +94,8 @@ extension ExampleServiceScenario {
             return
         case .timedOut:
             Issue.record(
-                "\(name): no answer within 10 s (wrote whole request: \(wrote))", sourceLocation: sourceLocation)
+                "\(name): no answer within \(LoopbackConnection.patience) s (wrote whole request: \(wrote))",
+                sourceLocation: sourceLocation)
             return
         }
         #expect(wrote || !staysOpen, "\(name): the request was not read whole", sourceLocation: sourceLocation)

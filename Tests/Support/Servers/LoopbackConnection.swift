@@ -81,8 +81,13 @@ final class LoopbackConnection: @unchecked Sendable {
     /// Shuts the write side: the server reads an end of stream.
     func shutdownWrite() { shutdown(socket, Int32(SHUT_WR)) }
 
+    /// How long a read waits by default: a bound for a server that never answers, not a speed
+    /// requirement. The whole test suite runs its suites at once, and on a 2-core machine a
+    /// CPU-bound suite can hold the concurrency pool the server needs for tens of seconds.
+    static let patience: Double = 60
+
     /// Reads the next response, waiting at most `seconds`.
-    func response(within seconds: Double = 10) async -> Outcome {
+    func response(within seconds: Double = patience) async -> Outcome {
         await Self.onThread { self.readResponse(deadline: Self.now() + seconds) }
     }
 
@@ -99,7 +104,7 @@ final class LoopbackConnection: @unchecked Sendable {
     }
 
     /// Sends `GET target` (with `Accept` of the JSON:API media type) and reads the answer.
-    func get(_ target: String, within seconds: Double = 10) async -> Outcome {
+    func get(_ target: String, within seconds: Double = patience) async -> Outcome {
         let head = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/vnd.api+json\r\n\r\n"
         guard await write(head) else { return await closes(within: 1) ? .closed : .timedOut }
         return await response(within: seconds)
