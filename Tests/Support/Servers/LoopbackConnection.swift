@@ -45,7 +45,7 @@ final class LoopbackConnection: @unchecked Sendable {
 
     /// Connects to 127.0.0.1:`port`; a write waits at most `sendTimeout` seconds for the server.
     init(port: Int, sendTimeout: Int = 5) throws {
-        socket = try LoopbackConnection.connect(port: port, sendTimeout: sendTimeout)
+        socket = try LoopbackHTTP.connect(port: port, receiveTimeout: nil, sendTimeout: sendTimeout)
     }
 
     deinit { close(socket) }
@@ -194,39 +194,6 @@ final class LoopbackConnection: @unchecked Sendable {
     }
 
     // MARK: Plumbing
-
-    private static func connect(port: Int, sendTimeout: Int) throws -> Int32 {
-        #if canImport(Glibc)
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard socket >= 0 else { throw LoopbackHTTP.Failure(description: "socket() failed: errno \(errno)") }
-        var timeout = timeval(tv_sec: sendTimeout, tv_usec: 0)
-        _ = setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        #if canImport(Darwin)
-            var one: Int32 = 1
-            _ = setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr = in_addr(s_addr: UInt32(0x7f00_0001).bigEndian)
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddrPointer in
-                #if canImport(Glibc)
-                    Glibc.connect(socket, sockaddrPointer, socklen_t(MemoryLayout<sockaddr_in>.size))
-                #else
-                    Darwin.connect(socket, sockaddrPointer, socklen_t(MemoryLayout<sockaddr_in>.size))
-                #endif
-            }
-        }
-        guard connected == 0 else {
-            close(socket)
-            throw LoopbackHTTP.Failure(description: "connect to 127.0.0.1:\(port) failed: errno \(errno)")
-        }
-        return socket
-    }
 
     private static func now() -> Double {
         Double(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000

@@ -69,7 +69,9 @@ enum LoopbackHTTP {
     private static func exchange(
         port: Int, _ method: String, _ target: String, headers: [(String, String)], body: Body
     ) throws -> Response? {
-        let socket = try connect(port: port)
+        // Only a guard against a hung server: the whole suite runs in parallel on as few as two
+        // cores (the client's 100 MB responses included), where an answer can take many seconds.
+        let socket = try connect(port: port, receiveTimeout: 90, sendTimeout: 90)
         defer { close(socket) }
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
@@ -103,17 +105,20 @@ enum LoopbackHTTP {
         return try parse(received)
     }
 
-    private static func connect(port: Int) throws -> Int32 {
+    /// A blocking socket connected to 127.0.0.1:`port`, whose reads give up after
+    /// `receiveTimeout` seconds (none when `nil`) and writes after `sendTimeout`.
+    static func connect(port: Int, receiveTimeout: Int?, sendTimeout: Int) throws -> Int32 {
         #if canImport(Glibc)
             let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
             let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard socket >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
-        // Only a guard against a hung server: the whole suite runs in parallel on as few as two
-        // cores (the client's 100 MB responses included), where an answer can take many seconds.
-        var timeout = timeval(tv_sec: 90, tv_usec: 0)
-        _ = setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let receiveTimeout {
+            var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
+            _ = setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
+        var timeout = timeval(tv_sec: sendTimeout, tv_usec: 0)
         _ = setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         #if canImport(Darwin)
             var one: Int32 = 1
