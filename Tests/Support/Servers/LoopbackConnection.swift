@@ -177,21 +177,7 @@ final class LoopbackConnection: @unchecked Sendable {
 
     // MARK: Writing
 
-    private func writeNow(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { buffer in
-                #if canImport(Glibc)
-                    Glibc.send(socket, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
-                #else
-                    Darwin.send(socket, buffer.baseAddress, buffer.count, 0)
-                #endif
-            }
-            if written <= 0 { return false }
-            offset += written
-        }
-        return true
-    }
+    private func writeNow(_ bytes: [UInt8]) -> Bool { LoopbackHTTP.write(socket, bytes) }
 
     // MARK: Plumbing
 

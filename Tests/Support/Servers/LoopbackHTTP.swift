@@ -144,7 +144,8 @@ enum LoopbackHTTP {
         return socket
     }
 
-    private static func write(_ socket: Int32, _ bytes: [UInt8]) -> Bool {
+    /// Sends all of `bytes`; false when the peer closed or a write timed out.
+    static func write(_ socket: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { buffer in
