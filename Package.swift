@@ -4,9 +4,9 @@ import CompilerPluginSupport
 import PackageDescription
 
 // The core library (`JSONAPI`) has no package dependencies (only its own C shim target). Everything that needs one (the
-// command-line tool, the libyajl backend, the `@ResourceReadable` macro, the benchmarks) lives in its own target, and
-// the products that need a package are behind a package trait, so that a package depending on `JSONAPI` alone
-// resolves and builds nothing else:
+// command-line tool, the libyajl backend, the `@ResourceReadable` macro) lives in its own target, and the products
+// that need a package are behind a package trait, so that a package depending on `JSONAPI` alone resolves and builds
+// nothing else:
 //
 //   Macros   the JSONAPIMacros product (`@ResourceReadable`) and the generated documents' typed models: swift-syntax
 //   CLI      the `jsonapi` command-line tool: swift-argument-parser
@@ -20,7 +20,8 @@ import PackageDescription
 // URLSession transport) needs no package, so it is a product of its own without a trait.
 //
 // No trait is on by default. Building this package itself needs them all: `swift build --enable-all-traits` (the
-// scripts pass it).
+// scripts pass it). The benchmarks, the libFuzzer driver and the ThreadSanitizer check are packages of their own
+// (Benchmarks/, Tests/Fuzz/, Tests/Concurrency/) that use this one through its products.
 let package = Package(
     name: "swift-jsonapi",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -70,7 +71,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         // `swift package generate-documentation` (scripts/docs runs it). A plugin only: no product uses
@@ -226,50 +226,11 @@ let package = Package(
             dependencies: ["JSONAPIExample"],
             path: "Sources/JSONAPIExampleServer"
         ),
-        .executableTarget(
-            name: "JSONAPIBenchmarks",
-            dependencies: [
-                "JSONAPI",
-                "JSONAPIYajl",
-                "JSONAPIGenerator",
-                "JSONAPIGeneratorModels",
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/JSONAPIBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        // The client end to end (scripts/client-bench): a large compound document served over
-        // loopback by one process, fetched and decoded into typed models by another, through each
-        // transport, streamed or collected, against JSONDecoder. Not a product.
-        .executableTarget(
-            name: "jsonapi-client-benchmark",
-            dependencies: [
-                "JSONAPI",
-                "JSONAPIClient",
-                "JSONAPIAsyncHTTPClient",
-                "JSONAPIGenerator",
-                "JSONAPIGeneratorModels",
-                .product(
-                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])
-                ),
-            ],
-            path: "Benchmarks/ClientBenchmark"
-        ),
-        // The resource stream against the in-memory parser and JSONDecoder, one process per
-        // variant (scripts/stream-bench). Not a product.
-        .executableTarget(
-            name: "jsonapi-stream-benchmark",
-            dependencies: ["JSONAPI", "JSONAPIGenerator", "JSONAPIGeneratorModels"],
-            path: "Benchmarks/StreamBenchmark"
-        ),
-        // Fuzzing (scripts/fuzz): the checks, shared with the tests that replay committed crash
-        // inputs, and the libFuzzer driver. Neither is a product: users of JSONAPI never build them.
+        // The fuzz checks, for the test that replays the committed fuzz inputs. The libFuzzer
+        // driver over the same checks is a package of its own (Tests/Fuzz/Package.swift), as is the
+        // concurrency check run under ThreadSanitizer (Tests/Concurrency/Package.swift), and the
+        // benchmarks (Benchmarks/Package.swift): none is built by `swift build` here.
         .target(name: "JSONAPIFuzzChecks", dependencies: ["JSONAPI", "JSONAPIYajl"], path: "Tests/Fuzz/Checks"),
-        .executableTarget(name: "jsonapi-fuzz", dependencies: ["JSONAPIFuzzChecks"], path: "Tests/Fuzz/Driver"),
-        // Concurrent reads and parses, and concurrent use of the client's resource store, run under
-        // ThreadSanitizer by scripts/tsan.
-        .executableTarget(
-            name: "jsonapi-concurrency-check", dependencies: ["JSONAPI", "JSONAPIClient"], path: "Tests/Concurrency"),
         // The tests. The library's own need neither libyajl nor swift-syntax: `swift build --target
         // JSONAPICoreTests` builds neither. What needs one of them, or the built tool, has a target
         // of its own.

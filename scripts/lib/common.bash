@@ -4,6 +4,8 @@
 #
 # Environment:
 #   JSONAPI_SCRATCH_PATH  SwiftPM build directory (default: .build)
+#   BENCH_SCRATCH_PATH    build directory of the benchmarks' package, Benchmarks/Package.swift
+#                         (default: .build-bench)
 #   JSONAPI_BIN           use this jsonapi binary instead of building one (conformance, demo)
 
 # Prints a step heading to standard error with the time of day, so that a CI log shows where its
@@ -18,6 +20,19 @@ die() {
 }
 
 scratch_path=${JSONAPI_SCRATCH_PATH:-.build}
+# The benchmarks are a package of their own (Benchmarks/Package.swift); every script that builds
+# or runs them passes these options to `swift build` and `swift package`.
+bench_package_options=(--package-path Benchmarks --scratch-path "$(realpath -m "${BENCH_SCRATCH_PATH:-.build-bench}")")
+
+# Builds one executable of the benchmarks' package in release and prints its path.
+build_bench_product() { # PRODUCT
+    log "swift build -c release --package-path Benchmarks --product $1"
+    swift build -c release "${bench_package_options[@]}" --product "$1" >&2
+    local bin
+    bin="$(swift build -c release "${bench_package_options[@]}" --show-bin-path)/$1"
+    [[ -x $bin ]] || die "the release build did not produce $bin"
+    printf '%s\n' "$bin"
+}
 
 apt_updated=false
 apt_install() {
