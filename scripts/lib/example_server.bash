@@ -4,17 +4,30 @@
 # Environment:
 #   EXAMPLE_SERVER_BIN  use this jsonapi-example-server binary instead of building one
 
-# Builds the release example server and sets EXAMPLE_SERVER_BIN (unless already set).
-build_release_example_server() {
+# build_example_server CONFIGURATION TRAIT-OPTION: builds the example server (debug or release;
+# `--traits Hummingbird` for one front, `--enable-all-traits` for both) and sets
+# EXAMPLE_SERVER_BIN, unless it is already set.
+build_example_server() {
+    local configuration=$1 traits=$2
     if [[ -n ${EXAMPLE_SERVER_BIN:-} ]]; then
         [[ -x $EXAMPLE_SERVER_BIN ]] || die "EXAMPLE_SERVER_BIN=$EXAMPLE_SERVER_BIN is not an executable"
         return
     fi
-    log "swift build -c release --enable-all-traits --product jsonapi-example-server"
-    swift build -c release --enable-all-traits --product jsonapi-example-server --scratch-path "$scratch_path" >&2
-    EXAMPLE_SERVER_BIN="$(swift build -c release --enable-all-traits --scratch-path "$scratch_path" \
-        --show-bin-path)/jsonapi-example-server"
-    [[ -x $EXAMPLE_SERVER_BIN ]] || die "the release build did not produce $EXAMPLE_SERVER_BIN"
+    local options=(-c "$configuration" --scratch-path "$scratch_path")
+    if [[ $traits == --enable-all-traits ]]; then
+        options+=(--enable-all-traits)
+    else
+        options+=(--traits "$traits")
+    fi
+    log "swift build ${options[*]} --product jsonapi-example-server"
+    swift build "${options[@]}" --product jsonapi-example-server >&2
+    EXAMPLE_SERVER_BIN="$(swift build "${options[@]}" --show-bin-path)/jsonapi-example-server"
+    [[ -x $EXAMPLE_SERVER_BIN ]] || die "the build did not produce $EXAMPLE_SERVER_BIN"
+}
+
+# Builds the release example server with both fronts (for measurements) and sets EXAMPLE_SERVER_BIN.
+build_release_example_server() {
+    build_example_server release --enable-all-traits
 }
 
 # A free TCP port on 127.0.0.1.
