@@ -12,11 +12,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         // The generated documents' typed models use `@ResourceReadable` (Macros); the client's
-        // end-to-end benchmark reaches the server through AsyncHTTPClient as well. With CLI, the
-        // `jsonapi` tool builds here too (`swift build --package-path Benchmarks --product
-        // jsonapi`): scripts/test measures the tool built beside the benchmarks, sharing their
-        // release build of the library instead of compiling it a second time.
-        .package(name: "swift-jsonapi", path: "..", traits: ["Macros", "AsyncHTTPClient", "CLI"]),
+        // end-to-end benchmark reaches the server through AsyncHTTPClient as well.
+        .package(name: "swift-jsonapi", path: "..", traits: ["Macros", "AsyncHTTPClient"]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
