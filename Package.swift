@@ -214,8 +214,10 @@ let package = Package(
             name: "JSONAPIExample",
             dependencies: [
                 "JSONAPI",
-                "JSONAPIHummingbird",
-                "JSONAPIVapor",
+                // Each front only with its trait: a build with one framework (scripts/demo builds the
+                // Hummingbird front alone) compiles nothing of the other.
+                .target(name: "JSONAPIHummingbird", condition: .when(traits: ["Hummingbird"])),
+                .target(name: "JSONAPIVapor", condition: .when(traits: ["Vapor"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
             ],
