@@ -185,7 +185,9 @@ struct DocumentEncoder {
     var writer: JSONWriter
     /// Whether the `included` array has been started.
     var includedOpen = false
-    /// The resources written as primary data one by one (an array of models).
+    /// The resources of the primary data (written one by one, an array of models) that were
+    /// queued for `included` through a relationship before they were written: those are left
+    /// out of `included`. A primary resource not queued by then never is (it is in `emitted`).
     var primaryKeys: Set<ResourceKey> = []
     /// Writes resources as their models encode them, when the options allow (else nil).
     let stream: StreamingEncoder?
@@ -224,7 +226,10 @@ struct DocumentEncoder {
         included: [any Encodable]
     ) throws -> [UInt8] {
         // The stream's spare value encoders refer back to it.
-        defer { unsafe stream?.spare.removeAll() }
+        defer {
+            unsafe stream?.spare.removeAll()
+            context.releaseSpareEncoders()
+        }
         writer.beginObject()
         writer.key("data")
         try writePrimary(value)
@@ -318,11 +323,16 @@ struct DocumentEncoder {
         try write(record)
     }
 
+    /// Makes room for the keys of `primaryCount` primary resources (and as many related ones),
+    /// so the key set does not grow one doubling at a time.
+    mutating func reserveCapacity(primaryCount: Int) {
+        emitted.reserveCapacity(emitted.count + 2 * primaryCount)
+    }
+
     /// Writes one resource of the primary data.
     mutating func writePrimaryRecord(_ record: EncodedRecord) throws {
         let key = key(of: record)
-        emitted.insert(key)
-        primaryKeys.insert(key)
+        if !emitted.insert(key).inserted { primaryKeys.insert(key) }
         enqueueRelated(of: record, path: "")
         try write(record)
     }
@@ -482,17 +492,17 @@ struct DocumentEncoder {
 
     /// Writes `type`, `id` and `lid`, after the resource object's `{`.
     private mutating func writeIdentity(type: String, id: String?, lid: String?) throws {
-        writer.key("type")
+        writer.key(literal: "type")
         writer.string(type)
         if let id, !(id.isEmpty && (mode == .create || lid != nil)) {
-            writer.key("id")
+            writer.key(literal: "id")
             writer.string(id)
         } else if id == nil && lid == nil && mode != .create {
             throw EncodingError.invalidValue(
                 type, EncodingError.Context(codingPath: [], debugDescription: "a `\(type)` resource has no id"))
         }
         if let lid {
-            writer.key("lid")
+            writer.key(literal: "lid")
             writer.string(lid)
         }
     }
@@ -503,11 +513,11 @@ struct DocumentEncoder {
         unsafe try writeIdentity(type: stream.resourceType, id: stream.id, lid: stream.lid)
         unsafe stream.out.withBytes { bytes in
             if unsafe !stream.attributes.isEmpty {
-                writer.key("attributes")
+                writer.key(literal: "attributes")
                 unsafe writer.rawObject(members: stream.attributes, of: bytes)
             }
             if unsafe !stream.relationships.isEmpty {
-                writer.key("relationships")
+                writer.key(literal: "relationships")
                 writer.beginObject()
                 // By index, reading the fields in place: a `for relationship in` loop copies each
                 // relationship (its name and references retained and released) to read four fields.
@@ -649,6 +659,7 @@ protocol EncodableModelArray {
 
 extension Array: EncodableModelArray where Element: JSONAPIResource & Encodable {
     func writeRecords(into document: inout DocumentEncoder) throws {
+        document.reserveCapacity(primaryCount: count)
         // Elements are borrowed from the buffer, not copied out (a copy retains every member).
         unsafe try withUnsafeBufferPointer { elements in
             for index in elements.indices {

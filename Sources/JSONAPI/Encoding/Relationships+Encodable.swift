@@ -59,9 +59,7 @@ extension EncodingContext {
     /// (`author.links`) allocates.
     @inline(__always)
     func writesNull(forNil type: Any.Type, key: some CodingKey) -> Bool {
-        guard writesNilToOne, !isStreamedLeaf(type), !(type is any ToManyLinkageType.Type),
-            kind(of: type) == .relationship
-        else { return false }
+        guard writesNilToOne, !isStreamedLeaf(type), kind(of: type) == .toOneRelationship else { return false }
         switch section(of: key) {
         case .attribute, .relationship: return true
         default: return false

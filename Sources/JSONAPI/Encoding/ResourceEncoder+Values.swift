@@ -140,8 +140,42 @@ final class EncodingContext {
     /// What the encoder needs to know about a type, found once per type and encode call.
     enum TypeKind {
         case plain
-        case relationship
+        /// A to-one relationship value: its `nil` is known-empty linkage.
+        case toOneRelationship
+        /// A to-many relationship value (``ToManyLinkageType``): its `nil` says nothing.
+        case toManyRelationship
         case stringDictionary
+
+        var isRelationship: Bool { self == .toOneRelationship || self == .toManyRelationship }
+    }
+
+    /// An identity-only encoder nobody holds, for the next model's identity. It refers back to
+    /// this context: ``releaseSpareEncoders()`` ends that cycle when a document is done.
+    @exclusivity(unchecked) private var spareIdentityEncoder: ResourceEncoder?
+
+    /// The `id` and `lid` of `model`, read by encoding it to an identity-only encoder (one is
+    /// reused from model to model; a nested call, if a model's identity needed one, gets its
+    /// own).
+    func identity<Model: Encodable>(of model: Model, resourceType: String) throws -> (id: String?, lid: String?) {
+        let encoder: ResourceEncoder
+        if let spare = spareIdentityEncoder {
+            spareIdentityEncoder = nil
+            spare.resourceType = resourceType
+            spare.id = nil
+            spare.lid = nil
+            encoder = spare
+        } else {
+            encoder = ResourceEncoder(context: self, resourceType: resourceType, identityOnly: true)
+        }
+        try model.encode(to: encoder)
+        let identity = (id: encoder.id, lid: encoder.lid)
+        spareIdentityEncoder = encoder
+        return identity
+    }
+
+    /// Drops the encoders kept for reuse.
+    func releaseSpareEncoders() {
+        spareIdentityEncoder = nil
     }
 
     private var kinds: [ObjectIdentifier: TypeKind] = [:]
@@ -166,7 +200,7 @@ final class EncodingContext {
         if let kind = kinds[key] { return kind }
         let kind: TypeKind
         if isRelationshipType(type) {
-            kind = .relationship
+            kind = type is any ToManyLinkageType.Type ? .toManyRelationship : .toOneRelationship
         } else if type is any StringKeyedDictionary.Type {
             kind = .stringDictionary
         } else {

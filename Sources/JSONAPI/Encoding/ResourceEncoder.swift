@@ -85,15 +85,15 @@ struct LinkageBuilder {
         }
     }
 
-    private mutating func addModel(_ model: any JSONAPIResource & Encodable) throws {
-        let type = Swift.type(of: model).resourceType
+    /// Adds a model: its identity (when needed now) and the model itself, for `included`.
+    mutating func addModel<Model: JSONAPIResource & Encodable>(_ model: Model) throws {
+        let type = Model.resourceType
         hasModels = true
         guard resolvesIdentity else {
             references.append(LinkageReference(type: type, id: nil, lid: nil, model: model))
             return
         }
-        let identity = ResourceEncoder(context: context, resourceType: type, identityOnly: true)
-        try model.encode(to: identity)
+        let identity = try context.identity(of: model, resourceType: type)
         references.append(LinkageReference(type: type, id: identity.id, lid: identity.lid, model: model))
     }
 }
@@ -114,7 +114,8 @@ struct EncodedRelationship {
 /// resource graph.
 final class ResourceEncoder: Encoder {
     let context: EncodingContext
-    let resourceType: String
+    /// The resource's type (an identity-only encoder is reused for models of other types).
+    var resourceType: String
     /// Only `id` and `lid` are read (to write linkage to the model).
     let identityOnly: Bool
     var codingPath: [any CodingKey] { [] }
@@ -122,7 +123,7 @@ final class ResourceEncoder: Encoder {
 
     var id: String?
     var lid: String?
-    let attributes = EncodedObject(capacity: 16)
+    let attributes: EncodedObject
     var relationships: [EncodedRelationship] = []
     var meta: EncodedValue?
     var links: EncodedValue?
@@ -132,6 +133,7 @@ final class ResourceEncoder: Encoder {
         self.context = context
         self.resourceType = resourceType
         self.identityOnly = identityOnly
+        attributes = EncodedObject(capacity: identityOnly ? 0 : 16)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -364,7 +366,7 @@ struct ResourceKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         case .relationship(let name):
             try encodeRelationship(value, name: name)
         case .attribute(let name):
-            if context.kind(of: T.self) == .relationship {
+            if context.kind(of: T.self).isRelationship {
                 try encodeRelationship(value, name: name)
             } else {
                 encoder.attributes.set(name, try context.box(value, path: [key]))

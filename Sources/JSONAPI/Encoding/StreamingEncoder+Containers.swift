@@ -144,7 +144,7 @@ struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
                 guard stream.beginAttribute(name) else { return }
                 _ = try stream.writeLeaf(value)
                 stream.endAttribute()
-            } else if context.kind(of: T.self) == .relationship {
+            } else if context.kind(of: T.self).isRelationship {
                 try stream.encodeRelationship(value, name: name)
             } else {
                 guard stream.beginAttribute(name) else { return }
@@ -189,7 +189,8 @@ struct StreamResourceContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 @inline(__always)
 func isStreamedLeaf(_ type: Any.Type) -> Bool {
     type == String.self || type == Int.self || type == Double.self || type == Bool.self || type == [String].self
-        || type == Date.self || type == Data.self || type == URL.self || type == UUID.self || type == Decimal.self
+        || type == [Double].self || type == [Int].self || type == Date.self || type == Data.self || type == URL.self
+        || type == UUID.self || type == Decimal.self
         || type == JSON.self
 }
 
@@ -198,7 +199,8 @@ extension StreamingEncoder {
     func encodeRelationship<T: Encodable>(_ value: T, name: String) throws {
         if let fieldset = unsafe fieldset, !fieldset.contains(name) { return }
         let index = relationshipIndex(name)
-        if let writer = linkageWriter(for: T.self) {
+        let plan = relationshipPlan(for: T.self)
+        if case .identifiers(let writer) = plan {
             // Identifiers: written as they are read, no references kept.
             let start = unsafe out.count
             writer.appendLinkage(value, to: self)
@@ -207,10 +209,9 @@ extension StreamingEncoder {
             return
         }
         var linkage = LinkageBuilder(context: context)
-        if let direct = T.self as? any DirectLinkageEncodable.Type {
-            // Identifiers, arrays, optionals: no copy of the value into an existential box.
-            try direct.collect(value, into: &linkage)
-        } else if let related = value as? any RelatedEncodable {
+        // Models, arrays, optionals: collected by the plan, no copy into an existential box.
+        let collected = try plan.collect(value, into: &linkage)
+        if !collected, let related = value as? any RelatedEncodable {
             try linkage.addValue(related.relatedValue)
             if let meta = related.relatedMeta {
                 let start = unsafe out.count
@@ -222,7 +223,7 @@ extension StreamingEncoder {
                 try writeValue(links, parent: nil, key: AnyKey(name))
                 unsafe relationships[index].links = start..<out.count
             }
-        } else {
+        } else if !collected {
             try linkage.addValue(value)
         }
         let start = unsafe out.count
@@ -651,24 +652,102 @@ extension Optional: StreamedLinkage where Wrapped: StreamedIdentifier {
     }
 }
 
-/// One slot of ``StreamingEncoder``'s cache of linkage writers.
+extension NullLinkage: StreamedLinkage {
+    static func appendLinkage<V>(_ value: V, to stream: StreamingEncoder) {
+        unsafe stream.out.appendNull()
+    }
+}
+
+// MARK: - Model linkage
+
+/// A relationship type holding models of one type: an optional or an array of a model. Their
+/// linkage is collected with the model's static type: no copy of each value into an `Any`, no
+/// protocol cast per value.
+protocol ModelLinkage {
+    /// Adds the linkage of `value`, which is a `Self`, and its models.
+    static func collectModels<V>(_ value: V, into linkage: inout LinkageBuilder) throws
+}
+
+extension Optional: ModelLinkage where Wrapped: JSONAPIResource & Encodable {
+    static func collectModels<V>(_ value: V, into linkage: inout LinkageBuilder) throws {
+        if let model = sameType(value, as: Wrapped?.self) { try linkage.addModel(model) }
+    }
+}
+
+extension Array: ModelLinkage where Element: JSONAPIResource & Encodable {
+    static func collectModels<V>(_ value: V, into linkage: inout LinkageBuilder) throws {
+        let models = sameType(value, as: [Element].self)
+        linkage.isToMany = true
+        linkage.references.reserveCapacity(linkage.references.count + models.count)
+        for index in models.indices { try linkage.addModel(models[index]) }
+    }
+}
+
+/// Adds `value`, a model of type `Model`, to `linkage` (the model type opened from a cached
+/// metatype).
+private func collectModel<Model: JSONAPIResource & Encodable, V>(
+    _ type: Model.Type, _ value: V, into linkage: inout LinkageBuilder
+) throws {
+    try linkage.addModel(sameType(value, as: Model.self))
+}
+
+/// How a relationship type's values become linkage, decided once per type.
+enum RelationshipPlan {
+    /// Identifiers, arrays and optionals of them, and `null`: written as they are read.
+    case identifiers(any StreamedLinkage.Type)
+    /// A model: collected with its static type.
+    case model(any (JSONAPIResource & Encodable).Type)
+    /// An optional or an array of a model: collected with the model's static type.
+    case models(any ModelLinkage.Type)
+    /// Other identifiers, arrays and optionals: collected without a copy into an existential.
+    case direct(any DirectLinkageEncodable.Type)
+    /// Anything else (``Related``, unions): through ``LinkageBuilder/addValue(_:)``.
+    case general
+
+    init(for type: Any.Type) {
+        if let writer = type as? any StreamedLinkage.Type {
+            self = .identifiers(writer)
+        } else if let model = type as? any (JSONAPIResource & Encodable).Type {
+            self = .model(model)
+        } else if let models = type as? any ModelLinkage.Type {
+            self = .models(models)
+        } else if let direct = type as? any DirectLinkageEncodable.Type {
+            self = .direct(direct)
+        } else {
+            self = .general
+        }
+    }
+
+    /// Adds the linkage of `value` (of the planned type) to `linkage`; false for ``general``
+    /// and ``identifiers`` plans, which the caller handles.
+    func collect<V>(_ value: V, into linkage: inout LinkageBuilder) throws -> Bool {
+        switch self {
+        case .model(let model): try collectModel(model, value, into: &linkage)
+        case .models(let models): try models.collectModels(value, into: &linkage)
+        case .direct(let direct): try direct.collect(value, into: &linkage)
+        case .identifiers, .general: return false
+        }
+        return true
+    }
+}
+
+/// One slot of ``StreamingEncoder``'s cache of relationship plans.
 struct RecentLinkage {
     /// The metadata address of the type, 0 for none.
     var type: UInt = 0
-    var writer: (any StreamedLinkage.Type)?
+    var plan: RelationshipPlan = .general
 }
 
 extension StreamingEncoder {
-    /// How values of `type` write their linkage, when they are identifiers (or arrays or
-    /// optionals of them); nil for models and other relationship values. The protocol cast is
-    /// made once per type: the answer is kept in 16 slots chosen by the metadata address.
+    /// How values of relationship type `type` become linkage. The protocol casts are made once
+    /// per type: the answer is kept in 16 slots chosen by the metadata address.
     @inline(__always)
-    func linkageWriter(for type: Any.Type) -> (any StreamedLinkage.Type)? {
+    func relationshipPlan(for type: Any.Type) -> RelationshipPlan {
         let bits = UInt(bitPattern: ObjectIdentifier(type))
         let slot = Int(truncatingIfNeeded: (bits >> 4) & 15)
-        if unsafe recentLinkage[slot].type == bits { return unsafe recentLinkage[slot].writer }
-        let writer = type as? any StreamedLinkage.Type
-        unsafe recentLinkage[slot] = RecentLinkage(type: bits, writer: writer)
-        return writer
+        if unsafe recentLinkage[slot].type == bits { return unsafe recentLinkage[slot].plan }
+        let plan = RelationshipPlan(for: type)
+        unsafe recentLinkage[slot] = RecentLinkage(type: bits, plan: plan)
+        return plan
     }
 }

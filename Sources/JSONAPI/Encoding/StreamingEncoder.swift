@@ -58,7 +58,7 @@ final class StreamingEncoder: Encoder {
     @exclusivity(unchecked) var nextSerial: UInt32 = 0
     /// Value encoders nobody holds any more, for the next nested values.
     @exclusivity(unchecked) var spare: [StreamValueEncoder] = []
-    /// How each recent relationship type writes its linkage (see ``linkageWriter(for:)``).
+    /// How each recent relationship type becomes linkage (see ``relationshipPlan(for:)``).
     @exclusivity(unchecked) var recentLinkage = [RecentLinkage](repeating: RecentLinkage(), count: 16)
 
     init(context: EncodingContext) {
@@ -73,13 +73,14 @@ final class StreamingEncoder: Encoder {
         unsafe id = nil
         unsafe lid = nil
         unsafe out.count = 0
-        unsafe attributes.removeAll(keepingCapacity: true)
-        unsafe relationships.removeAll(keepingCapacity: true)
+        // `removeAll(keepingCapacity:)` of an empty array is not free: asked only when needed.
+        if unsafe !attributes.isEmpty { unsafe attributes.removeAll(keepingCapacity: true) }
+        if unsafe !relationships.isEmpty { unsafe relationships.removeAll(keepingCapacity: true) }
         unsafe meta = nil
         unsafe links = nil
         unsafe failure = nil
         unsafe needsTree = false
-        unsafe open.removeAll(keepingCapacity: true)
+        if unsafe !open.isEmpty { unsafe open.removeAll(keepingCapacity: true) }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -176,6 +177,22 @@ final class StreamingEncoder: Encoder {
             for index in strings.indices {
                 if index != 0 { unsafe out.appendByte(UInt8(ascii: ",")) }
                 unsafe out.appendString(strings[index])
+            }
+            unsafe out.appendByte(UInt8(ascii: "]"))
+        } else if T.self == [Double].self {
+            let numbers = sameType(value, as: [Double].self)
+            unsafe out.appendByte(UInt8(ascii: "["))
+            for index in numbers.indices {
+                if index != 0 { unsafe out.appendByte(UInt8(ascii: ",")) }
+                try appendDouble(numbers[index])
+            }
+            unsafe out.appendByte(UInt8(ascii: "]"))
+        } else if T.self == [Int].self {
+            let numbers = sameType(value, as: [Int].self)
+            unsafe out.appendByte(UInt8(ascii: "["))
+            for index in numbers.indices {
+                if index != 0 { unsafe out.appendByte(UInt8(ascii: ",")) }
+                unsafe out.appendInteger(Int64(numbers[index]))
             }
             unsafe out.appendByte(UInt8(ascii: "]"))
         } else if T.self == JSON.self {

@@ -5,9 +5,9 @@ extension JSONWriter {
     /// one (compact output only: the bytes are copied as they are). Inlined into the streamed
     /// resource's relationship loop, which otherwise copies each relationship out of its array.
     @inline(__always)
-    mutating func rawMember(_ name: String, _ range: Range<Int>?, of bytes: UnsafeRawBufferPointer) {
+    mutating func rawMember(_ name: StaticString, _ range: Range<Int>?, of bytes: UnsafeRawBufferPointer) {
         guard let range else { return }
-        key(name)
+        key(literal: name)
         // SAFETY: `bytes` outlives this call, and so the view; the range is checked against it.
         let value = unsafe ByteView(unsafeBytes: bytes).subview(range)
         unsafe value.withUnsafeBytes { json in unsafe rawValue(json) }

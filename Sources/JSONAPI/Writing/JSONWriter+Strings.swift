@@ -31,6 +31,34 @@ extension JSONWriter {
         storage.append(UInt8(ascii: "\""))
     }
 
+    /// Writes an object member name that needs no escape: an ASCII literal of the format
+    /// (`type`, `attributes`, ...), copied without the scan ``key(_:)`` makes.
+    mutating func key(literal name: StaticString) {
+        guard beforeKey() else { return }
+        unsafe name.withUTF8Buffer { utf8 in
+            let count = utf8.count
+            guard count <= 28, let base = utf8.baseAddress else {
+                storage.append(UInt8(ascii: "\""))
+                unsafe storage.append(contentsOf: utf8)
+                storage.append(UInt8(ascii: "\""))
+                writeColon()
+                return
+            }
+            // One append of `"name":` (or `"name": `) assembled on the stack.
+            unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+                guard let out = buffer.baseAddress else { return }
+                // SAFETY: `count <= 28`, so the quotes, the name and the two suffix bytes fit in 32.
+                unsafe out[0] = UInt8(ascii: "\"")
+                unsafe (out + 1).initialize(from: base, count: count)
+                unsafe out[count &+ 1] = UInt8(ascii: "\"")
+                unsafe out[count &+ 2] = UInt8(ascii: ":")
+                unsafe out[count &+ 3] = UInt8(ascii: " ")
+                let length = count &+ (pretty ? 4 : 3)
+                unsafe storage.append(contentsOf: UnsafeBufferPointer(start: out, count: length))
+            }
+        }
+    }
+
     /// Appends `"`, the escaped UTF-8 of `value`, `"`, then `suffix` (0, 1 or 2 bytes:
     /// `:` or `: ` after a key), with a single append when the string is short and plain.
     @inlinable
