@@ -145,7 +145,7 @@ struct ExampleService: Sendable {
         guard let view = document.primaryResources.first else {
             throw ServiceError.invalid("primary data must be a resource object", pointer: "/data")
         }
-        // Self.create checks everything before its one `put`: no copy of the store is needed.
+        // Self.create checks everything before its one `put`: no journal is needed.
         let created = try store.writeInPlace { state in
             var lids: [String: String] = [:]
             return try Self.create(JSONAPIResourceObject(view), endpoint: type, in: &state, lids: &lids)
