@@ -490,51 +490,38 @@ struct DocumentEncoder {
         }
     }
 
-    /// Writes `type`, `id` and `lid`, after the resource object's `{`.
-    private mutating func writeIdentity(type: String, id: String?, lid: String?) throws {
-        writer.key(literal: "type")
-        writer.string(type)
-        if let id, !(id.isEmpty && (mode == .create || lid != nil)) {
-            writer.key(literal: "id")
-            writer.string(id)
-        } else if id == nil && lid == nil && mode != .create {
+    /// The `id` and `lid` a resource object writes beside its `type`: an empty `id` is left out
+    /// of a create body, and beside a `lid`; a resource with neither fails outside a create body.
+    private func identityMembers(type: String, id: String?, lid: String?) throws -> (id: String?, lid: String?) {
+        if let id, !(id.isEmpty && (mode == .create || lid != nil)) { return (id, lid) }
+        if id == nil && lid == nil && mode != .create {
             throw EncodingError.invalidValue(
                 type, EncodingError.Context(codingPath: [], debugDescription: "a `\(type)` resource has no id"))
         }
-        if let lid {
+        return (nil, lid)
+    }
+
+    /// Writes `type`, `id` and `lid`, after the resource object's `{`.
+    private mutating func writeIdentity(type: String, id: String?, lid: String?) throws {
+        let identity = try identityMembers(type: type, id: id, lid: lid)
+        writer.key(literal: "type")
+        writer.string(type)
+        if let id = identity.id {
+            writer.key(literal: "id")
+            writer.string(id)
+        }
+        if let lid = identity.lid {
             writer.key(literal: "lid")
             writer.string(lid)
         }
     }
 
-    /// Writes the resource the stream holds, copying the JSON text of its members.
+    /// Writes the resource the stream holds: assembled by the stream from the JSON text of its
+    /// members, and handed to the writer as one value.
     private mutating func writeStreamed(_ stream: StreamingEncoder) throws {
-        writer.beginObject()
-        unsafe try writeIdentity(type: stream.resourceType, id: stream.id, lid: stream.lid)
-        unsafe stream.out.withBytes { bytes in
-            if unsafe !stream.attributes.isEmpty {
-                writer.key(literal: "attributes")
-                unsafe writer.rawObject(members: stream.attributes, of: bytes)
-            }
-            if unsafe !stream.relationships.isEmpty {
-                writer.key(literal: "relationships")
-                writer.beginObject()
-                // By index, reading the fields in place: a `for relationship in` loop copies each
-                // relationship (its name and references retained and released) to read four fields.
-                for index in unsafe stream.relationships.indices {
-                    unsafe writer.key(stream.relationships[index].name)
-                    writer.beginObject()
-                    unsafe writer.rawMember("data", stream.relationships[index].data, of: bytes)
-                    unsafe writer.rawMember("links", stream.relationships[index].links, of: bytes)
-                    unsafe writer.rawMember("meta", stream.relationships[index].meta, of: bytes)
-                    writer.endObject()
-                }
-                writer.endObject()
-            }
-            unsafe writer.rawMember("links", stream.links, of: bytes)
-            unsafe writer.rawMember("meta", stream.meta, of: bytes)
-        }
-        writer.endObject()
+        let identity = unsafe try identityMembers(type: stream.resourceType, id: stream.id, lid: stream.lid)
+        stream.assembleObject(id: identity.id, lid: identity.lid)
+        unsafe stream.object.withBytes { unsafe writer.rawValue($0) }
     }
 
     /// Writes a resource encoded as a tree.

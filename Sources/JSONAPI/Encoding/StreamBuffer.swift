@@ -76,6 +76,23 @@ struct StreamBuffer: ~Copyable {
         unsafe bytes.withUnsafeBytes { unsafe append($0) }
     }
 
+    /// Appends the bytes at `range` of `bytes` (another buffer's).
+    mutating func append(_ range: Range<Int>, of bytes: UnsafeRawBufferPointer) {
+        // The range comes from the same encoder's bookkeeping; clamped all the same.
+        let lower = min(max(range.lowerBound, 0), bytes.count)
+        let upper = min(max(range.upperBound, lower), bytes.count)
+        // SAFETY: `lower...upper` lies within `bytes`, which the caller keeps alive for the call.
+        unsafe append(UnsafeRawBufferPointer(rebasing: bytes[lower..<upper]))
+    }
+
+    /// Appends `"name":` for a member name that needs no escape (a literal of the format).
+    mutating func appendLiteralKey(_ name: StaticString) {
+        appendByte(UInt8(ascii: "\""))
+        unsafe name.withUTF8Buffer { unsafe append(UnsafeRawBufferPointer($0)) }
+        appendByte(UInt8(ascii: "\""))
+        appendByte(UInt8(ascii: ":"))
+    }
+
     /// Appends up to 8 ASCII bytes packed little-endian in `word`.
     @inline(__always)
     private mutating func appendPacked(_ word: UInt64, count length: Int) {

@@ -45,6 +45,8 @@ final class StreamingEncoder: Encoder {
     @exclusivity(unchecked) var lid: String?
     /// Member values as JSON text.
     @exclusivity(unchecked) var out: StreamBuffer
+    /// The resource object assembled from `out`, handed to the document's writer in one piece.
+    @exclusivity(unchecked) var object: StreamBuffer
     /// The `"name":value` ranges of `out` of the attributes, in order.
     @exclusivity(unchecked) var attributes: [Range<Int>] = []
     @exclusivity(unchecked) var relationships: [StreamedRelationship] = []
@@ -64,6 +66,72 @@ final class StreamingEncoder: Encoder {
     init(context: EncodingContext) {
         self.context = context
         unsafe out = StreamBuffer(capacity: 4096, escapeSlashes: context.options.formatting.escapesSlashes)
+        unsafe object = StreamBuffer(capacity: 4096, escapeSlashes: context.options.formatting.escapesSlashes)
+    }
+
+    /// Assembles the resource object in `object`: `type`, then `id` and `lid` when given, then
+    /// the members as the model handed them over (compact output: ranges of `out` copied).
+    func assembleObject(id: String?, lid: String?) {
+        unsafe object.count = 0
+        unsafe object.appendByte(UInt8(ascii: "{"))
+        unsafe object.appendLiteralKey("type")
+        unsafe object.appendString(resourceType)
+        if let id {
+            unsafe object.appendByte(UInt8(ascii: ","))
+            unsafe object.appendLiteralKey("id")
+            unsafe object.appendString(id)
+        }
+        if let lid {
+            unsafe object.appendByte(UInt8(ascii: ","))
+            unsafe object.appendLiteralKey("lid")
+            unsafe object.appendString(lid)
+        }
+        unsafe out.withBytes { bytes in
+            if unsafe !attributes.isEmpty {
+                unsafe object.appendByte(UInt8(ascii: ","))
+                unsafe object.appendLiteralKey("attributes")
+                unsafe object.appendByte(UInt8(ascii: "{"))
+                for index in unsafe attributes.indices {
+                    if index != 0 { unsafe object.appendByte(UInt8(ascii: ",")) }
+                    unsafe object.append(attributes[index], of: bytes)
+                }
+                unsafe object.appendByte(UInt8(ascii: "}"))
+            }
+            if unsafe !relationships.isEmpty {
+                unsafe object.appendByte(UInt8(ascii: ","))
+                unsafe object.appendLiteralKey("relationships")
+                unsafe object.appendByte(UInt8(ascii: "{"))
+                // By index, reading the fields in place: a `for relationship in` loop copies each
+                // relationship (its name and references retained and released) to read four fields.
+                for index in unsafe relationships.indices {
+                    if index != 0 { unsafe object.appendByte(UInt8(ascii: ",")) }
+                    unsafe object.appendKey(relationships[index].name)
+                    unsafe object.appendByte(UInt8(ascii: "{"))
+                    var first = true
+                    unsafe appendMember("data", relationships[index].data, of: bytes, first: &first)
+                    unsafe appendMember("links", relationships[index].links, of: bytes, first: &first)
+                    unsafe appendMember("meta", relationships[index].meta, of: bytes, first: &first)
+                    unsafe object.appendByte(UInt8(ascii: "}"))
+                }
+                unsafe object.appendByte(UInt8(ascii: "}"))
+            }
+            var first = false
+            unsafe appendMember("links", links, of: bytes, first: &first)
+            unsafe appendMember("meta", meta, of: bytes, first: &first)
+        }
+        unsafe object.appendByte(UInt8(ascii: "}"))
+    }
+
+    /// Appends `"name":` and the value at `range` of `bytes` to `object`, when there is one.
+    @inline(__always)
+    private func appendMember(
+        _ name: StaticString, _ range: Range<Int>?, of bytes: UnsafeRawBufferPointer, first: inout Bool
+    ) {
+        guard let range else { return }
+        if !first { unsafe object.appendByte(UInt8(ascii: ",")) }
+        first = false
+        unsafe object.appendLiteralKey(name)
+        unsafe object.append(range, of: bytes)
     }
 
     /// Forgets the previous resource.

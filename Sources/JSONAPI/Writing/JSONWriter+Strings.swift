@@ -35,28 +35,24 @@ extension JSONWriter {
     /// (`type`, `attributes`, ...), copied without the scan ``key(_:)`` makes.
     mutating func key(literal name: StaticString) {
         guard beforeKey() else { return }
-        unsafe name.withUTF8Buffer { utf8 in
-            let count = utf8.count
-            guard count <= 28, let base = utf8.baseAddress else {
-                storage.append(UInt8(ascii: "\""))
-                unsafe storage.append(contentsOf: utf8)
-                storage.append(UInt8(ascii: "\""))
-                writeColon()
-                return
-            }
-            // One append of `"name":` (or `"name": `) assembled on the stack.
-            unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
-                guard let out = buffer.baseAddress else { return }
-                // SAFETY: `count <= 28`, so the quotes, the name and the two suffix bytes fit in 32.
-                unsafe out[0] = UInt8(ascii: "\"")
-                unsafe (out + 1).initialize(from: base, count: count)
-                unsafe out[count &+ 1] = UInt8(ascii: "\"")
-                unsafe out[count &+ 2] = UInt8(ascii: ":")
-                unsafe out[count &+ 3] = UInt8(ascii: " ")
-                let length = count &+ (pretty ? 4 : 3)
-                unsafe storage.append(contentsOf: UnsafeBufferPointer(start: out, count: length))
-            }
+        storage.append(UInt8(ascii: "\""))
+        guard name.hasPointerRepresentation else {
+            // A one-scalar literal.
+            unsafe name.withUTF8Buffer { unsafe storage.append(contentsOf: $0) }
+            storage.append(UInt8(ascii: "\""))
+            writeColon()
+            return
         }
+        // Byte by byte: for a handful of bytes, cheaper than a bulk append's set-up.
+        let count = name.utf8CodeUnitCount
+        let start = name.utf8Start
+        var index = 0
+        while index < count {
+            storage.append(unsafe start[index])
+            index &+= 1
+        }
+        storage.append(UInt8(ascii: "\""))
+        writeColon()
     }
 
     /// Appends `"`, the escaped UTF-8 of `value`, `"`, then `suffix` (0, 1 or 2 bytes:
