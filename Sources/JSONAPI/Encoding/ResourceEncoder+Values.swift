@@ -151,7 +151,7 @@ final class EncodingContext {
 
     /// An identity-only encoder nobody holds, for the next model's identity. It refers back to
     /// this context: ``releaseSpareEncoders()`` ends that cycle when a document is done.
-    @exclusivity(unchecked) private var spareIdentityEncoder: ResourceEncoder?
+    private var spareIdentityEncoder: ResourceEncoder?
 
     /// The `id` and `lid` of `model`, read by encoding it to an identity-only encoder (one is
     /// reused from model to model; a nested call, if a model's identity needed one, gets its

@@ -86,11 +86,23 @@ struct StreamBuffer: ~Copyable {
     }
 
     /// Appends `"name":` for a member name that needs no escape (a literal of the format).
+    @inline(__always)
     mutating func appendLiteralKey(_ name: StaticString) {
-        appendByte(UInt8(ascii: "\""))
-        unsafe name.withUTF8Buffer { unsafe append(UnsafeRawBufferPointer($0)) }
-        appendByte(UInt8(ascii: "\""))
-        appendByte(UInt8(ascii: ":"))
+        // Byte by byte into one reservation: a literal is a few bytes, less than a copy's call.
+        name.withUTF8Buffer { utf8 in
+            let length = utf8.count
+            reserve(length &+ 3)
+            // SAFETY: `reserve` made room for the quotes, the `length` bytes and the colon at `count`.
+            unsafe base[count] = UInt8(ascii: "\"")
+            var index = 0
+            while index < length {
+                unsafe base[count &+ 1 &+ index] = utf8[index]
+                index &+= 1
+            }
+            unsafe base[count &+ 1 &+ length] = UInt8(ascii: "\"")
+            unsafe base[count &+ 2 &+ length] = UInt8(ascii: ":")
+            count &+= length &+ 3
+        }
     }
 
     /// Appends up to 8 ASCII bytes packed little-endian in `word`.

@@ -36,20 +36,9 @@ extension JSONWriter {
     mutating func key(literal name: StaticString) {
         guard beforeKey() else { return }
         storage.append(UInt8(ascii: "\""))
-        guard name.hasPointerRepresentation else {
-            // A one-scalar literal.
-            unsafe name.withUTF8Buffer { unsafe storage.append(contentsOf: $0) }
-            storage.append(UInt8(ascii: "\""))
-            writeColon()
-            return
-        }
         // Byte by byte: for a handful of bytes, cheaper than a bulk append's set-up.
-        let count = name.utf8CodeUnitCount
-        let start = name.utf8Start
-        var index = 0
-        while index < count {
-            storage.append(unsafe start[index])
-            index &+= 1
+        name.withUTF8Buffer { utf8 in
+            for index in utf8.indices { storage.append(unsafe utf8[index]) }
         }
         storage.append(UInt8(ascii: "\""))
         writeColon()

@@ -73,7 +73,7 @@ struct GettingStartedExampleTests {
                 """#)
 
         // Parse a document: a body in pieces.
-        let input = try document.jsonBytes()
+        let input = document.jsonBytes()
         let contentLength = input.count
         let body = AsyncStream<ArraySlice<UInt8>> { continuation in
             var offset = 0
