@@ -105,6 +105,23 @@ struct StreamBuffer: ~Copyable {
         }
     }
 
+    /// Appends the identity members of a resource object or a resource identifier object:
+    /// `"type":…`, then `,"id":…` and `,"lid":…` when given.
+    mutating func appendIdentity(type: String, id: String?, lid: String?) {
+        appendLiteralKey("type")
+        appendString(type)
+        if let id {
+            appendByte(UInt8(ascii: ","))
+            appendLiteralKey("id")
+            appendString(id)
+        }
+        if let lid {
+            appendByte(UInt8(ascii: ","))
+            appendLiteralKey("lid")
+            appendString(lid)
+        }
+    }
+
     /// Appends up to 8 ASCII bytes packed little-endian in `word`.
     @inline(__always)
     private mutating func appendPacked(_ word: UInt64, count length: Int) {

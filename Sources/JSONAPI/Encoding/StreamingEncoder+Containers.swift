@@ -254,18 +254,7 @@ extension StreamingEncoder {
 
     func appendIdentifier(type: String, id: String?, lid: String?, meta: JSONObject?) {
         unsafe out.appendByte(UInt8(ascii: "{"))
-        unsafe out.appendKey("type")
-        unsafe out.appendString(type)
-        if let id {
-            unsafe out.appendByte(UInt8(ascii: ","))
-            unsafe out.appendKey("id")
-            unsafe out.appendString(id)
-        }
-        if let lid {
-            unsafe out.appendByte(UInt8(ascii: ","))
-            unsafe out.appendKey("lid")
-            unsafe out.appendString(lid)
-        }
+        unsafe out.appendIdentity(type: type, id: id, lid: lid)
         if let meta, !meta.isAbsent {
             unsafe out.appendByte(UInt8(ascii: ","))
             unsafe out.appendKey("meta")

@@ -74,18 +74,7 @@ final class StreamingEncoder: Encoder {
     func assembleObject(id: String?, lid: String?) {
         unsafe object.count = 0
         unsafe object.appendByte(UInt8(ascii: "{"))
-        unsafe object.appendLiteralKey("type")
-        unsafe object.appendString(resourceType)
-        if let id {
-            unsafe object.appendByte(UInt8(ascii: ","))
-            unsafe object.appendLiteralKey("id")
-            unsafe object.appendString(id)
-        }
-        if let lid {
-            unsafe object.appendByte(UInt8(ascii: ","))
-            unsafe object.appendLiteralKey("lid")
-            unsafe object.appendString(lid)
-        }
+        unsafe object.appendIdentity(type: resourceType, id: id, lid: lid)
         unsafe out.withBytes { bytes in
             if unsafe !attributes.isEmpty {
                 unsafe object.appendByte(UInt8(ascii: ","))
