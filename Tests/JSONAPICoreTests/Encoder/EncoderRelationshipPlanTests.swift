@@ -149,4 +149,80 @@ struct EncoderRelationshipPlanTests {
         pretty.prettyPrinted = true
         #expect(throws: (any Error).self) { try JSONAPIEncoder(options: pretty).encode(Bad()) }
     }
+
+    // MARK: Random models
+
+    struct Leaf: Codable, JSONAPIResource {
+        static let resourceType = "leaves"
+        var id: String
+        var label: String
+        var weight: Double?
+    }
+
+    struct Node: Codable, JSONAPIResource {
+        static let resourceType = "nodes"
+        var id: String
+        var name: String
+        var scores: [Double]
+        var counts: [Int]
+        var main: Leaf?
+        var extra: Leaf?
+        var all: [Leaf]
+        var pinned: Identifier<Leaf>?
+        var tagged: [Identifier<Leaf>]
+    }
+
+    /// Random nodes over a small pool of leaves (so leaves repeat), with strings that need
+    /// escapes and numbers of every size.
+    static func randomNodes(seed: UInt64) -> [Node] {
+        var random = SplitMix64(seed: seed)
+        let pieces = ["a", "é", "\"", "\\", "/", "\n", "\u{1}", "😀", " ", "x y"]
+        func string() -> String {
+            (0..<Int(random.next() % 6)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+        }
+        func number() -> Double {
+            let magnitude = Double(random.next() % 1_000_000) / 1_000 * pow(10, Double(Int(random.next() % 41) - 20))
+            return random.next() % 2 == 0 ? magnitude : -magnitude
+        }
+        let leaves = (0..<Int(1 + random.next() % 8)).map {
+            Leaf(id: "l\($0)\(string())", label: string(), weight: random.next() % 3 == 0 ? nil : number())
+        }
+        func leaf() -> Leaf? { random.next() % 3 == 0 ? nil : leaves[Int(random.next() % UInt64(leaves.count))] }
+        return (0..<Int(random.next() % 12)).map { index in
+            Node(
+                id: "n\(index)\(string())", name: string(),
+                scores: (0..<Int(random.next() % 4)).map { _ in number() },
+                counts: (0..<Int(random.next() % 4)).map { _ in Int(bitPattern: UInt(random.next())) },
+                main: leaf(), extra: leaf(), all: (0..<Int(random.next() % 4)).compactMap { _ in leaf() },
+                pinned: leaf().map { Identifier($0.id) },
+                tagged: (0..<Int(random.next() % 3)).compactMap { _ in
+                    leaf().map { Identifier($0.id) }
+                })
+        }
+    }
+
+    /// Random models written through the stream and through the tree agree, and `included`
+    /// holds exactly the distinct leaves the nodes hold as models (identifiers bring none).
+    @Test(arguments: 0..<40) func randomModelsAgreeWithTheTreeAndIncludeEachLeafOnce(seed: UInt64) throws {
+        let nodes = Self.randomNodes(seed: seed)
+        let streamed = try encode(nodes, pretty: false)
+        let tree = try encode(nodes, pretty: true)
+        #expect(try object(streamed) == object(tree), "\(text(streamed))\n\(text(tree))")
+        let included = (try object(streamed)?["included"] as? [NSDictionary]) ?? []
+        let written = included.compactMap { $0["id"] as? String }
+        var expected: [String] = []
+        for node in nodes {
+            for leaf in [node.main, node.extra].compactMap({ $0 }) + node.all where !expected.contains(leaf.id) {
+                expected.append(leaf.id)
+            }
+        }
+        #expect(Set(written) == Set(expected) && written.count == expected.count, "\(text(streamed))")
+        // What the stream writes reads back as the same models.
+        let decoded = try JSONAPIDecoder().decode([Node].self, from: streamed)
+        #expect(decoded.map(\.id) == nodes.map(\.id))
+        #expect(decoded.map(\.scores) == nodes.map(\.scores))
+        #expect(decoded.map(\.counts) == nodes.map(\.counts))
+        #expect(decoded.map { $0.main?.label } == nodes.map { $0.main?.label })
+        #expect(decoded.map { $0.all.map(\.id) } == nodes.map { $0.all.map(\.id) })
+    }
 }
