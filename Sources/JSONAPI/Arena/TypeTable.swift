@@ -106,8 +106,21 @@ struct TypeTable: Sendable {
 
     /// The index of `name`, adding it when new.
     mutating func intern(_ name: UnsafeRawBufferPointer) -> UInt32 {
+        unsafe intern(name, key: Self.pack(name))
+    }
+
+    /// ``intern(_:)`` for a name lying inside `buffer` (the chunk the parser reads), packed with
+    /// one load instead of a byte loop (``pack(_:within:)``).
+    @inline(__always)
+    mutating func intern(_ name: UnsafeRawBufferPointer, within buffer: UnsafeRawBufferPointer) -> UInt32 {
+        unsafe intern(name, key: Self.pack(name, within: buffer))
+    }
+
+    /// ``intern(_:)`` with the name's ``pack(_:)`` already taken.
+    @inline(__always)
+    private mutating func intern(_ name: UnsafeRawBufferPointer, key: PackedName) -> UInt32 {
         if count <= Self.linearLimit {
-            if let found = unsafe find(name) { return found }
+            if let found = unsafe find(name, key: key) { return found }
             return unsafe append(name, hash: count &+ 1 > Self.linearLimit ? Self.hash(name) : 0, slot: nil)
         }
         if unsafe name.count <= 16 && lastHit != .max && Self.pack(name) == lastPacked { return lastHit }
@@ -164,7 +177,12 @@ struct TypeTable: Sendable {
 
     /// The index of `name`, or nil when no resource of that type was seen.
     mutating func find(_ name: UnsafeRawBufferPointer) -> UInt32? {
-        let key = unsafe Self.pack(name)
+        unsafe find(name, key: Self.pack(name))
+    }
+
+    /// ``find(_:)`` with the name's ``pack(_:)`` already taken.
+    @inline(__always)
+    private mutating func find(_ name: UnsafeRawBufferPointer, key: PackedName) -> UInt32? {
         if key.count >= 0 {
             // A short name (nearly every type): compare packed words, the last hit first.
             if lastHit != .max && key == lastPacked { return lastHit }

@@ -542,7 +542,7 @@ extension DocumentBuilder {
         record.object = ByteRange(offset, offset)
         record.firstRelationship = UInt32(arena.relationships.count)
         if section == .included { record.flags.insert(.isIncluded) }
-        arena.resources.append(record)
+        appendResource(record, at: offset)
         switch section {
         case .primary:
             if arena.topLevel.data == .one { arena.topLevel.primaryStart = UInt32(r) }
@@ -550,7 +550,7 @@ extension DocumentBuilder {
         case .included:
             arena.topLevel.includedCount &+= 1
         }
-        fieldNames.removeAll(keepingCapacity: true)
+        fieldNames.clearScratch()
         fieldNamesEscaped = false
         push(Frame(.resource, at: offset, context: section.rawValue, record: r))
     }
@@ -570,13 +570,17 @@ extension DocumentBuilder {
         case .primary:
             arena.topLevel.primaryCount &+= 1
         case .relationship:
-            if let relationship = currentRelationship { arena.relationships[relationship].linkageCount &+= 1 }
+            if let relationship = Self.currentRelationship(top: top, hasTop: hasTop, below: below) {
+                arena.relationships[relationship].linkageCount &+= 1
+            }
         }
         push(Frame(.identifier, at: offset, context: context.rawValue, record: arena.linkages.count &- 1))
     }
 
     /// The relationship record being filled, found from the innermost relationship frame.
-    var currentRelationship: Int? {
+    /// Static over the frames: a method on `self` read from the builder's mutating methods
+    /// copied the whole builder to the stack on each call.
+    static func currentRelationship(top: Frame, hasTop: Bool, below: [Frame]) -> Int? {
         if hasTop && top.kind == .relationship { return Int(top.record) }
         var i = below.count &- 1
         while i >= 0 {

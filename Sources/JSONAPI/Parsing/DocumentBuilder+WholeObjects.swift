@@ -67,8 +67,10 @@ extension DocumentBuilder {
                 let identifier = unsafe Self.parseIdentifier(
                     p, at: i, count: n, stringLimit: stringLimit, keys: readerKeys)
             else { return nil }
-            if let relationship = currentRelationship { arena.relationships[relationship].linkageCount &+= 1 }
-            unsafe appendLinkage(identifier, p, base: base)
+            if let relationship = Self.currentRelationship(top: top, hasTop: hasTop, below: below) {
+                arena.relationships[relationship].linkageCount &+= 1
+            }
+            unsafe appendLinkage(identifier, p, count: n, base: base)
             return identifier.object.upperBound
         case .relationship where top.member == .data:
             guard
@@ -79,11 +81,11 @@ extension DocumentBuilder {
             top.valueStart = UInt32(truncatingIfNeeded: base &+ i)
             arena.relationships[r].data = .one
             arena.relationships[r].linkageCount &+= 1
-            unsafe appendLinkage(identifier, p, base: base)
+            unsafe appendLinkage(identifier, p, count: n, base: base)
             top.member = .none
             return identifier.object.upperBound
         case .resource where top.member == .attributes:
-            fieldNameScratch.removeAll(keepingCapacity: true)
+            fieldNameScratch.clearScratch()
             guard
                 let end = unsafe Self.parseAttributes(
                     p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit, names: &fieldNameScratch,
@@ -119,10 +121,9 @@ extension DocumentBuilder {
 
     /// The linkage record the events of a plain identifier would have made.
     @inline(__always)
-    mutating func appendLinkage(_ identifier: PlainIdentifier, _ p: UnsafeRawPointer, base: Int) {
+    mutating func appendLinkage(_ identifier: PlainIdentifier, _ p: UnsafeRawPointer, count n: Int, base: Int) {
         var record = LinkageRecord()
-        record.type = unsafe arena.types.intern(
-            Self.bytes(p, identifier.type))
+        record.type = unsafe arena.types.intern(Self.bytes(p, identifier.type), within: Self.chunk(p, n))
         record.id = ByteRange(base &+ identifier.id.lowerBound, base &+ identifier.id.upperBound)
         record.object = ByteRange(base &+ identifier.object.lowerBound, base &+ identifier.object.upperBound)
         if identifier.idEscaped { record.flags.insert(.idHasEscapes) }
@@ -248,7 +249,7 @@ extension DocumentBuilder {
     @inline(__always)
     mutating func appendRelationship(
         _ relationship: PlainRelationship, name: ByteRange, nameEscaped: Bool, resource: Int?,
-        firstIdentifier first: Int, _ p: UnsafeRawPointer, base: Int
+        firstIdentifier first: Int, _ p: UnsafeRawPointer, count n: Int, base: Int
     ) {
         var record = RelationshipRecord()
         record.name = name
@@ -264,7 +265,7 @@ extension DocumentBuilder {
         if let resource { arena.resources[resource].relationshipCount &+= 1 }
         var k = first
         while k < first &+ relationship.identifierCount {
-            unsafe appendLinkage(plainIdentifiers[k], p, base: base)
+            unsafe appendLinkage(plainIdentifiers[k], p, count: n, base: base)
             k &+= 1
         }
     }
@@ -290,14 +291,14 @@ extension DocumentBuilder {
     private mutating func wholeRelationship(
         _ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int, depthLimit: Int
     ) -> Int? {
-        plainIdentifiers.removeAll(keepingCapacity: true)
+        plainIdentifiers.clearScratch()
         guard
             let relationship = unsafe parseRelationship(
                 p, at: i, count: n, stringLimit: stringLimit, depthLimit: depthLimit)
         else { return nil }
         unsafe appendRelationship(
             relationship, name: top.key, nameEscaped: top.keyEscaped, resource: Int(top.record), firstIdentifier: 0,
-            p, base: base)
+            p, count: n, base: base)
         top.valueStart = UInt32(truncatingIfNeeded: base &+ i)
         top.member = .none
         return relationship.object.upperBound

@@ -32,9 +32,9 @@ extension DocumentBuilder {
         var meta: Range<Int>?
         // Whether `type` came before `relationships`, whose identifiers intern type names too.
         var typeFirst = true
-        fieldNameScratch.removeAll(keepingCapacity: true)
-        plainIdentifiers.removeAll(keepingCapacity: true)
-        plainRelationships.removeAll(keepingCapacity: true)
+        fieldNameScratch.clearScratch()
+        plainIdentifiers.clearScratch()
+        plainRelationships.clearScratch()
         var j = i &+ 1
         unsafe Self.skipWhitespace(p, &j, n)
         while true {
@@ -90,7 +90,9 @@ extension DocumentBuilder {
             guard let more = unsafe Self.nextMember(p, &j, n) else { return nil }
             if !more { break }
         }
-        guard let type, let id, unsafe fieldNamesAreDistinct(p) else { return nil }
+        guard let type, let id,
+            unsafe Self.fieldNamesAreDistinct(p, attributes: fieldNameScratch, relationships: plainRelationships)
+        else { return nil }
 
         // Accepted: the records the events would have made, in their order.
         let end = j &+ 1
@@ -110,9 +112,9 @@ extension DocumentBuilder {
         }
         record.firstRelationship = UInt32(truncatingIfNeeded: arena.relationships.count)
         record.relationshipCount = UInt32(truncatingIfNeeded: plainRelationships.count)
-        if typeFirst { record.type = unsafe arena.types.intern(typeName) }
+        if typeFirst { record.type = unsafe arena.types.intern(typeName, within: chunk) }
         if section == .included { record.flags.insert(.isIncluded) }
-        arena.resources.append(record)
+        appendResource(record, at: base &+ i)
         switch section {
         case .primary:
             if arena.topLevel.data == .one { arena.topLevel.primaryStart = UInt32(truncatingIfNeeded: r) }
@@ -128,11 +130,11 @@ extension DocumentBuilder {
             unsafe appendRelationship(
                 relationship,
                 name: ByteRange(base &+ relationship.name.lowerBound, base &+ relationship.name.upperBound),
-                nameEscaped: false, resource: nil, firstIdentifier: first, p, base: base)
+                nameEscaped: false, resource: nil, firstIdentifier: first, p, count: n, base: base)
             first &+= relationship.identifierCount
             k &+= 1
         }
-        if !typeFirst { arena.resources[r].type = unsafe arena.types.intern(typeName) }
+        if !typeFirst { arena.resources[r].type = unsafe arena.types.intern(typeName, within: chunk) }
         if resourceDigests.count == r {
             let type = arena.resources[r].type
             let digest =
@@ -177,8 +179,13 @@ extension DocumentBuilder {
     /// `plainRelationships` (none with escapes) are all different, so that the close of the
     /// resource would report nothing. A 64-bit filter of one bit per name finds candidates;
     /// a candidate is compared only with the earlier names of the same bit. More than 64 names
-    /// decline (the event path checks those with a set).
-    private func fieldNamesAreDistinct(_ p: UnsafeRawPointer) -> Bool {
+    /// decline (the event path checks those with a set). Static, with the two lists passed in:
+    /// a method on `self` called from the mutating reader above copied the whole builder to the
+    /// stack for each resource.
+    private static func fieldNamesAreDistinct(
+        _ p: UnsafeRawPointer, attributes fieldNameScratch: [Range<Int>],
+        relationships plainRelationships: [PlainRelationship]
+    ) -> Bool {
         let attributeCount = fieldNameScratch.count
         let total = attributeCount &+ plainRelationships.count
         if total <= 1 { return true }

@@ -64,6 +64,9 @@ public struct DocumentBuilder: JSONEventHandler {
     var linkageDigests: [UInt64] = []
     /// Whether the build took part in recycling (``ArenaShelf``): a large, sized document.
     var recyclesMemory = false
+    /// The document's size when known (``reserveCapacity(forDocumentBytes:)``), else 0: the
+    /// record arrays grow to what the bytes read so far predict for the whole document.
+    var expectedDocumentBytes = 0
 
     /// Creates a builder for one document.
     public init(options: ParsingOptions) {
@@ -82,6 +85,7 @@ public struct DocumentBuilder: JSONEventHandler {
     /// grow past it.
     public mutating func reserveCapacity(forDocumentBytes byteCount: Int) {
         guard byteCount >= 512 else { return }
+        expectedDocumentBytes = byteCount
         let resources = min(byteCount / 512, options.maximumResourceCount)
         recyclesMemory = options.recyclesMemory && byteCount >= ArenaShelf.minimumDocumentBytes
         // Swapped in, not copied: emptying an array the shelved set still referenced would
@@ -127,6 +131,32 @@ public struct DocumentBuilder: JSONEventHandler {
         fieldNameScratch.reserveCapacity(16)
         plainIdentifiers.reserveCapacity(16)
         plainRelationships.reserveCapacity(8)
+    }
+
+    /// Appends a resource's record, which starts at document offset `offset`.
+    @inline(__always)
+    mutating func appendResource(_ record: ResourceRecord, at offset: Int) {
+        if arena.resources.count == arena.resources.capacity { growResources(at: offset) }
+        arena.resources.append(record)
+    }
+
+    /// Makes room for more resource records (and their digests) than doubling would: as many
+    /// as the resources so far predict for the whole document at this density, an eighth more,
+    /// when its size is known. The first guess (a resource per 512 bytes) is generous for most
+    /// documents, but one of many tiny resources holds several times that, and each doubling
+    /// on the way up copies every record written so far.
+    @inline(never)
+    mutating func growResources(at offset: Int) {
+        let count = arena.resources.count
+        var wanted = Swift.max(count &* 2, 16)
+        if expectedDocumentBytes > offset, offset > 0 {
+            let density = Double(count) / Double(offset)
+            let predicted = density * Double(expectedDocumentBytes) * 1.125
+            if predicted < Double(options.maximumResourceCount) { wanted = Swift.max(wanted, Int(predicted) &+ 16) }
+        }
+        wanted = Swift.min(wanted, Swift.max(options.maximumResourceCount, count &+ 1))
+        arena.resources.reserveCapacity(wanted)
+        resourceDigests.reserveCapacity(wanted)
     }
 
     /// The index digest of a record's (type, id), or 0 without both (never looked up).

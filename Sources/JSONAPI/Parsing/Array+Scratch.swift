@@ -1,0 +1,16 @@
+extension Array {
+    /// Empties a scratch list the builder refills for every resource, keeping its storage.
+    ///
+    /// `removeAll(keepingCapacity: true)` goes through the general range replacement, about
+    /// seventy instructions even for one element, once per resource and list; these lists
+    /// usually hold a handful of plain values, which `removeLast()` drops for a few
+    /// instructions each.
+    @inline(__always)
+    mutating func clearScratch() {
+        guard count <= 8 else {
+            removeAll(keepingCapacity: true)
+            return
+        }
+        while !isEmpty { removeLast() }
+    }
+}
