@@ -23,7 +23,7 @@ import OpenAPIKit
 /// | `ArticleCreateDocument` | a create body: `id` optional, `lid` allowed, non-optional attributes required |
 /// | `ArticleUpdateDocument` | an update body: `id` required, every field optional |
 /// | `ArticleAuthorRelationshipDocument` | the linkage of `author`, as a relationship endpoint serves and takes it |
-/// | `JSONAPIErrorDocument`, `JSONAPIErrorObject`, `JSONAPIMeta`, `JSONAPILink`, `JSONAPITopLevelLinks`, `JSONAPIResourceLinks`, `JSONAPIRelationshipLinks`, `JSONAPIObject` | the spec's own members |
+/// | `JSONAPIErrorDocument`, `JSONAPIErrorObject`, `JSONAPIMeta`, `JSONAPIMetaValue`, `JSONAPILink`, `JSONAPITopLevelLinks`, `JSONAPIResourceLinks`, `JSONAPIRelationshipLinks`, `JSONAPIObject` | the spec's own members |
 ///
 /// `included` holds the resource objects of every type reachable from the model through
 /// relationships (an include path may go through several), among the models given; a related

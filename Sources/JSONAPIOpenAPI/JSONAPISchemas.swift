@@ -17,8 +17,39 @@ import OpenAPIKit
 /// allows no members in them but its own. 1.1's @-members and the members of extensions
 /// (`ns:name`) are not described, so a document using them does not validate.
 public enum JSONAPISchemas {
-    /// A meta object: any JSON object (JSON:API 1.1, "Meta Information").
+    /// A meta object: any JSON object whose member names follow JSON:API's member-name rules
+    /// (JSON:API 1.1, "Meta Information", "Member Names"). Its members are matched by
+    /// ``memberNamePattern`` (`patternProperties`, with no other member allowed: what
+    /// `propertyNames` says, in the form OpenAPIKit writes). The objects inside its values obey
+    /// the same rules; this self-contained form leaves those values unconstrained, and the
+    /// `JSONAPIMetaValue` component of ``JSONAPIComponents`` describes them at every depth.
     public static var meta: JSONSchema { SchemaBuilder.inline.definition(of: .meta) }
+
+    /// The member names JSON:API allows, as an ECMA-262 regular expression: a name of letters,
+    /// digits and non-ASCII characters, with `-`, `_` and space between two of them; an
+    /// @-member (`@name`); or an extension member (`namespace:name`, the namespace ASCII
+    /// letters and digits). The rules `Document(parsing:)` applies to every member name inside
+    /// `meta` and attribute values.
+    ///
+    /// ```swift
+    /// JSONAPISchemas.memberNamePattern   // "^(?:@|[A-Za-z0-9]+:)?[^\u0000-/:-@\[-`{-\u007F](?:..."
+    /// ```
+    public static let memberNamePattern = "^(?:@|[A-Za-z0-9]+:)?" + plainMemberNamePattern + patternEnd
+
+    /// The end of the text, for a pattern that must match all of it: `$` also matches before a
+    /// final newline in Python's and ICU's dialects (and so in the validators and generators
+    /// built on them), where a member name may not end with one.
+    static let patternEnd = "(?![\\s\\S])"
+
+    /// An ordinary member name (no @, no namespace), unanchored: what a type, a field or a
+    /// step of a relationship path is made of.
+    static let plainMemberNamePattern =
+        globallyAllowed + "(?:(?:" + globallyAllowed + "|[-_ ])*" + globallyAllowed + ")?"
+
+    /// A character allowed anywhere in a member name: not ASCII, or an ASCII letter or digit.
+    /// Written as the ASCII characters it excludes, so that every non-ASCII character (astral
+    /// ones included) matches in any regular expression dialect.
+    private static let globallyAllowed = "[^\\u0000-/:-@\\[-`{-\\u007F]"
 
     /// A link: a URI-reference string, a link object (`href` required; `rel`, `describedby`,
     /// `title`, `type`, `hreflang`, `meta`), or null (JSON:API 1.1, "Links").
@@ -62,6 +93,7 @@ struct SchemaBuilder: Sendable {
     /// The shared schemas, with their component names.
     enum Shared: String, CaseIterable, Sendable {
         case meta = "JSONAPIMeta"
+        case metaValue = "JSONAPIMetaValue"
         case link = "JSONAPILink"
         case topLevelLinks = "JSONAPITopLevelLinks"
         case resourceLinks = "JSONAPIResourceLinks"
@@ -82,8 +114,24 @@ struct SchemaBuilder: Sendable {
     func definition(of shared: Shared) -> JSONSchema {
         switch shared {
         case .meta:
+            let value: JSONSchema =
+                references
+                ? schema(.metaValue)
+                : .fragment(description: "Any JSON value (member names inside it follow the rules too).")
             return .object(
-                description: "Non-standard meta-information: any JSON object.", additionalProperties: .a(true))
+                description: "Non-standard meta-information: any JSON object whose member names follow the rules.",
+                patternProperties: [JSONAPISchemas.memberNamePattern: value], additionalProperties: .a(false))
+        case .metaValue:
+            // Recursive through its own component: with references off, `meta` does not use it.
+            let value = JSONSchema.reference(.component(named: Shared.metaValue.rawValue))
+            return .any(
+                of: [
+                    .string, .number, .boolean, .null(), .array(items: value),
+                    .object(
+                        patternProperties: [JSONAPISchemas.memberNamePattern: value], additionalProperties: .a(false)),
+                ],
+                core: .init(
+                    description: "A value inside `meta`: any JSON value whose objects' member names follow the rules."))
         case .link:
             return link(describedBy: references ? schema(.link, required: false) : link(describedBy: nil))
         case .topLevelLinks:

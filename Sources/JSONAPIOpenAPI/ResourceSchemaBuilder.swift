@@ -115,6 +115,7 @@ struct ResourceSchemaBuilder {
     /// The `id` member: a string (JSON:API ids are strings whatever the Swift type), constrained
     /// by the model's id type where it says something (integers, UUIDs).
     func idSchema(required: Bool) -> JSONSchema {
+        // Never empty: an empty id names no resource, and no URL.
         let description = "The resource id."
         switch shape.id?.kind {
         case .integer?:
@@ -122,7 +123,7 @@ struct ResourceSchemaBuilder {
         case .string(let format?)? where format == .uuid:
             return .string(format: .uuid, required: required, description: description)
         default:
-            return .string(required: required, description: description)
+            return .string(required: required, description: description, minLength: 1)
         }
     }
 
@@ -139,7 +140,7 @@ struct ResourceSchemaBuilder {
             description: "A resource identifier object.",
             properties: [
                 "type": type,
-                "id": .string(required: !localIDs),
+                "id": .string(required: !localIDs, minLength: 1),
                 "lid": .string(required: false),
                 "meta": shared.schema(.meta, required: false),
             ],

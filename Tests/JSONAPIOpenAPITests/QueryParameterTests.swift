@@ -1,3 +1,4 @@
+import Foundation
 import JSONAPI
 import JSONAPIOpenAPI
 import OpenAPIKit
@@ -20,7 +21,12 @@ import Testing
         #expect(fields["style"].string == "deepObject")
         #expect(fields["explode"].bool == true)
         #expect(fields["schema"]["type"].string == "object")
-        #expect(fields["schema"]["additionalProperties"]["type"].string == "string")
+        // Types are member names; each value is a comma-separated list of them.
+        #expect(fields["schema"]["additionalProperties"].bool == false)
+        let values = fields["schema"]["patternProperties"]
+        let patterns = values.keys ?? []
+        #expect(patterns.count == 1)
+        #expect(values[patterns.first ?? ""]["type"].string == "string")
     }
 
     @Test func includeListsEveryPathAndPrefix() throws {
@@ -37,11 +43,12 @@ import Testing
         #expect(throws: QueryFailure.self) { try JSONAPIQuery(parsing: "include=tags", rules: rules) }
     }
 
-    @Test func includeAnyIsAnyNonEmptyPath() throws {
+    @Test func includeAnyIsAnyPathOfMemberNames() throws {
         let include = try parameter("include", of: QueryRules(includePaths: .any))
         #expect(include["schema"]["items"]["type"].string == "string")
-        #expect(include["schema"]["items"]["minLength"].int == 1)
+        #expect(include["schema"]["items"]["pattern"].string != nil)
         #expect(include["schema"]["items"]["enum"].isAbsent)
+        #expect(include["schema"]["maxItems"].int == QueryOptions().maximumIncludePaths)
     }
 
     @Test func fieldsetsPerTypeAreEnumsOfTheirFields() throws {
@@ -58,7 +65,15 @@ import Testing
         let sort = try parameter("sort", of: QueryRules(sortFields: ["title", "created"]))
         #expect(sort["schema"]["items"]["enum"].strings == ["created", "-created", "title", "-title"])
         let any = try parameter("sort", of: QueryRules(sortFields: .any))
-        #expect(any["schema"]["items"]["pattern"].string == "^-?[^-,][^,]*$")
+        let pattern = try NSRegularExpression(pattern: try #require(any["schema"]["items"]["pattern"].string))
+        func matches(_ field: String) -> Bool {
+            let whole = NSRange(field.startIndex..., in: field)
+            return pattern.firstMatch(in: field, range: whole)?.range == whole
+        }
+        for field in ["created", "-created", "author.name", "-a-b.c_d"] { #expect(matches(field), "\(field)") }
+        for field in ["", "-", "--created", "a,b", "a.", ".a", "a b-", "created\n"] {
+            #expect(!matches(field), "\(field)")
+        }
     }
 
     @Test func pageParametersFollowTheStrategy() throws {
@@ -94,5 +109,55 @@ import Testing
         let rules = QueryRules(customParameters: ["withDrafts", "x-trace"])
         #expect(rules.openAPIParameters.map(\.name) == ["fields", "withDrafts", "x-trace"])
         #expect(try parameter("withDrafts", of: rules)["schema"]["type"].string == "string")
+    }
+
+    @Test func limitsOfTheQueryOptions() throws {
+        var options = QueryOptions()
+        options.maximumSortFields = 4
+        options.maximumIncludePaths = 3
+        let rules = QueryRules(
+            includePaths: .any, sortFields: ["title"], pagination: .pages(defaultSize: 7, maximumSize: 30),
+            filter: { _ in })
+        let filter = JSONSchema.object(
+            properties: ["title": .string(required: false, maxLength: 40)], additionalProperties: .a(false))
+        let parameters = try rules.openAPIParameters(options: options, filter: filter).map { try Encoded($0) }
+        func named(_ name: String) throws -> Encoded {
+            try #require(parameters.first { $0["name"].string == name }, "no parameter \(name)")
+        }
+        let sort = try named("sort")["schema"]
+        #expect(sort["minItems"].int == 1)
+        #expect(sort["maxItems"].int == 4)
+        #expect(try named("include")["schema"]["maxItems"].int == 3)
+        let number = try named("page[number]")["schema"]
+        #expect(number["minimum"].int == 1)
+        #expect((number["maximum"].value as? NSNumber)?.int64Value == Int64.max)
+        let size = try named("page[size]")["schema"]
+        #expect(size["default"].int == 7)
+        #expect(size["maximum"].int == 30)
+        let filterSchema = try named("filter")["schema"]
+        #expect(filterSchema["properties"]["title"]["maxLength"].int == 40)
+        #expect(filterSchema["additionalProperties"].bool == false)
+
+        // What the parser does at those limits.
+        let many = Array(repeating: "title", count: 5).joined(separator: ",")
+        #expect(throws: QueryFailure.self) { try JSONAPIQuery(parsing: "sort=" + many, rules: rules, options: options) }
+        #expect(throws: QueryFailure.self) { try JSONAPIQuery(parsing: "sort=", rules: rules, options: options) }
+        let last = try JSONAPIQuery(parsing: "page[number]=9223372036854775807", rules: rules, options: options)
+        #expect(last.page == .number(Int.max, size: 7))
+        #expect(throws: QueryFailure.self) {
+            try JSONAPIQuery(parsing: "page[number]=9223372036854775808", rules: rules, options: options)
+        }
+    }
+
+    @Test func longestValueFitsTheQuery() throws {
+        let options = QueryOptions()
+        let length = options.maximumValueLength(ofParameter: "page[after]")
+        #expect(length == options.maximumQueryBytes - "page%5Bafter%5D=".count)
+        let rules = QueryRules(pagination: .cursors())
+        let longest = String(repeating: "a", count: length)
+        #expect(throws: Never.self) { try JSONAPIQuery(parsing: "page%5Bafter%5D=" + longest, rules: rules) }
+        #expect(throws: QueryFailure.self) { try JSONAPIQuery(parsing: "page%5Bafter%5D=a" + longest, rules: rules) }
+        let after = try parameter("page[after]", of: rules)
+        #expect(after["schema"]["maxLength"].int == length)
     }
 }

@@ -62,7 +62,8 @@ import Testing
         for name in ["ArticleDocument", "ArticleCreateDocument", "ArticleUpdateDocument", "PersonCollectionDocument"] {
             #expect(!encoded["components"]["schemas"][name].isAbsent, "no \(name)")
         }
-        #expect(encoded["paths"]["/articles"]["get"]["parameters"].count == 5)
+        // include, fields[articles], fields[people], sort, page[number], page[size]
+        #expect(encoded["paths"]["/articles"]["get"]["parameters"].count == 6)
         try document.validate()
     }
 
