@@ -94,8 +94,9 @@ extension RouterMethods {
     }
 
     /// Answers 405 Method Not Allowed, with an `Allow` header and an error document, to every
-    /// standard method that `path` does not serve (`GET`, `POST`, `PUT`, `PATCH`, `DELETE`;
-    /// Hummingbird answers `HEAD` as `GET`), so that a known path with a wrong method is not a 404.
+    /// standard method that `path` does not serve (`GET`, `POST`, `PUT`, `PATCH`, `DELETE`,
+    /// `TRACE`, `QUERY`; Hummingbird answers `HEAD` as `GET`), so that a known path with a wrong
+    /// method is not a 404.
     ///
     /// ``addJSONAPIResource(_:_:)`` and ``addJSONAPIOperations(_:configuration:perform:)`` call it
     /// for their paths; call it for a route of your own:
@@ -154,5 +155,8 @@ extension RouterMethods {
     }
 }
 
-/// The methods a JSON:API path answers with 405 when it does not serve them.
-private let standardMethods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
+/// The methods a JSON:API path answers with 405 when it does not serve them: the methods with a
+/// meaning for a resource, `TRACE`, and `QUERY` (a safe method with a body, an IETF draft), which
+/// would otherwise be a 404 on a path that exists.
+private let standardMethods: [HTTPRequest.Method] =
+    [.get, .post, .put, .patch, .delete, .trace] + (HTTPRequest.Method("QUERY").map { [$0] } ?? [])

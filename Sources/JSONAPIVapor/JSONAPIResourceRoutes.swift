@@ -106,8 +106,9 @@ extension RoutesBuilder {
     }
 
     /// Answers 405 Method Not Allowed, with an `Allow` header and an error document, to every
-    /// standard method that `path` does not serve (`GET`, `POST`, `PUT`, `PATCH`, `DELETE`; Vapor
-    /// answers `HEAD` as `GET`), so that a known path with a wrong method is not a 404.
+    /// standard method that `path` does not serve (`GET`, `POST`, `PUT`, `PATCH`, `DELETE`,
+    /// `TRACE`, `QUERY`; Vapor answers `HEAD` as `GET`), so that a known path with a wrong method
+    /// is not a 404.
     ///
     /// ``jsonapiResource(_:_:bodyStrategy:)`` and ``jsonapiOperations(_:configuration:perform:)``
     /// call it for their paths; call it for a route of your own:
@@ -164,5 +165,7 @@ extension RoutesBuilder {
     }
 }
 
-/// The methods a JSON:API path answers with 405 when it does not serve them.
-private let standardMethods: [HTTPMethod] = [.GET, .POST, .PUT, .PATCH, .DELETE]
+/// The methods a JSON:API path answers with 405 when it does not serve them: the methods with a
+/// meaning for a resource, `TRACE`, and `QUERY` (a safe method with a body, an IETF draft), which
+/// would otherwise be a 404 on a path that exists.
+private let standardMethods: [HTTPMethod] = [.GET, .POST, .PUT, .PATCH, .DELETE, .TRACE, .RAW(value: "QUERY")]
