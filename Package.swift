@@ -220,6 +220,9 @@ let package = Package(
                 .target(name: "JSONAPIVapor", condition: .when(traits: ["Vapor"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+                // The service's own OpenAPI document (`GET /openapi.json`), with the OpenAPI trait.
+                .target(name: "JSONAPIOpenAPI", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: ["OpenAPI"])),
             ],
             path: "Sources/JSONAPIExample"
         ),

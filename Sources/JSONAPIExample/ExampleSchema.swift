@@ -42,9 +42,14 @@ struct ResourceSchema: Sendable {
         return paths
     }
 
+    /// The longest value a filter compares (in Unicode scalars, as JSON Schema's `maxLength`
+    /// counts): a few filters of that length and every other parameter fit the parser's query
+    /// length limit, percent-encoded.
+    static let maximumFilterLength = 256
+
     /// The query rules of this type's endpoints: collections add sorting, page-based pagination
     /// (10 per page unless `page[size]` asks for up to `maximumPageSize`) and
-    /// `filter[ATTRIBUTE]` (exact match).
+    /// `filter[ATTRIBUTE]` (exact match, at most ``maximumFilterLength`` characters).
     func rules(collection: Bool, maximumPageSize: Int = ExampleServer.defaultMaximumPageSize) -> QueryRules {
         var fields: [String: Set<String>] = [:]
         for schema in ResourceSchema.all.values {
@@ -57,15 +62,20 @@ struct ResourceSchema: Sendable {
             includePaths: .only(includePaths), fieldsets: fieldsets, sortFields: .only(attributes.union(["id"])),
             pagination: .pages(defaultSize: min(10, maximumPageSize), maximumSize: maximumPageSize),
             filter: { filter throws(QueryFailure) in
-                let refused = filter.entries.filter { $0.path.count != 1 || !attributes.contains($0.path[0]) }
-                guard refused.isEmpty else {
-                    throw QueryFailure(
-                        refused.map {
-                            QueryProblem.invalidFilter(
-                                $0,
-                                detail: "filters are supported on \(attributes.sorted().joined(separator: ", ")) only")
-                        })
+                var problems: [QueryProblem] = []
+                for entry in filter.entries {
+                    if entry.path.count != 1 || !attributes.contains(entry.path[0]) {
+                        problems.append(
+                            .invalidFilter(
+                                entry,
+                                detail: "filters are supported on \(attributes.sorted().joined(separator: ", ")) only"))
+                    } else if entry.value.unicodeScalars.count > Self.maximumFilterLength {
+                        problems.append(
+                            .invalidFilter(
+                                entry, detail: "a filter value is at most \(Self.maximumFilterLength) characters"))
+                    }
                 }
+                guard problems.isEmpty else { throw QueryFailure(problems) }
             })
     }
 }

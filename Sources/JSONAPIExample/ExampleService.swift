@@ -207,6 +207,17 @@ struct ExampleService: Sendable {
         return ServiceResponse(status: 204)
     }
 
+    /// The methods a relationship endpoint serves when `change` is not one of them, for a 405
+    /// with `Allow` before any body is read: adding and removing members are for to-many
+    /// relationships. Nil when the change applies.
+    ///
+    /// - Throws: ``ServiceError`` 404 for an unknown type or relationship.
+    func methodsAllowed(type: String, relationship: String, refusing change: RelationshipChange) throws -> [String]? {
+        let relation = try relationSchema(type, relationship)
+        guard change != .replace, !relation.isToMany else { return nil }
+        return ["GET", "PATCH"]
+    }
+
     /// `POST /operations`: every operation, all or nothing.
     func perform(_ operations: [AtomicOperation]) throws -> AtomicResultsDocument {
         try store.write { state in
@@ -383,9 +394,21 @@ struct ExampleService: Sendable {
     }
 
     static func check(_ resource: JSONAPIResourceObject, _ schema: ResourceSchema) throws {
-        for member in resource.attributes.members where !schema.attributes.contains(member.key) {
-            throw ServiceError.invalid(
-                "\(schema.type) have no attribute `\(member.key)`", pointer: "/data/attributes/\(member.key)")
+        for member in resource.attributes.members {
+            guard schema.attributes.contains(member.key) else {
+                throw ServiceError.invalid(
+                    "\(schema.type) have no attribute `\(member.key)`", pointer: "/data/attributes/\(member.key)")
+            }
+            // Every attribute is a string, and one that is not required may be null: what the
+            // service's OpenAPI document promises, and what its filters and sorting compare.
+            switch member.value {
+            case .string: continue
+            case .null where !schema.required.contains(member.key): continue
+            default:
+                let allowed = schema.required.contains(member.key) ? "a string" : "a string or null"
+                throw ServiceError.invalid(
+                    "the attribute `\(member.key)` must be \(allowed)", pointer: "/data/attributes/\(member.key)")
+            }
         }
         for member in resource.relationships.members where schema.relationships[member.key] == nil {
             throw ServiceError.invalid(

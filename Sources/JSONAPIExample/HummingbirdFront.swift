@@ -1,10 +1,12 @@
 #if Hummingbird
+    import Foundation
     import Hummingbird
     import JSONAPI
     import JSONAPIHummingbird
 
     /// The example service served by Hummingbird 2: routes of ``JSONAPIResourceRoutes`` for every
-    /// type, an Atomic Operations endpoint, and ``JSONAPIMiddleware`` in front of them all.
+    /// type, an Atomic Operations endpoint, the service's OpenAPI document at `/openapi.json`
+    /// (with the OpenAPI trait), and ``JSONAPIMiddleware`` in front of them all.
     enum HummingbirdFront {
         static func router(
             service: ExampleService, configuration: JSONAPIConfiguration, baseline: Bool = false
@@ -22,6 +24,16 @@
                 return response(try service.importDocument(document))
             }
             router.addJSONAPIMethodNotAllowed("imports", allowing: [.post])
+            #if OpenAPI
+                // Written once: the document depends on the service's rules alone.
+                let openAPI = ByteBuffer(bytes: (try? service.openAPIJSON()) ?? [])
+                router.get("openapi.json") { _, _ in
+                    Response(
+                        status: .ok, headers: [.contentType: "application/json"],
+                        body: ResponseBody(byteBuffer: openAPI))
+                }
+                router.addJSONAPIMethodNotAllowed("openapi.json", allowing: [.get, .head])
+            #endif
             if baseline { addBaseline(to: router, CodableBaseline(store: service.store)) }
             return router
         }
@@ -72,6 +84,11 @@
                 ]
             for (change, keyPath) in changes {
                 routes[keyPath: keyPath] = { request, context in
+                    if let allowed = try service.methodsAllowed(
+                        type: type, relationship: try relationship(context), refusing: change)
+                    {
+                        return methodNotAllowed(request.method.rawValue, allowed: allowed)
+                    }
                     let document = try await request.jsonapiDocument(
                         kind: .relationshipUpdate, configuration: configuration)
                     return response(
@@ -83,10 +100,29 @@
             return routes
         }
 
-        static func id(_ context: BasicRequestContext) throws -> String { try context.parameters.require("id") }
+        static func id(_ context: BasicRequestContext) throws -> String { try parameter("id", context) }
 
         static func relationship(_ context: BasicRequestContext) throws -> String {
-            try context.parameters.require("relationship")
+            try parameter("relationship", context)
+        }
+
+        /// A path parameter, percent-decoded: Hummingbird hands them over as sent
+        /// (`/articles/%C3%89` is the article `É`). One that does not decode names nothing here.
+        static func parameter(_ name: String, _ context: BasicRequestContext) throws -> String {
+            let raw = try context.parameters.require(name)
+            guard let decoded = raw.removingPercentEncoding else {
+                throw ServiceError.notFound("`\(raw)` is not a percent-encoded path segment")
+            }
+            return decoded
+        }
+
+        /// 405 with `Allow` and an error document, as the adapter answers a method a path does
+        /// not serve.
+        static func methodNotAllowed(_ method: String, allowed: [String]) -> JSONAPIResponse {
+            let error = JSONAPIHTTPError.methodNotAllowed(method, allowed: allowed)
+            var response = JSONAPIResponse(errors: JSONAPIErrorDocument(errors: error.errors))
+            response.headers[.allow] = JSONAPIHTTPError.allowHeader(allowed)
+            return response
         }
 
         static func response(_ response: ServiceResponse) -> JSONAPIResponse {

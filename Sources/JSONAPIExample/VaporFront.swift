@@ -4,7 +4,8 @@
     import Vapor
 
     /// The example service served by Vapor 4: routes of ``JSONAPIResourceRoutes`` for every type, an
-    /// Atomic Operations endpoint, and ``JSONAPIMiddleware`` in front of them all.
+    /// Atomic Operations endpoint, the service's OpenAPI document at `/openapi.json` (with the
+    /// OpenAPI trait), and ``JSONAPIMiddleware`` in front of them all.
     enum VaporFront {
         static func register(
             on app: Application, service: ExampleService, configuration: JSONAPIConfiguration, baseline: Bool = false
@@ -21,6 +22,16 @@
                 return response(try service.importDocument(document))
             }
             app.jsonapiMethodNotAllowed(["imports"], allowing: [.POST])
+            #if OpenAPI
+                // Written once: the document depends on the service's rules alone.
+                let openAPI = ByteBuffer(bytes: (try? service.openAPIJSON()) ?? [])
+                app.get("openapi.json") { _ async -> Response in
+                    Response(
+                        status: .ok, headers: ["Content-Type": "application/json"], body: Response.Body(buffer: openAPI)
+                    )
+                }
+                app.jsonapiMethodNotAllowed(["openapi.json"], allowing: [.GET, .HEAD])
+            #endif
             if baseline { addBaseline(to: app, CodableBaseline(store: service.store)) }
         }
 
@@ -68,6 +79,11 @@
                 ]
             for (change, keyPath) in changes {
                 routes[keyPath: keyPath] = { request in
+                    if let allowed = try service.methodsAllowed(
+                        type: type, relationship: try relationship(request), refusing: change)
+                    {
+                        return methodNotAllowed(request.method.rawValue, allowed: allowed)
+                    }
                     let document = try await request.jsonapiDocument(
                         kind: .relationshipUpdate, configuration: configuration)
                     return response(
@@ -82,6 +98,15 @@
         static func id(_ request: Request) throws -> String { try request.parameters.require("id") }
 
         static func relationship(_ request: Request) throws -> String { try request.parameters.require("relationship") }
+
+        /// 405 with `Allow` and an error document, as the adapter answers a method a path does
+        /// not serve.
+        static func methodNotAllowed(_ method: String, allowed: [String]) -> JSONAPIResponse {
+            let error = JSONAPIHTTPError.methodNotAllowed(method, allowed: allowed)
+            var response = JSONAPIResponse(errors: JSONAPIErrorDocument(errors: error.errors))
+            response.headers.replaceOrAdd(name: .allow, value: JSONAPIHTTPError.allowHeader(allowed))
+            return response
+        }
 
         static func response(_ response: ServiceResponse) -> JSONAPIResponse {
             var headers = HTTPHeaders()

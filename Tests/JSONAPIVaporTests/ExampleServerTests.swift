@@ -31,6 +31,28 @@ import Vapor
         try await withServer(maximumBodyBytes: 256) { try await $0.errorsAndNegotiation() }
     }
 
+    /// What the OpenAPI document promises, one request each: the regressions schemathesis found.
+    @Test func documentedBehaviour() async throws {
+        try await withServer { try await $0.documentedBehaviour() }
+    }
+
+    #if OpenAPI
+        @Test func servedOpenAPIDocument() async throws {
+            try await withServer { try await $0.servedOpenAPIDocument() }
+        }
+
+        /// schemathesis against the service from the document it serves (`/openapi.json`), every
+        /// phase and check, bounded in time (``Schemathesis``): no failure.
+        @Test func schemathesisFromItsOwnDocument() async throws {
+            try await withServer { scenario in
+                let run = try await Schemathesis.run(port: scenario.port)
+                let clean = run.isClean
+                #expect(
+                    clean, "schemathesis exited \(run.status)\(run.timedOut ? " (timed out)" : ""):\n\(run.summary)")
+            }
+        }
+    #endif
+
     @Test(.enabled(if: corpusURL != nil)) func corpusThroughTheSocket() async throws {
         try await withServer { scenario in
             let sent = try await scenario.corpusThroughTheSocket()
