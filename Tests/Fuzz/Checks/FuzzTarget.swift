@@ -32,6 +32,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `ResourceStream` against `Document(parsing:)`, with window and chunk sizes chosen from
     /// the input.
     case stream
+    /// `JSONAPIQuery(parsing:rules:options:)` under rules and limits chosen from the input:
+    /// refusals are well-formed, accepted queries write and parse back equal.
+    case query
+    /// Content negotiation (`Content-Type` and `Accept`): refusals are 415 and 406, accepted
+    /// media types are supported and write headers that parse back to them.
+    case negotiation
+    /// Pagination links for a request target and page chosen from the input: the target's
+    /// pieces kept in order, one locator per link, and the links written and read back.
+    case links
 
     /// Runs the target's check on `bytes`.
     public func check(_ bytes: [UInt8]) throws(FuzzFailure) {
@@ -46,6 +55,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             var plan = InputPlan(bytes)
             try Self.parseAndWalk(bytes, options: plan.parsingOptions())
         case .stream: try StreamCheck.run(bytes)
+        case .query: try HTTPChecks.query(bytes)
+        case .negotiation: try HTTPChecks.negotiation(bytes)
+        case .links: try HTTPChecks.links(bytes)
         }
     }
 
