@@ -50,7 +50,14 @@ public enum JSONNumberParsing {
             let value = parts.exponent < 0 ? significand / power : significand * power
             return parts.negative ? -value : value
         }
-        // The general case: the standard library's correctly rounded conversion.
+        // Up to 19 significant digits and any exponent: Eisel-Lemire.
+        if !parts.truncated, let bits = eiselLemire(significand: parts.significand, exponent: parts.exponent) {
+            guard bits != 0x7FF << 52 else { return nil }
+            let magnitude = Double(bitPattern: bits)
+            return parts.negative ? -magnitude : magnitude
+        }
+        // More digits (or the rare product Eisel-Lemire leaves open): the standard library's
+        // correctly rounded conversion.
         guard let value = unsafe Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
         return value
     }

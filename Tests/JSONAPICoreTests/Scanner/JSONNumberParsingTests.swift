@@ -100,4 +100,59 @@ struct JSONNumberParsingTests {
             #expect(double(text) == reference, "\(text)")
         }
     }
+
+    @Test("Every exponent and up to 19 digits (Eisel-Lemire) agree bit for bit with the standard library")
+    func eiselLemireAgainstTheStandardLibrary() throws {
+        var rng = SplitMix64(seed: 20_261_201)
+        for _ in 0..<60_000 {
+            var text = Bool.random(using: &rng) ? "-" : ""
+            let digits = Int.random(in: 1...19, using: &rng)
+            text += String(Int.random(in: 1...9, using: &rng))
+            for _ in 1..<digits { text += String(Int.random(in: 0...9, using: &rng)) }
+            if digits > 1 && Bool.random(using: &rng) {
+                let body = text.hasPrefix("-") ? String(text.dropFirst()) : text
+                let index = body.index(body.startIndex, offsetBy: Int.random(in: 1..<body.count, using: &rng))
+                text = (text.hasPrefix("-") ? "-" : "") + body[..<index] + "." + body[index...]
+            }
+            text += "e" + String(Int.random(in: -360...330, using: &rng))
+            let parsed = double(text)
+            if let reference = Double(text), reference.isFinite {
+                #expect(parsed?.bitPattern == reference.bitPattern, "\(text)")
+            } else {
+                #expect(parsed == nil, "\(text)")
+            }
+        }
+    }
+
+    @Test("Shortest descriptions of random doubles read back as the same bits")
+    func shortestDescriptionsRoundTrip() {
+        var rng = SplitMix64(seed: 53)
+        var checked = 0
+        while checked < 60_000 {
+            let value = Double(bitPattern: rng.next())
+            guard value.isFinite else { continue }
+            checked += 1
+            #expect(double(value.description)?.bitPattern == value.bitPattern, "\(value)")
+        }
+    }
+
+    @Test("Boundaries of the Eisel-Lemire path: subnormals, the largest double, rounding to even")
+    func eiselLemireBoundaries() throws {
+        let cases = [
+            "4.9406564584124654e-324", "2.4703282292062328e-324", "2.4703282292062327e-324",
+            "2.2250738585072011e-308", "2.2250738585072012e-308", "2.2250738585072009e-308",
+            "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308",
+            "9007199254740993e10", "9007199254740995e-10", "1e-342", "1e-343", "1e308", "1e-324",
+            "7.2057594037927933e16", "3.0e-44", "1.448997445238699e-308", "8.98846567431158e307",
+            "123456789012345678e-60", "9999999999999999999e-325", "9999999999999999999e290",
+        ]
+        for text in cases {
+            let reference = try #require(Double(text), "\(text)")
+            if reference.isFinite {
+                #expect(double(text)?.bitPattern == reference.bitPattern, "\(text)")
+            } else {
+                #expect(double(text) == nil, "\(text)")
+            }
+        }
+    }
 }
