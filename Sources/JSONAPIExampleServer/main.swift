@@ -22,7 +22,8 @@ struct ServerOptions {
                                       [--idle-timeout S] [--framework hummingbird|vapor] [--baseline]
 
         An in-memory JSON:API 1.1 service: /articles, /people, /comments, /tags and
-        POST /operations (Atomic Operations).
+        POST /operations (Atomic Operations), described by its OpenAPI document at
+        GET /openapi.json (in a build with the OpenAPI trait).
 
         OPTIONS:
           --port N          TCP port on 127.0.0.1 (default 8080; 0 picks a free one)

@@ -28,7 +28,7 @@ extension QueryRules {
     /// ```
     public var openAPIParameters: [OpenAPI.Parameter] { openAPIParameters(options: QueryOptions()) }
 
-    /// The query parameters of ``openAPIParameters``, bounded by the limits `options` puts on a
+    /// The query parameters of `openAPIParameters`, bounded by the limits `options` puts on a
     /// query as `JSONAPIQuery(parsing:rules:options:)` enforces them, and with the filter the
     /// endpoint's rule accepts when `filter` describes it.
     ///
@@ -36,7 +36,7 @@ extension QueryRules {
     /// |---|---|
     /// | `maximumSortFields` | `sort`: 1 to that many fields |
     /// | `maximumIncludePaths`, `maximumIncludeDepth` | `include`: at most that many paths, each at most that deep |
-    /// | `maximumQueryBytes` | every free-form string: `maxLength` so that the parameter alone fits the query (``JSONAPI/QueryOptions/maximumValueLength(ofParameter:)``) |
+    /// | `maximumQueryBytes` | every free-form string: `maxLength` so that the parameter alone fits the query (`QueryOptions.maximumValueLength(ofParameter:)`) |
     /// | 64-bit integers | `page[number]`, `page[offset]`: at most `Int.max` |
     ///
     /// ```swift
@@ -54,7 +54,7 @@ extension QueryRules {
     ///   - filter: The schema of the `filter` object the endpoint's filter rule accepts (its
     ///     members are the names inside the brackets); nil describes it as any object. Ignored
     ///     when the rules do not filter.
-    /// - Returns: The parameters, in the order of the table of ``openAPIParameters``.
+    /// - Returns: The parameters, in the order of the table of `openAPIParameters`.
     public func openAPIParameters(options: QueryOptions, filter: JSONSchema? = nil) -> [OpenAPI.Parameter] {
         var parameters: [OpenAPI.Parameter] = []
         if let include = Self.includeParameter(includePaths, options: options) { parameters.append(include) }
@@ -229,7 +229,7 @@ extension QueryRules {
 
 extension QueryOptions {
     /// The longest value a query parameter named `name` can have within
-    /// ``maximumQueryBytes``: the query holding that parameter alone, its name percent-encoded
+    /// `maximumQueryBytes`: the query holding that parameter alone, its name percent-encoded
     /// as clients write it (`page%5Bafter%5D=`), and every character of the value written as one
     /// byte. A longer value makes any query too long; a shorter one that percent-encoding
     /// lengthens can still be refused, as the query's length is of its encoded bytes.
