@@ -17,13 +17,14 @@ import Vapor
 /// the query reads one encoding short, and a link built from it grows a `%25` per hop. Undoing
 /// the re-encoding means reading every `%25` as `%`, which is right only when the target was
 /// re-encoded, and that cannot always be told: `q=%2520&r=%5B` is what a client sends for a
-/// literal `%20`, and what Foundation makes of `q=%20&r=[`. The rule taken: a target with a
-/// `%25` and another escape (of a raw `[`, a space, ...) anywhere in its path or query was
-/// re-encoded. A target without both is read as sent. So JSON:API queries, where raw brackets
-/// are common and an escaped `%` is rare, read right; the spellings read wrongly are a fully
-/// encoded target that holds both an escaped `%` and another escape (read as re-encoded), and a
-/// target whose only character a URL may not hold is a lone `%` (its `%25` is kept, a literal
-/// `%`).
+/// literal `%20`, and what Foundation makes of `q=%20&r=[`. The rule taken: a target was
+/// re-encoded when it holds a `%25` and another escape (of a raw `[`, a space, ...) anywhere in
+/// its path or query, and every `%25` in it is followed by two hexadecimal digits, as the
+/// re-encoding of a client's escape is. A `%25` followed by anything else (`%25%5D`, a `%25` at
+/// the end) is a client's own escape of a literal `%`, so such a target is read as sent, like
+/// every target without both kinds of escape. The spelling still read wrongly is a fully
+/// encoded target that escapes a literal `%` just before two hexadecimal digits (`%2520`, a
+/// literal `%20`) and holds another escape: it is read as re-encoded.
 enum RequestTarget {
     /// `component` of `url` (its path or its query) as the client spelled it, deciding from the
     /// whole target whether Foundation re-encoded it.
@@ -42,6 +43,10 @@ enum RequestTarget {
             defer { index += 1 }
             guard bytes[index] == UInt8(ascii: "%") else { continue }
             if isEscapedPercent(bytes, at: index) {
+                // The re-encoding of a client's escape is `%25` and two hexadecimal digits.
+                guard index + 4 < bytes.count, isHexDigit(bytes[index + 3]), isHexDigit(bytes[index + 4]) else {
+                    return false
+                }
                 sawEscapedPercent = true
             } else {
                 sawOtherMark = true
@@ -61,6 +66,15 @@ enum RequestTarget {
             index += isEscapedPercent(bytes, at: index) ? 3 : 1
         }
         return String(decoding: result, as: UTF8.self)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+            UInt8(ascii: "A")...UInt8(ascii: "F"):
+            true
+        default: false
+        }
     }
 
     private static func isEscapedPercent(_ bytes: [UInt8], at index: Int) -> Bool {
