@@ -48,12 +48,7 @@ import Testing
         /// schemathesis against the service from the document it serves (`/openapi.json`), every
         /// phase and check, bounded in time (``Schemathesis``): no failure.
         @Test func schemathesisFromItsOwnDocument() async throws {
-            try await withServer { scenario in
-                let run = try await Schemathesis.run(port: scenario.port)
-                let clean = run.isClean
-                #expect(
-                    clean, "schemathesis exited \(run.status)\(run.timedOut ? " (timed out)" : ""):\n\(run.summary)")
-            }
+            try await withServer { try await $0.schemathesisRunsClean() }
         }
     #endif
 

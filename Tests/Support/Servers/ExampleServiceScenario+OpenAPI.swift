@@ -68,6 +68,13 @@ extension ExampleServiceScenario {
             expect: 400)
     }
 
+    /// schemathesis against the service from the document it serves (`/openapi.json`), every
+    /// phase and check, bounded in time (``Schemathesis``): no failure.
+    func schemathesisRunsClean() async throws {
+        let run = try await Schemathesis.run(port: port)
+        #expect(run.isClean, "schemathesis exited \(run.status)\(run.timedOut ? " (timed out)" : ""):\n\(run.summary)")
+    }
+
     /// The OpenAPI document the service serves: OpenAPI 3.1 as JSON, with every path the
     /// service routes and its parameters bounded as the parser bounds them.
     func servedOpenAPIDocument() async throws {
