@@ -1,10 +1,9 @@
 extension Array {
     /// Empties a scratch list the builder refills for every resource, keeping its storage.
     ///
-    /// `removeAll(keepingCapacity: true)` goes through the general range replacement, about
-    /// seventy instructions even for one element, once per resource and list; these lists
-    /// usually hold a handful of plain values, which `removeLast()` drops for a few
-    /// instructions each.
+    /// `removeAll(keepingCapacity: true)` goes through the general range replacement even for
+    /// one element, once per resource and list; these lists usually hold a handful of plain
+    /// values, which `removeLast()` drops one by one for less.
     @inline(__always)
     mutating func clearScratch() {
         guard count <= 8 else {

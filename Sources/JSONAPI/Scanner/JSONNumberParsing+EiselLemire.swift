@@ -1,8 +1,7 @@
 /// The Eisel-Lemire conversion of a decimal `w × 10^q` (at most 19 significant digits) to the
 /// nearest `Double`, for what Clinger's fast path in ``JSONNumberParsing/double(_:)`` cannot
 /// take: long significands and large exponents, which the standard library's conversion
-/// (`strtod`, with multi-precision arithmetic) answered at well over a thousand instructions a
-/// number.
+/// (`strtod`) answers with multi-precision arithmetic.
 ///
 /// The significand is normalized to 64 bits and multiplied by a 128-bit approximation of 5^q
 /// (``powersOfFive``); the top bits of the product, with the binary exponent estimated from q,
