@@ -9,7 +9,8 @@
 /// ``DecodingReport/problems`` lists them in decode order: with
 /// ``DecodingOptions/Tolerance/lenient`` every problem the decode worked around, otherwise the
 /// resources ``DecodingOptions/ignoresMissingResources`` and
-/// ``DecodingOptions/ignoresUnhandledResourceTypes`` left out.
+/// ``DecodingOptions/ignoresUnhandledResourceTypes`` left out. ``DecodingFailure/problems``
+/// lists every problem that made a decode fail.
 ///
 /// ```swift
 /// var options = DecodingOptions()
@@ -57,6 +58,10 @@ public struct DecodingProblem: Sendable, Hashable, CustomStringConvertible {
         /// `@ResourceReadable` initializer (`ResourceReader.decode(_:default:)`), which knows
         /// the default. Described as "kept its default".
         case defaultKept
+        /// Nothing: the value made the decode fail. ``JSONAPIDecoder/decodeListingProblems(_:from:)-(_,Document)``
+        /// lists every such value (``DecodingFailure``), going on past each one with a
+        /// placeholder that is never returned. Described as "rejected".
+        case rejected
     }
 
     /// What was wrong.
@@ -99,6 +104,7 @@ public struct DecodingProblem: Sendable, Hashable, CustomStringConvertible {
         case .leftOut: done = "left out"
         case .setToNil: done = "read as absent"
         case .defaultKept: done = "kept its default"
+        case .rejected: done = "rejected"
         }
         let subject = codingPath.isEmpty ? "the value" : codingPath
         let place = pointer.isEmpty ? "the document root" : pointer

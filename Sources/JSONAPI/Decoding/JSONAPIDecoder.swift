@@ -189,16 +189,21 @@ public final class JSONAPIDecoder: Sendable {
     /// Decodes `T` and reports the resources that were skipped.
     public func decodeReporting<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> DecodingReport<T> {
         let options = self.options
-        let document: Document
+        let document = try Self.parse(bytes, options: options)
+        return try Self.decode(T.self, session: DecodingSession(storage: document.storage, options: options))
+    }
+
+    /// Parses the bytes to decode; a document that is not valid is a `DecodingError` whose
+    /// `underlyingError` is the parse error.
+    static func parse(_ bytes: [UInt8], options: DecodingOptions) throws -> Document {
         do {
-            document = try Document(parsing: bytes, options: options.parsing)
+            return try Document(parsing: bytes, options: options.parsing)
         } catch {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
                     codingPath: [], debugDescription: "The data is not a valid JSON:API document: \(error)",
                     underlyingError: error))
         }
-        return try Self.decode(T.self, session: DecodingSession(storage: document.storage, options: options))
     }
 
     /// Decodes `T` from a document's text and reports the resources that were skipped.
@@ -218,6 +223,78 @@ public final class JSONAPIDecoder: Sendable {
     /// ``Document/decodingOptions``.
     public func decodeReporting<T: Decodable>(_ type: T.Type, from document: Document) throws -> DecodingReport<T> {
         try Self.decode(T.self, session: DecodingSession(storage: document.storage, options: options))
+    }
+
+    // MARK: Listing every problem
+
+    /// Decodes `T` as ``decode(_:from:)-(_,Document)`` does; when a value does not fit the
+    /// model, goes on past it to find every other such value, and throws them all.
+    ///
+    /// A strict decode stops at the first value that does not fit. This one decodes strictly
+    /// first (at the same cost); only when that fails does it decode again, giving each failing
+    /// non-optional value a placeholder (an empty string, zero, an empty array, a struct of
+    /// such, the first case of a `CaseIterable` enum) so that the model's `init(from:)` reaches
+    /// its other properties. The placeholders are never returned: a document that does not fit
+    /// always throws. A value whose type has no placeholder (an enum that is not
+    /// `CaseIterable`, a type whose `init(from:)` refuses empty input) ends the listing there.
+    ///
+    /// ```swift
+    /// let document = try JSONAPIDecoder().document(from: body)
+    /// do {
+    ///     let article = try JSONAPIDecoder().decodeListingProblems(Article.self, from: document)
+    /// } catch let failure as DecodingFailure {
+    ///     failure.problems.map(\.pointer)   // ["/data/attributes/title", "/data/attributes/views"]
+    /// }
+    /// ```
+    ///
+    /// The server adapters' `jsonapiDecode` helpers decode request bodies this way.
+    ///
+    /// - Throws: ``DecodingFailure`` when values do not fit the model; the document's own errors
+    ///   (``DocumentErrors``) and the errors of invalid options as ``decode(_:from:)-(_,Document)``
+    ///   throws them.
+    public func decodeListingProblems<T: Decodable>(_ type: T.Type, from document: Document) throws -> T {
+        let options = self.options
+        do {
+            return try Self.decode(T.self, session: DecodingSession(storage: document.storage, options: options)).value
+        } catch let error as DecodingError {
+            throw Self.listProblems(T.self, storage: document.storage, options: options, strictError: error)
+        }
+    }
+
+    /// Parses the bytes and decodes `T` listing every problem; see
+    /// ``decodeListingProblems(_:from:)-(_,Document)``.
+    ///
+    /// - Throws: also a `DecodingError` when the bytes are not a valid JSON:API document.
+    public func decodeListingProblems<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        try decodeListingProblems(T.self, from: Self.parse(bytes, options: options))
+    }
+
+    /// Parses the bytes and decodes `T` listing every problem; see
+    /// ``decodeListingProblems(_:from:)-(_,Document)``.
+    public func decodeListingProblems<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decodeListingProblems(T.self, from: [UInt8](data))
+    }
+
+    /// Parses the text and decodes `T` listing every problem; see
+    /// ``decodeListingProblems(_:from:)-(_,Document)``.
+    public func decodeListingProblems<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        try decodeListingProblems(T.self, from: Array(text.utf8))
+    }
+
+    /// Decodes `T` again, recording every value that does not fit, after a strict decode threw
+    /// `strictError`: a ``DecodingFailure``, or `strictError` itself should the second decode
+    /// record nothing.
+    static func listProblems<T: Decodable>(
+        _ type: T.Type, storage: DocumentStorage, options: DecodingOptions, strictError: DecodingError
+    ) -> any Error {
+        let session = DecodingSession(storage: storage, options: options, listsEveryProblem: true)
+        let rejections = session.run { decoder in
+            // What ends this decode (a value with no placeholder) has been recorded already.
+            _ = try? decoder.unbox(T.self, rootNode(for: T.self), key: nil)
+            return decoder.rejections()
+        }
+        guard !rejections.isEmpty else { return strictError }
+        return DecodingFailure(problems: rejections.map(\.problem), errors: rejections.map(\.error))
     }
 
     /// Decodes `T` from the document of the decoding state given; the report's document (and an

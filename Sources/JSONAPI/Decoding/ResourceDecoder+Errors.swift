@@ -191,7 +191,7 @@ extension ResourceDecoder {
 
     /// Gives an error that escaped a nested `init(from:)` a location, unless it has one.
     func locate(_ error: any Error, node: Node) -> any Error {
-        if unsafe foreignErrorLocated { return error }
+        if unsafe foreignErrorLocated || error is RecordedFailure { return error }
         if let decodingError = error as? DecodingError {
             guard let context = decodingError.context else { return error }
             if context.underlyingError is JSONAPIError { return error }

@@ -82,7 +82,7 @@ extension ResourceDecoder {
     {
         if case .member(let member) = slot {
             if firstByte(member.value) == UInt8(ascii: "n") { return nil }
-            guard unsafe lenient else {
+            guard unsafe recovers else {
                 return try T.read(
                     self, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
             }
@@ -92,8 +92,8 @@ extension ResourceDecoder {
         return try decodeOptional(T.self, node, key: key)
     }
 
-    /// An optional attribute's scalar in a lenient decode: nil (and a problem recorded) when
-    /// the value does not fit.
+    /// An optional attribute's scalar in a lenient decode, or one listing every problem: nil
+    /// (and a problem recorded) when the value does not fit.
     @inline(never)
     func recoverableScalar<T: ScalarDecodable>(_ type: T.Type, _ member: MemberEntry, key: KeyRef) throws -> T? {
         let mark = recoveryMark
@@ -102,7 +102,7 @@ extension ResourceDecoder {
                 self, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
         } catch {
             if recover(error, since: mark, node: .value(member.value), key: key, action: .setToNil) { return nil }
-            throw error
+            return try standIn(T?.self, after: error, at: .value(member.value))
         }
     }
 
@@ -223,11 +223,11 @@ extension ResourceDecoder {
     /// Out of line, and returning `T` rather than `T?`: a `T?` at the call site made every
     /// `decode(_:forKey:)` fetch `Optional<T>`'s metadata and reserve stack for it on entry.
     @inline(never)
-    func absentValue<T, K: CodingKey>(_ type: T.Type, key: K, in node: Node, depth: Int) throws -> T {
+    func absentValue<T: Decodable, K: CodingKey>(_ type: T.Type, key: K, in node: Node, depth: Int) throws -> T {
         if let absent = T.self as? any AbsentRepresentable.Type, let value = absent.absentValue as? T {
             return value
         }
-        throw keyNotFound(key, in: node, path: Array(path.prefix(depth)))
+        return try standIn(T.self, after: keyNotFound(key, in: node, path: Array(path.prefix(depth))), at: node)
     }
 }
 
@@ -313,13 +313,17 @@ struct ResourceContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             let slot = unsafe decoder.withKeyBytes(key, names: state.names) {
                 unsafe decoder.lookup($0, record: record, segment: segment)
             }
-            guard
-                let value = try decoder.withKeyRef(
-                    key, { try decoder.scalar(T.self, in: slot, record: record, key: $0) })
-            else {
-                throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)
+            do {
+                guard
+                    let value = try decoder.withKeyRef(
+                        key, { try decoder.scalar(T.self, in: slot, record: record, key: $0) })
+                else {
+                    throw decoder.keyNotFound(key, in: .resource(record), path: codingPath)
+                }
+                return value
+            } catch {
+                return try decoder.standIn(T.self, after: error, at: .resource(record))
             }
-            return value
         }
     }
 
@@ -457,15 +461,19 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     func scalar<T: ScalarDecodable>(_ type: T.Type, _ key: Key) throws -> T {
         unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard
-                let member = unsafe decoder.withKeyBytes(
-                    key, names: state.names, { unsafe decoder.findMember(segment, object: object, $0) })
-            else {
-                throw decoder.keyNotFound(key, in: .value(object), path: codingPath)
-            }
-            return try decoder.withKeyRef(key) { key in
-                try T.read(
-                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+            do {
+                guard
+                    let member = unsafe decoder.withKeyBytes(
+                        key, names: state.names, { unsafe decoder.findMember(segment, object: object, $0) })
+                else {
+                    throw decoder.keyNotFound(key, in: .value(object), path: codingPath)
+                }
+                return try decoder.withKeyRef(key) { key in
+                    try T.read(
+                        decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+                }
+            } catch {
+                return try decoder.standIn(T.self, after: error, at: .value(object))
             }
         }
     }
@@ -478,9 +486,13 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                     key, names: state.names, { unsafe decoder.findMember(segment, object: object, $0) }),
                 decoder.firstByte(member.value) != UInt8(ascii: "n")
             else { return nil }
-            return try decoder.withKeyRef(key) { key in
-                try T.read(
-                    decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+            do {
+                return try decoder.withKeyRef(key) { key in
+                    try T.read(
+                        decoder, value: member.value, escaped: member.flags & MemberEntry.valueEscaped != 0, key: key)
+                }
+            } catch {
+                return try decoder.standIn(T?.self, after: error, at: .value(member.value))
             }
         }
     }

@@ -30,7 +30,15 @@ struct PendingProblem {
     var place: JSONAPIError?
     /// The offset to locate when it does not.
     var offset: Int
+    /// The error a strict decode throws for the problem, kept when the decode lists every
+    /// problem (``ResourceDecoder/standIn(_:after:at:)``).
+    var error: DecodingError? = nil
 }
+
+/// A failure that a decode listing every problem has recorded already, passed on because no
+/// stand-in could be made where it happened: whoever can make one for an enclosing value does
+/// so without recording it again.
+struct RecordedFailure: Error {}
 
 extension ResourceDecoder {
     /// Counts of what the decode has recorded, so a recovered value's records can be dropped.
@@ -54,13 +62,14 @@ extension ResourceDecoder {
         _ error: any Error, since mark: RecoveryMark, node: Node, key: KeyRef, action: DecodingProblem.Action,
         isValue: Bool = true
     ) -> Bool {
-        guard unsafe lenient, unsafe session.invalidOptions == nil, let decodingError = error as? DecodingError,
-            let context = decodingError.context
-        else {
-            return false
+        guard unsafe lenient, unsafe session.invalidOptions == nil else { return false }
+        if error is RecordedFailure { return unsafe listsEveryProblem }
+        guard let decodingError = error as? DecodingError, let context = decodingError.context else { return false }
+        // A decode that lists every problem keeps what the failed value recorded on the way.
+        if unsafe !listsEveryProblem {
+            unsafe skips.removeSubrange(min(mark.skips, skips.count)...)
+            unsafe problems.removeSubrange(min(mark.problems, problems.count)...)
         }
-        unsafe skips.removeSubrange(min(mark.skips, skips.count)...)
-        unsafe problems.removeSubrange(min(mark.problems, problems.count)...)
         unsafe foreignErrorLocated = false
         var fullPath = path
         if let key = key.key(in: self) { fullPath.append(key) }
@@ -71,6 +80,43 @@ extension ResourceDecoder {
                 kind: Self.kind(of: decodingError), action: action, skip: -1, resource: resource, path: fullPath,
                 message: place?.message ?? context.debugDescription, place: place, offset: offset(of: node)))
         return true
+    }
+
+    /// In a decode that lists every problem, records `error` (which decoding a non-optional
+    /// `T` at or in `node` threw) and returns a stand-in `T` (see `StandIn`) so that the decode
+    /// goes on to the values after it; in any other decode, throws `error`.
+    ///
+    /// Every non-optional value passes here when it fails: a present value through `unbox`, a
+    /// missing one through `absentValue`, and the containers' scalar fast paths directly. The
+    /// innermost place records the error; an enclosing one sees ``RecordedFailure`` only when
+    /// no stand-in could be made inside it.
+    @inline(never)
+    func standIn<T: Decodable>(_ type: T.Type, after error: any Error, at node: Node) throws -> T {
+        guard unsafe listsEveryProblem, unsafe session.invalidOptions == nil else { throw error }
+        if !(error is RecordedFailure) {
+            guard let decodingError = error as? DecodingError, let context = decodingError.context else { throw error }
+            let place = decodingError.jsonapiError
+            // A missing value's own key is not in its context's path (it names the container).
+            var path = context.codingPath
+            if case .keyNotFound(let key, _) = decodingError { path.append(key) }
+            unsafe problems.append(
+                PendingProblem(
+                    kind: Self.kind(of: decodingError), action: .rejected, skip: -1, resource: nil,
+                    path: path, message: place?.message ?? context.debugDescription, place: place,
+                    offset: offset(of: node), error: decodingError))
+            unsafe foreignErrorLocated = false
+        }
+        guard let value = StandIn.value(of: T.self) else { throw RecordedFailure() }
+        return value
+    }
+
+    /// The problems a decode listing every problem recorded, in decode order, each with the
+    /// error a strict decode throws for it.
+    func rejections() -> [(error: DecodingError, problem: DecodingProblem)] {
+        unsafe problems.compactMap { pending in
+            guard let error = pending.error else { return nil }
+            return (error, describe(pending))
+        }
     }
 
     /// What kind of problem an error describes.
@@ -114,19 +160,23 @@ extension ResourceDecoder {
                         pointer: skip.pointer, line: skip.line, column: skip.column, message: message))
                 continue
             }
-            let place: (pointer: String, line: Int, column: Int)
-            if let located = problem.place {
-                place = (located.pointer, located.line, located.column)
-            } else {
-                let found = unsafe storage.locate(min(max(0, problem.offset), bytes.count))
-                place = (found.pointer, found.line, found.column)
-            }
-            result.append(
-                DecodingProblem(
-                    kind: problem.kind, action: problem.action, resource: problem.resource,
-                    codingPath: renderPath(problem.path), pointer: place.pointer, line: place.line,
-                    column: place.column, message: problem.message))
+            result.append(describe(problem))
         }
         return result
+    }
+
+    /// A recovered failure (not a skip), located in the document.
+    private func describe(_ problem: PendingProblem) -> DecodingProblem {
+        let place: (pointer: String, line: Int, column: Int)
+        if let located = problem.place {
+            place = (located.pointer, located.line, located.column)
+        } else {
+            let found = unsafe storage.locate(min(max(0, problem.offset), bytes.count))
+            place = (found.pointer, found.line, found.column)
+        }
+        return DecodingProblem(
+            kind: problem.kind, action: problem.action, resource: problem.resource,
+            codingPath: renderPath(problem.path), pointer: place.pointer, line: place.line, column: place.column,
+            message: problem.message)
     }
 }

@@ -56,9 +56,13 @@ final class DecodingSession: Sendable {
     /// Why the options are unusable (``DecodingOptions/validate()``), if they are. Such a
     /// decode's `maximumDepth` is 0, so the first nesting fails and throws this instead.
     let invalidOptions: JSONAPIError?
+    /// Whether the decode goes on past each failing value, with a stand-in, to record every
+    /// problem (``JSONAPIDecoder/decodeListingProblems(_:from:)-(_,Document)``).
+    let listsEveryProblem: Bool
 
-    init(storage: DocumentStorage, options: DecodingOptions) {
+    init(storage: DocumentStorage, options: DecodingOptions, listsEveryProblem: Bool = false) {
         self.storage = storage
+        self.listsEveryProblem = listsEveryProblem
         do throws(JSONAPIError) {
             try options.validate()
             if options.tolerance == .lenient {
@@ -171,6 +175,10 @@ final class ResourceDecoder: Decoder {
     @exclusivity(unchecked) var skips: [PendingSkip] = []
     /// `options.tolerance == .lenient`, read once per decode.
     @exclusivity(unchecked) private(set) var lenient: Bool
+    /// `session.listsEveryProblem`, read once per decode.
+    @exclusivity(unchecked) private(set) var listsEveryProblem: Bool
+    /// `lenient || listsEveryProblem`: whether a failing optional value is caught where it is.
+    @exclusivity(unchecked) private(set) var recovers: Bool
     /// Problems recorded in decode order: skips (by index) and, when lenient, recovered failures.
     @exclusivity(unchecked) var problems: [PendingProblem] = []
     @exclusivity(unchecked) var typeInfos: [TypeInfo] = []
@@ -210,6 +218,8 @@ final class ResourceDecoder: Decoder {
         unsafe self.exactKeys = matcher.isExact
         unsafe self.node = node
         unsafe self.lenient = session.options.tolerance == .lenient
+        unsafe self.listsEveryProblem = session.listsEveryProblem
+        unsafe self.recovers = lenient || listsEveryProblem
     }
 
     // SAFETY: the decoder is the only owner of its stacks and frees each once.
@@ -271,6 +281,8 @@ final class ResourceDecoder: Decoder {
         unsafe matcher = KeyMatcher(session.options.keyDecodingStrategy)
         unsafe exactKeys = matcher.isExact
         unsafe lenient = session.options.tolerance == .lenient
+        unsafe listsEveryProblem = session.listsEveryProblem
+        unsafe recovers = lenient || listsEveryProblem
         unsafe node = .primary
         unsafe basePath = []
         unsafe keys.truncate(to: 0)
@@ -471,8 +483,12 @@ final class ResourceDecoder: Decoder {
     /// Decodes a `T` from `node`, with `key` as the last coding key.
     @inline(__always)
     func unbox<T: Decodable>(_ type: T.Type, _ node: Node, key: KeyRef) throws -> T {
-        if T.self == String.self { return sameType(try String.read(self, node: node, key: key), as: T.self) }
-        return try unboxComposite(type, node, key: key)
+        do {
+            if T.self == String.self { return sameType(try String.read(self, node: node, key: key), as: T.self) }
+            return try unboxComposite(type, node, key: key)
+        } catch {
+            return try standIn(T.self, after: error, at: node)
+        }
     }
 
     /// Everything but strings.
@@ -893,7 +909,7 @@ final class ResourceDecoder: Decoder {
         let list = try elements(of: node, for: [E].self)
         let info = typeInfo(E.self)
         if case .linkages(let first, let count) = list, let linkageArray = info.linkageArray, info.unionIndex < 0,
-            !info.needsTarget, unsafe !lenient
+            !info.needsTarget, unsafe !recovers
         {
             reserve(&result, Int(count))
             try linkageArray.appendLinkages(
@@ -921,7 +937,7 @@ final class ResourceDecoder: Decoder {
                     }
                     throw adding(.index(position), to: missingResource(index))
                 }
-                if unsafe lenient {
+                if unsafe recovers {
                     if let element = try recoverableElement(E.self, .linkage(index), info: info, position: position) {
                         append(&result, element)
                     }
@@ -956,12 +972,13 @@ final class ResourceDecoder: Decoder {
     }
 
     /// Element `position` of a list of resources in a lenient decode: nil when it could not be
-    /// decoded and is left out (and recorded as a problem).
+    /// decoded and is left out (and recorded as a problem). In a decode listing every problem,
+    /// the element goes through `unbox`, which records it and gives a stand-in.
     @inline(never)
     func recoverableElement<E: Decodable>(_ type: E.Type, _ node: Node, info: TypeInfo, position: Int) throws -> E? {
         let mark = recoveryMark
         do {
-            if case .direct(let direct) = info.kind {
+            if case .direct(let direct) = info.kind, unsafe !listsEveryProblem {
                 return try direct.decodeDirect(from: self, node, key: .index(position), as: E.self)
             }
             return try unbox(E.self, node, key: .index(position))
@@ -987,7 +1004,11 @@ final class ResourceDecoder: Decoder {
         var cursor = ArrayCursor(range)
         while let element = unsafe cursor.next(bytes) {
             if E.self == String.self {
-                append(&result, sameType(try readString(element, escaped: nil, key: .index(position)), as: E.self))
+                do {
+                    append(&result, sameType(try readString(element, escaped: nil, key: .index(position)), as: E.self))
+                } catch {
+                    append(&result, try standIn(E.self, after: error, at: .value(element)))
+                }
             } else {
                 append(&result, try unbox(E.self, .value(element), key: .index(position)))
             }

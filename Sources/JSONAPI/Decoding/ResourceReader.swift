@@ -91,9 +91,13 @@ public struct ResourceReader: ~Copyable {
     @inline(__always)
     func scalar<T: ScalarDecodable>(_ type: T.Type, _ name: StaticString) throws -> T {
         unsafe try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard let value = try decoder.scalar(T.self, in: slot(name, decoder), record: record, key: .name(name))
-            else { throw keyNotFound(name) }
-            return value
+            do {
+                guard let value = try decoder.scalar(T.self, in: slot(name, decoder), record: record, key: .name(name))
+                else { throw keyNotFound(name) }
+                return value
+            } catch {
+                return try decoder.standIn(T.self, after: error, at: node)
+            }
         }
     }
 

@@ -33,6 +33,7 @@
 /// | ``JSONAPIError`` `encodingFailed`, `io` (the server's own failure) | 500 | none | none | error |
 /// | ``QueryFailure`` (the query parameters, see ``JSONAPIQuery/init(parsing:rules:options:)``) | 400 | `parameter`: the parameter as the client wrote it, decoded | `unsupported-include`, `max-size-exceeded`, ... (``QueryProblem/Code``) | problem |
 /// | ``NegotiationFailure`` | 415 or 406 | `header`: `Content-Type` or `Accept` | `unsupported-media-type`, `not-acceptable` | failure |
+/// | ``DecodingFailure`` (every problem of a request body, see ``JSONAPIDecoder/decodeListingProblems(_:from:)-(_,Document)``) | as `DecodingError`, each | as `DecodingError` | as `DecodingError` | problem |
 /// | `DecodingError` | 422 (409 for a primary resource of another type) | `pointer`: where ``JSONAPIDecoder`` found the problem, else the coding path under `/data` (see ``JSONAPIErrorObject/init(decodingError:resourcePointer:relationshipNames:)``) | `invalid-value`, `missing-member`, `resource-type-conflict`, ... | error |
 /// | anything else | 500 | none | none | error |
 ///
@@ -168,6 +169,12 @@ extension DecodingError: JSONAPIErrorConvertible {
     /// One 422 error object, its pointer under `/data`; see
     /// ``JSONAPIErrorObject/init(decodingError:resourcePointer:relationshipNames:)``.
     public var jsonapiErrors: [JSONAPIErrorObject] { [JSONAPIErrorObject(decodingError: self)] }
+}
+
+extension DecodingFailure: JSONAPIErrorConvertible {
+    /// One error object per problem, each mapped as its `DecodingError` is (422, or 409 for a
+    /// primary resource of another type), with its pointer.
+    public var jsonapiErrors: [JSONAPIErrorObject] { errors.flatMap(\.jsonapiErrors) }
 }
 
 extension NegotiationFailure: JSONAPIErrorConvertible {

@@ -130,6 +130,24 @@ struct GettingStartedExampleTests {
         #expect(printed == [Self.reviewProblem])
         decoder.tolerance = .strict
 
+        // A request body: refused with every problem at once.
+        struct NewReview: Decodable, JSONAPIResource {
+            static let resourceType = "reviews"
+            var id: String?
+            var rating: Double
+            var body: String
+        }
+        let request = try Document(
+            parsing: #"{"data": {"type": "reviews", "attributes": {"rating": "high"}}}"#,
+            options: ParsingOptions(kind: .createRequest))
+        do {
+            _ = try JSONAPIDecoder().decodeListingProblems(NewReview.self, from: request)
+            Issue.record("a body that does not fit was decoded")
+        } catch let failure as DecodingFailure {
+            #expect(failure.problems.map(\.pointer) == ["/data/attributes/rating", "/data"])
+            #expect(JSONAPIErrorDocument(describing: failure).errors.map(\.status) == ["422", "422"])
+        }
+
         let articles = document.primary(as: Article.self)  // nothing decoded yet
         let first = try articles.element(at: 0)
         #expect(first.title == "JSON:API paints my bikeshed!")
