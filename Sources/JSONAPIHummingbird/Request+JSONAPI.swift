@@ -38,20 +38,27 @@ extension Request {
         return try parser.finish()
     }
 
-    /// Reads the body as a document of `kind` and decodes its primary data as `T` with `decoder`.
+    /// Reads the body as a document of `kind` and decodes its primary data as `T` with `decoder`,
+    /// listing every value that does not fit `T`, not only the first
+    /// (``JSONAPI/JSONAPIDecoder/decodeListingProblems(_:from:)-(_,Document)``).
     ///
     /// ```swift
     /// let patch = try await request.jsonapiDecode(ArticlePatch.self, kind: .updateRequest)
     /// ```
     ///
-    /// - Throws: As ``jsonapiDocument(kind:configuration:)``; a `DecodingError` (422 through
+    /// A body with a number for `title` and no `body` is answered (through
+    /// ``JSONAPIMiddleware``) with one 422 error object for each, pointing at
+    /// `/data/attributes/title` and at `/data`.
+    ///
+    /// - Throws: As ``jsonapiDocument(kind:configuration:)``; a ``JSONAPI/DecodingFailure`` (422
+    ///   per problem, 409 for a primary resource of another type, through
     ///   ``JSONAPIMiddleware``) when the document does not fit `T`.
     public func jsonapiDecode<T: Decodable>(
         _ type: T.Type, kind: ParsingOptions.Kind, decoder: JSONAPIDecoder = JSONAPIDecoder(),
         configuration: JSONAPIConfiguration = JSONAPIConfiguration()
     ) async throws -> T {
         let document = try await jsonapiDocument(kind: kind, configuration: configuration)
-        return try decoder.decode(T.self, from: document)
+        return try decoder.decodeListingProblems(T.self, from: document)
     }
 
     /// The query parameters, read from the raw query string and checked against `rules`.

@@ -61,17 +61,19 @@ public struct JSONAPIContentCoder: ContentEncoder, ContentDecoder {
         headers.replaceOrAdd(name: .contentType, value: mediaType.description)
     }
 
-    /// Parses `body` and decodes `D` from it.
+    /// Parses `body` and decodes `D` from it, listing every value that does not fit `D`
+    /// (``JSONAPI/JSONAPIDecoder/decodeListingProblems(_:from:)-(_,Document)``).
     ///
     /// - Throws: ``JSONAPI/JSONAPIError`` when the body is not a valid document (400, or 413 past
-    ///   a limit, through ``JSONAPIMiddleware``); `DecodingError` when it does not fit `D` (422).
+    ///   a limit, through ``JSONAPIMiddleware``); ``JSONAPI/DecodingFailure`` when it does not fit
+    ///   `D` (422 per problem).
     public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
         let document = try body.withUnsafeReadableBytes { bytes in
             var parser = DocumentParser(options: decoder.parsingOptions, expectedByteCount: bytes.count)
             try parser.feed(bytes)
             return try parser.finish()
         }
-        return try decoder.decode(D.self, from: document)
+        return try decoder.decodeListingProblems(D.self, from: document)
     }
 }
 

@@ -31,6 +31,18 @@ import Vapor
             try response.content.encode(article, using: JSONAPIContentCoder())
             return response
         }
+        app.post("notes") { request async throws -> JSONAPIResponse in
+            var note = try await request.jsonapiDecode(ListedNote.self, kind: .createRequest)
+            note.id = "1"
+            return try JSONAPIResponse(status: .created, encoding: note, encoder: JSONAPIEncoder())
+        }
+        app.post("notes-content") { request async throws -> Response in
+            var note = try request.content.decode(ListedNote.self, using: JSONAPIContentCoder())
+            note.id = "1"
+            let response = Response(status: .created)
+            try response.content.encode(note, using: JSONAPIContentCoder())
+            return response
+        }
         app.post("collected") { request async throws -> JSONAPIResponse in
             let document = try await request.jsonapiDocument(kind: .createRequest)
             let title = document.primaryResources.first?.attributes["title"]?.stringValue ?? ""
@@ -57,6 +69,16 @@ import Vapor
             #expect(!abort.text.contains("1234"))
             try ExampleServiceScenario.check(
                 try await send(port, "GET", "/nowhere"), method: "GET", target: "/nowhere", status: 404)
+        }
+    }
+
+    /// `jsonapiDecode` and the content coder answer a body with every value that does not fit
+    /// the model, each with its pointer, in one 422.
+    @Test func everyProblemOfABodyAtOnce() async throws {
+        try await withRunningServer(try await Self.application()) { port in
+            let scenario = ExampleServiceScenario(port: port)
+            try await scenario.everyProblemOfABodyAtOnce(path: "/notes")
+            try await scenario.everyProblemOfABodyAtOnce(path: "/notes-content")
         }
     }
 
