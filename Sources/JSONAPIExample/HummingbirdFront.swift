@@ -107,13 +107,9 @@
         }
 
         /// A path parameter, percent-decoded: Hummingbird hands them over as sent
-        /// (`/articles/%C3%89` is the article `É`). One that does not decode names nothing here.
+        /// (`/articles/%C3%89` is the article `É`); one that does not decode is a 404.
         static func parameter(_ name: String, _ context: BasicRequestContext) throws -> String {
-            let raw = try context.parameters.require(name)
-            guard let decoded = raw.removingPercentEncoding else {
-                throw ServiceError.notFound("`\(raw)` is not a percent-encoded path segment")
-            }
-            return decoded
+            try context.jsonapiParameter(name)
         }
 
         /// 405 with `Allow` and an error document, as the adapter answers a method a path does

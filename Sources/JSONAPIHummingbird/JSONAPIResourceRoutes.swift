@@ -26,7 +26,7 @@ import JSONAPI
 /// ```swift
 /// var routes = JSONAPIResourceRoutes<BasicRequestContext>()
 /// routes.resource = { request, context in
-///     let id = try context.parameters.require("id")
+///     let id = try context.jsonapiParameter("id")
 ///     guard let article = store.article(id) else { throw JSONAPIHTTPError.notFound() }
 ///     return try JSONAPIResponse(encoding: article, encoder: JSONAPIEncoder())
 /// }

@@ -6,7 +6,7 @@ import JSONAPI
 ///
 /// ```swift
 /// router.get("articles/:id") { request, context in
-///     let article = try store.article(context.parameters.require("id"))
+///     let article = try store.article(context.jsonapiParameter("id"))
 ///     return try JSONAPIResponse(encoding: article, encoder: JSONAPIEncoder())
 /// }
 /// ```
