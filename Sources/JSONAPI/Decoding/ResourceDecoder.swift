@@ -175,7 +175,7 @@ final class ResourceDecoder: Decoder {
     @exclusivity(unchecked) var skips: [PendingSkip] = []
     /// `options.tolerance == .lenient`, read once per decode.
     @exclusivity(unchecked) private(set) var lenient: Bool
-    /// `session.listsEveryProblem`, read once per decode.
+    /// Whether this decode lists every problem (stand-ins for failing values), read once per decode.
     @exclusivity(unchecked) private(set) var listsEveryProblem: Bool
     /// `lenient || listsEveryProblem`: whether a failing optional value is caught where it is.
     @exclusivity(unchecked) private(set) var recovers: Bool
