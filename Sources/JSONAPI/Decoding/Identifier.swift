@@ -148,9 +148,9 @@ extension Identifier: Decodable, LinkageDecodable, DirectDecodable {
 }
 
 extension Identifier: LinkageArrayDecodable {
-    static func appendLinkages<R>(
-        from decoder: ResourceDecoder, first: UInt32, count: Int, into result: inout [R],
-        append: (inout [R], R) -> Void
+    static func appendLinkages<R, Result>(
+        from decoder: ResourceDecoder, first: UInt32, count: Int, into result: inout Result,
+        append: (inout Result, R) -> Void
     ) throws {
         let expected = decoder.typeInfo(Model.self).resourceType
         for position in 0..<count {

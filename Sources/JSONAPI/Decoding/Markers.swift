@@ -85,9 +85,9 @@ protocol LazyMarker {
 /// no element is ever skipped.
 protocol LinkageArrayDecodable {
     /// Appends the elements to `result` (whose element type `R` is `Self`) through `append`.
-    static func appendLinkages<R>(
-        from decoder: ResourceDecoder, first: UInt32, count: Int, into result: inout [R],
-        append: (inout [R], R) -> Void
+    static func appendLinkages<R, Result>(
+        from decoder: ResourceDecoder, first: UInt32, count: Int, into result: inout Result,
+        append: (inout Result, R) -> Void
     ) throws
 }
 

@@ -592,7 +592,13 @@ final class ResourceDecoder: Decoder {
         _ type: T.Type, _ node: Node, record: UInt32, key: KeyRef, info: TypeInfo
     ) throws -> T {
         let memoKey = MemoKey(type: info.id, record: record)
-        if let cached = unsafe memo[memoKey], let value = cached as? T { return value }
+        if let cached = unsafe memo[memoKey] {
+            do {
+                return try Self.memoized(cached, as: T.self)
+            } catch {
+                // Not a `T` (the key names the type, so never): decoded anew below.
+            }
+        }
         // Checked here, at the linkage, so the error points where the problem is; a value in
         // the memo passed this check when it was made.
         if info.resourceType != .max, unsafe resources[Int(record)].type != info.resourceType {
@@ -609,6 +615,17 @@ final class ResourceDecoder: Decoder {
         unsafe memo[memoKey] = value
         return value
     }
+
+    /// A memoized related resource as the `T` its key says it is. The `Any` is opened to its
+    /// dynamic type `V` and compared with `T`: a cast (`as? T`) needs `Optional<T>`'s metadata,
+    /// a runtime look-up on every hit.
+    static func memoized<V, T>(_ value: V, as type: T.Type) throws -> T {
+        guard V.self == T.self else { throw MemoMismatch() }
+        return sameType(value, as: T.self)
+    }
+
+    /// A memoized value of another type than its key names.
+    struct MemoMismatch: Error {}
 
     @inline(never)
     func decodeLossless<T>(
@@ -884,11 +901,35 @@ final class ResourceDecoder: Decoder {
                 append: { array, element in array.append(element) })
             return sameType(strings, as: [E].self)
         }
-        var result: [E] = []
-        try appendElements(
-            E.self, node, into: &result, reserve: { array, count in array.reserveCapacity(count) },
-            append: { array, element in array.append(element) })
+        // Written into the array's storage (see ``ArrayFiller``), sized by a count taken first:
+        // `appendElements` reserves that count and appends at most as many.
+        var overflowed = false
+        let result = try ArrayFiller<E>.array(capacity: elementCapacity(of: node)) { filler in
+            try appendElements(
+                E.self, node, into: &filler, reserve: { _, _ in }, append: { filler, element in filler.append(element) }
+            )
+            overflowed = filler.overflowed
+        }
+        if overflowed {
+            throw failure(
+                .dataCorrupted, at: offset(of: node), code: .decodingFailed, path: path,
+                "the array has more elements than were counted")
+        }
         return result
+    }
+
+    /// How many elements ``appendElements(_:_:into:reserve:append:)`` can append for `node`:
+    /// the JSON array's elements or the list's resources; 0 for anything else (which
+    /// `appendElements` then reports).
+    func elementCapacity(of node: Node) -> Int {
+        if case .value(let range) = node {
+            guard firstByte(range) == UInt8(ascii: "[") else { return 0 }
+            var counter = ArrayCursor(range)
+            var count = 0
+            while unsafe counter.next(bytes) != nil { count &+= 1 }
+            return count
+        }
+        return (try? elements(of: node, for: Any.self).count) ?? 0
     }
 
     /// ``decodeElements(_:_:)`` into `result`, through `reserve` (once the element count is
@@ -898,9 +939,9 @@ final class ResourceDecoder: Decoder {
     /// metadata up in the runtime's table, on every allocation and every append; a
     /// ``ResourceReader`` passes functions compiled where `E` is known, which cost an indirect
     /// call.
-    func appendElements<E: Decodable>(
-        _ type: E.Type, _ node: Node, into result: inout [E], reserve: (inout [E], Int) -> Void,
-        append: (inout [E], E) -> Void
+    func appendElements<E: Decodable, Result>(
+        _ type: E.Type, _ node: Node, into result: inout Result, reserve: (inout Result, Int) -> Void,
+        append: (inout Result, E) -> Void
     ) throws {
         if case .value(let range) = node {
             try appendJSONArray(E.self, range, into: &result, reserve: reserve, append: append)
@@ -938,9 +979,8 @@ final class ResourceDecoder: Decoder {
                     throw adding(.index(position), to: missingResource(index))
                 }
                 if unsafe recovers {
-                    if let element = try recoverableElement(E.self, .linkage(index), info: info, position: position) {
-                        append(&result, element)
-                    }
+                    try appendRecoverableElement(
+                        E.self, .linkage(index), info: info, position: position, into: &result, append: append)
                 } else if case .direct(let direct) = info.kind {
                     append(
                         &result, try direct.decodeDirect(from: self, .linkage(index), key: .index(position), as: E.self)
@@ -961,9 +1001,8 @@ final class ResourceDecoder: Decoder {
                     continue
                 }
                 if unsafe lenient {
-                    if let element = try recoverableElement(E.self, .resource(record), info: info, position: position) {
-                        append(&result, element)
-                    }
+                    try appendRecoverableElement(
+                        E.self, .resource(record), info: info, position: position, into: &result, append: append)
                 } else {
                     append(&result, try unbox(E.self, .resource(record), key: .index(position)))
                 }
@@ -971,27 +1010,34 @@ final class ResourceDecoder: Decoder {
         }
     }
 
-    /// Element `position` of a list of resources in a lenient decode: nil when it could not be
-    /// decoded and is left out (and recorded as a problem). In a decode listing every problem,
-    /// the element goes through `unbox`, which records it and gives a stand-in.
+    /// Appends element `position` of a list of resources in a lenient decode, or leaves it out
+    /// (and records a problem) when it cannot be decoded. In a decode listing every problem, the
+    /// element goes through `unbox`, which records it and gives a stand-in.
+    ///
+    /// It appends rather than returning an `E?`: an optional of a generic type in the caller
+    /// made every list's decode look up `Optional<E>`'s metadata, lenient or not.
     @inline(never)
-    func recoverableElement<E: Decodable>(_ type: E.Type, _ node: Node, info: TypeInfo, position: Int) throws -> E? {
+    func appendRecoverableElement<E: Decodable, Result>(
+        _ type: E.Type, _ node: Node, info: TypeInfo, position: Int, into result: inout Result,
+        append: (inout Result, E) -> Void
+    ) throws {
         let mark = recoveryMark
         do {
             if case .direct(let direct) = info.kind, unsafe !listsEveryProblem {
-                return try direct.decodeDirect(from: self, node, key: .index(position), as: E.self)
+                append(&result, try direct.decodeDirect(from: self, node, key: .index(position), as: E.self))
+            } else {
+                append(&result, try unbox(E.self, node, key: .index(position)))
             }
-            return try unbox(E.self, node, key: .index(position))
         } catch {
-            if recover(error, since: mark, node: node, key: .index(position), action: .leftOut) { return nil }
+            if recover(error, since: mark, node: node, key: .index(position), action: .leftOut) { return }
             throw error
         }
     }
 
     /// The elements of the JSON array at `range`, into `result` (sized first).
-    func appendJSONArray<E: Decodable>(
-        _ type: E.Type, _ range: ByteRange, into result: inout [E], reserve: (inout [E], Int) -> Void,
-        append: (inout [E], E) -> Void
+    func appendJSONArray<E: Decodable, Result>(
+        _ type: E.Type, _ range: ByteRange, into result: inout Result, reserve: (inout Result, Int) -> Void,
+        append: (inout Result, E) -> Void
     ) throws {
         guard firstByte(range) == UInt8(ascii: "[") else {
             throw typeMismatch([E].self, expected: "an array", found: range, path: path)

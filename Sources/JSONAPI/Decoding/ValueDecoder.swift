@@ -33,13 +33,22 @@ extension ScalarDecodable {
         case .text(let range, let escaped):
             return try read(decoder, text: range, escaped: escaped, key: key)
         case .typeName(let index, _):
-            if let name = unsafe decoder.types.name(index) as? Self { return name }
-            fallthrough
+            return try readTypeName(decoder, index, node: node, key: key)
         default:
             throw decoder.typeMismatch(
                 Self.self, at: decoder.offset(of: node), expected: decoder.expectation(Self.self),
                 found: decoder.describe(node), path: decoder.path(key))
         }
+    }
+
+    /// A resource's `type` name as `Self` (a `String`). Out of line: the cast's `Self?` made
+    /// every read of a scalar, whatever its node, look up `Optional<Self>`'s metadata.
+    @inline(never)
+    static func readTypeName(_ decoder: ResourceDecoder, _ index: UInt32, node: Node, key: KeyRef) throws -> Self {
+        if let name = unsafe decoder.types.name(index) as? Self { return name }
+        throw decoder.typeMismatch(
+            Self.self, at: decoder.offset(of: node), expected: decoder.expectation(Self.self),
+            found: decoder.describe(node), path: decoder.path(key))
     }
 }
 
