@@ -179,19 +179,50 @@ final class EncodingContext {
     }
 
     private var kinds: [ObjectIdentifier: TypeKind] = [:]
-    /// The last type seen in each of 16 slots chosen by its metadata address: a model has a
-    /// handful of member types, found here without hashing.
-    @exclusivity(unchecked) private var recentKinds = [(type: UInt, kind: TypeKind)](repeating: (0, .plain), count: 16)
+    /// Recently asked types by metadata address, found without hashing: an open-addressed table
+    /// of 64 slots, probed at most ``kindProbes`` slots from the slot the address hashes to.
+    ///
+    /// Generic types' metadata lives on the heap, at addresses that move with whatever the
+    /// process allocated before; a table indexed by a few address bits, one type per slot, let
+    /// two of a model's member types evict each other on some layouts, and every member then
+    /// paid a hash-table look-up. Hashing the whole address and probing a few slots keeps a
+    /// model's handful of types resident whatever their addresses.
+    @exclusivity(unchecked) private var recentKinds = [(type: UInt, kind: TypeKind)](
+        repeating: (0, .plain), count: kindSlots)
+    private static let kindSlots = 64
+    private static let kindProbes = 4
 
     /// The kind of `type`, cached: metatype casts to protocols are costly, and each type is
     /// asked about once per member.
     @inline(__always)
     func kind(of type: Any.Type) -> TypeKind {
         let bits = UInt(bitPattern: ObjectIdentifier(type))
-        let slot = Int(truncatingIfNeeded: (bits >> 4) & 15)
-        if unsafe recentKinds[slot].type == bits { return unsafe recentKinds[slot].kind }
+        let home = Self.kindSlot(bits)
+        let entry = unsafe recentKinds[home]
+        if entry.type == bits { return entry.kind }
+        return probeKind(of: type, bits: bits, home: home)
+    }
+
+    /// The slot an address hashes to (Fibonacci hashing: the top bits of a multiple).
+    @inline(__always)
+    private static func kindSlot(_ bits: UInt) -> Int {
+        Int(truncatingIfNeeded: (UInt64(truncatingIfNeeded: bits) &* 0x9E37_79B9_7F4A_7C15) &>> 58)
+    }
+
+    /// `kind(of:)` past the home slot: the next probes, then the look-up, remembered in the first
+    /// free probed slot (or the home slot when all are taken).
+    @inline(never)
+    private func probeKind(of type: Any.Type, bits: UInt, home: Int) -> TypeKind {
+        var slot = home
+        var free = -1
+        for _ in 0..<Self.kindProbes {
+            let entry = unsafe recentKinds[slot]
+            if entry.type == bits { return entry.kind }
+            if entry.type == 0 && free < 0 { free = slot }
+            slot = (slot &+ 1) & (Self.kindSlots &- 1)
+        }
         let kind = lookUpKind(of: type)
-        unsafe recentKinds[slot] = (bits, kind)
+        unsafe recentKinds[free >= 0 ? free : home] = (bits, kind)
         return kind
     }
 
