@@ -67,17 +67,42 @@ enum ValueReader {
     }
 
     /// The end (exclusive) of the value starting at `start` (which must not be whitespace).
+    ///
+    /// Containers and scalars are skipped 16 bytes at a time to the next byte that can matter
+    /// (a quote or bracket; a delimiter or whitespace), which the byte loop then decides on.
     static func valueEnd(_ b: ByteView, _ start: Int) -> Int {
         guard UInt(bitPattern: start) < UInt(bitPattern: b.count) else { return b.count }
         // SAFETY: here and in the loops below, `0 <= i < b.count` at each read: `i` starts at
-        // `start` and only grows (a string's end is past its start, or the buffer's end).
+        // `start` and only grows (a string's end is past its start, or the buffer's end), and
+        // each 16-byte chunk is read at `i` with `i + 16 <= b.count`.
         switch unsafe b[unchecked: start] {
         case UInt8(ascii: "\""):
             return stringEnd(b, start).end
         case UInt8(ascii: "{"), UInt8(ascii: "["):
+            // `c | 0x20` is `{` for `[` and `{`, `}` for `]` and `}`.
+            let quote = SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
+            let lower = SIMD16<UInt8>(repeating: 0x20)
+            let open = SIMD16<UInt8>(repeating: UInt8(ascii: "{"))
+            let close = SIMD16<UInt8>(repeating: UInt8(ascii: "}"))
             var depth = 0
             var i = start
             while i < b.count {
+                while i &+ 16 <= b.count {
+                    let chunk = unsafe b.chunk16(unchecked: i)
+                    let folded = chunk | lower
+                    let hits = unsafe unsafeBitCast(
+                        (chunk .== quote) .| (folded .== open) .| (folded .== close), to: SIMD2<UInt64>.self)
+                    if hits[0] != 0 {
+                        i &+= hits[0].trailingZeroBitCount &>> 3
+                        break
+                    }
+                    if hits[1] != 0 {
+                        i &+= 8 &+ (hits[1].trailingZeroBitCount &>> 3)
+                        break
+                    }
+                    i &+= 16
+                }
+                guard i < b.count else { break }
                 switch unsafe b[unchecked: i] {
                 case UInt8(ascii: "\""):
                     i = stringEnd(b, i).end
@@ -94,8 +119,28 @@ enum ValueReader {
             }
             return b.count
         default:
+            // A delimiter (`,`, `}`, `]`) or whitespace ends a number or literal; control bytes
+            // (`<= 0x20`) are only candidates, decided by the byte loop.
+            let comma = SIMD16<UInt8>(repeating: UInt8(ascii: ","))
+            let lower = SIMD16<UInt8>(repeating: 0x20)
+            let close = SIMD16<UInt8>(repeating: UInt8(ascii: "}"))
             var i = start
             while i < b.count {
+                while i &+ 16 <= b.count {
+                    let chunk = unsafe b.chunk16(unchecked: i)
+                    let hits = unsafe unsafeBitCast(
+                        (chunk .== comma) .| ((chunk | lower) .== close) .| (chunk .<= lower), to: SIMD2<UInt64>.self)
+                    if hits[0] != 0 {
+                        i &+= hits[0].trailingZeroBitCount &>> 3
+                        break
+                    }
+                    if hits[1] != 0 {
+                        i &+= 8 &+ (hits[1].trailingZeroBitCount &>> 3)
+                        break
+                    }
+                    i &+= 16
+                }
+                guard i < b.count else { break }
                 switch unsafe b[unchecked: i] {
                 case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09:
                     return i

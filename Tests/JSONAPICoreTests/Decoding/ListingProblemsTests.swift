@@ -225,7 +225,7 @@ struct ListingProblemsTests {
             case .failure(let error): return ["unexpected \(error)"]
             }
         }
-        var random = SplitMix(seed: 20_261_202)
+        var random = SplitMix64(seed: 20_261_202)
         for _ in 0..<200 {
             let chosen = breakages.indices.filter { _ in random.next() % 3 == 0 }
             var text = Self.valid
@@ -243,19 +243,6 @@ struct ListingProblemsTests {
             }
             #expect(Set(listed) == Set(alone), "breakages \(chosen.map { breakages[$0].name })")
             #expect(listed.first == pointers(strict)?.first)
-        }
-    }
-
-    /// A small deterministic generator, so a failure names a reproducible case.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }
