@@ -225,9 +225,9 @@ struct DocumentEncoder {
         _ value: T, meta: (any Encodable)?, links: (any Encodable)?, jsonapi: JSONAPIImplementationInfo?,
         included: [any Encodable]
     ) throws -> [UInt8] {
-        // The stream's spare value encoders refer back to it.
+        // The stream's spare value encoders and resource containers refer back to it.
         defer {
-            unsafe stream?.spare.removeAll()
+            stream?.releaseReusables()
             context.releaseSpareEncoders()
         }
         writer.beginObject()

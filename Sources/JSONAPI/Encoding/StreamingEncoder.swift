@@ -140,8 +140,52 @@ final class StreamingEncoder: Encoder {
         if unsafe !open.isEmpty { unsafe open.removeAll(keepingCapacity: true) }
     }
 
+    /// Resource containers made before, by key type, to hand out again: a
+    /// `KeyedEncodingContainer` is one reference to the standard library's box around our
+    /// container, which holds nothing but this stream, so a box nobody holds any more (the
+    /// `encode(to:)` it was made for has returned) serves the next resource of that type as it
+    /// is. Making one looked up the generic metadata of `StreamResourceContainer<Key>` and of the
+    /// box in the runtime's table and allocated the box, for every resource. The boxes refer back
+    /// to the stream: ``releaseReusables()`` drops them when a document is done.
+    @exclusivity(unchecked) private var resourceContainers: [(key: ObjectIdentifier, box: AnyObject)] = []
+    /// How many key types keep a reusable container.
+    private static let reusableContainerLimit = 32
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(StreamResourceContainer<Key>(stream: self))
+        let key = ObjectIdentifier(Key.self)
+        var index = 0
+        let count = unsafe resourceContainers.count
+        while index < count {
+            if unsafe resourceContainers[index].key == key,
+                unsafe isKnownUniquelyReferenced(&resourceContainers[index].box)
+            {
+                // SAFETY: the entry for `Key` holds a `KeyedEncodingContainer<Key>` (one class
+                // reference, checked when it was stored), cast back to that type.
+                return unsafe unsafeBitCast(resourceContainers[index].box, to: KeyedEncodingContainer<Key>.self)
+            }
+            index &+= 1
+        }
+        return makeResourceContainer(Key.self)
+    }
+
+    @inline(never)
+    private func makeResourceContainer<Key: CodingKey>(_ type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let container = KeyedEncodingContainer(StreamResourceContainer<Key>(stream: self))
+        if MemoryLayout<KeyedEncodingContainer<Key>>.size == MemoryLayout<AnyObject>.size,
+            unsafe resourceContainers.count < Self.reusableContainerLimit
+        {
+            // SAFETY: `KeyedEncodingContainer` is one class reference (checked above); it is cast
+            // back to the same type, by its key type.
+            unsafe resourceContainers.append((ObjectIdentifier(Key.self), unsafeBitCast(container, to: AnyObject.self)))
+        }
+        return container
+    }
+
+    /// Drops what the stream keeps for reuse that refers back to it (spare value encoders,
+    /// resource containers), so that it can be freed when its document is done.
+    func releaseReusables() {
+        unsafe spare.removeAll()
+        unsafe resourceContainers.removeAll()
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
