@@ -38,21 +38,8 @@ enum ValueReader {
         let quote = SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
         let backslash = SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
         while true {
-            // SAFETY: each 16-byte chunk starts at `i`, with `0 <= i` (it starts at 0 or above
-            // and only grows) and `i + 16 <= limit <= b.count`.
-            while i &+ 16 <= limit {
-                let chunk = unsafe b.chunk16(unchecked: i)
-                let hits = unsafe unsafeBitCast((chunk .== quote) .| (chunk .== backslash), to: SIMD2<UInt64>.self)
-                if hits[0] != 0 {
-                    i &+= hits[0].trailingZeroBitCount &>> 3
-                    break
-                }
-                if hits[1] != 0 {
-                    i &+= 8 &+ (hits[1].trailingZeroBitCount &>> 3)
-                    break
-                }
-                i &+= 16
-            }
+            // `i` starts at 0 or above and only grows; `limit <= b.count` (see `skipChunks`).
+            i = skipChunks(b, from: i, limit: limit) { chunk in (chunk .== quote) .| (chunk .== backslash) }
             guard i < limit else { return (limit, escaped) }
             // SAFETY: `0 <= i < limit <= b.count`.
             let c = unsafe b[unchecked: i]
@@ -64,6 +51,25 @@ enum ValueReader {
                 i &+= 1
             }
         }
+    }
+
+    /// The first offset from `start` in whose 16-byte chunk `hits` marks a byte, stepping 16
+    /// bytes at a time while a whole chunk fits below `limit`; where the steps stop when none is
+    /// marked (the caller's byte loop goes on from there).
+    @inline(__always)
+    static func skipChunks(
+        _ b: ByteView, from start: Int, limit: Int, _ hits: (SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>>
+    ) -> Int {
+        var i = start
+        // SAFETY: each chunk is read at `i` with `0 <= i` (callers pass a non-negative start and
+        // `i` only grows) and `i + 16 <= limit <= b.count`.
+        while i &+ 16 <= limit {
+            let marked = unsafe unsafeBitCast(hits(unsafe b.chunk16(unchecked: i)), to: SIMD2<UInt64>.self)
+            if marked[0] != 0 { return i &+ (marked[0].trailingZeroBitCount &>> 3) }
+            if marked[1] != 0 { return i &+ 8 &+ (marked[1].trailingZeroBitCount &>> 3) }
+            i &+= 16
+        }
+        return i
     }
 
     /// The end (exclusive) of the value starting at `start` (which must not be whitespace).
@@ -87,20 +93,8 @@ enum ValueReader {
             var depth = 0
             var i = start
             while i < b.count {
-                while i &+ 16 <= b.count {
-                    let chunk = unsafe b.chunk16(unchecked: i)
-                    let folded = chunk | lower
-                    let hits = unsafe unsafeBitCast(
-                        (chunk .== quote) .| (folded .== open) .| (folded .== close), to: SIMD2<UInt64>.self)
-                    if hits[0] != 0 {
-                        i &+= hits[0].trailingZeroBitCount &>> 3
-                        break
-                    }
-                    if hits[1] != 0 {
-                        i &+= 8 &+ (hits[1].trailingZeroBitCount &>> 3)
-                        break
-                    }
-                    i &+= 16
+                i = skipChunks(b, from: i, limit: b.count) { chunk in
+                    (chunk .== quote) .| ((chunk | lower) .== open) .| ((chunk | lower) .== close)
                 }
                 guard i < b.count else { break }
                 switch unsafe b[unchecked: i] {
@@ -126,19 +120,8 @@ enum ValueReader {
             let close = SIMD16<UInt8>(repeating: UInt8(ascii: "}"))
             var i = start
             while i < b.count {
-                while i &+ 16 <= b.count {
-                    let chunk = unsafe b.chunk16(unchecked: i)
-                    let hits = unsafe unsafeBitCast(
-                        (chunk .== comma) .| ((chunk | lower) .== close) .| (chunk .<= lower), to: SIMD2<UInt64>.self)
-                    if hits[0] != 0 {
-                        i &+= hits[0].trailingZeroBitCount &>> 3
-                        break
-                    }
-                    if hits[1] != 0 {
-                        i &+= 8 &+ (hits[1].trailingZeroBitCount &>> 3)
-                        break
-                    }
-                    i &+= 16
+                i = skipChunks(b, from: i, limit: b.count) { chunk in
+                    (chunk .== comma) .| ((chunk | lower) .== close) .| (chunk .<= lower)
                 }
                 guard i < b.count else { break }
                 switch unsafe b[unchecked: i] {
