@@ -16,6 +16,9 @@ import PackageDescription
 //   Testing  the JSONAPITesting product (model checks, document diffs, spec fixtures, generators): swift-property-based
 //   OpenAPI  the JSONAPIOpenAPI product (JSON Schema components, parameters and operations): OpenAPIKit
 //
+// The resource layer (JSONAPIServer: declared resources served with every endpoint) needs no package either; the
+// adapters serve it.
+//
 // The client (JSONAPIClient: requests, routing, streaming parse, errors, the resource store and a
 // URLSession transport) needs no package, so it is a product of its own without a trait.
 //
@@ -34,6 +37,7 @@ let package = Package(
         .executable(name: "jsonapi", targets: ["JSONAPICLI"]),
         .library(name: "JSONAPIHummingbird", targets: ["JSONAPIHummingbird"]),
         .library(name: "JSONAPIVapor", targets: ["JSONAPIVapor"]),
+        .library(name: "JSONAPIServer", targets: ["JSONAPIServer"]),
         .library(name: "JSONAPIClient", targets: ["JSONAPIClient"]),
         .library(name: "JSONAPIAsyncHTTPClient", targets: ["JSONAPIAsyncHTTPClient"]),
         .library(name: "JSONAPITesting", targets: ["JSONAPITesting"]),
@@ -151,12 +155,16 @@ let package = Package(
             ],
             path: "Sources/JSONAPICLI"
         ),
+        // Declared resources served with all of JSON:API, independent of any framework: a data
+        // source protocol and an in-memory source, capabilities, hooks, validation, authorization,
+        // conditional requests. No package dependency; the adapters below connect it to a framework.
+        .target(name: "JSONAPIServer", dependencies: ["JSONAPI"], path: "Sources/JSONAPIServer"),
         // Serving JSON:API from Hummingbird 2: request bodies streamed into `DocumentParser`, responses
         // written as `application/vnd.api+json`, negotiation and error documents from the core.
         .target(
             name: "JSONAPIHummingbird",
             dependencies: [
-                "JSONAPI",
+                "JSONAPI", "JSONAPIServer",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
             ],
             path: "Sources/JSONAPIHummingbird"
@@ -166,7 +174,7 @@ let package = Package(
         .target(
             name: "JSONAPIVapor",
             dependencies: [
-                "JSONAPI",
+                "JSONAPI", "JSONAPIServer",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
             ],
             path: "Sources/JSONAPIVapor"
@@ -243,7 +251,7 @@ let package = Package(
         // Helpers and fixtures the test targets share. A test target rather than a library target: it
         // imports JSONAPI `@testable` (arena fingerprints and invariants), which a release build of a
         // library target could not, and nothing outside the tests should build it.
-        .testTarget(name: "JSONAPITestSupport", dependencies: ["JSONAPI"], path: "Tests/Support"),
+        .testTarget(name: "JSONAPITestSupport", dependencies: ["JSONAPI", "JSONAPIServer"], path: "Tests/Support"),
         // Scanner, arena, parsing and rules, document views, decoding through `Decoder`, encoding
         // and writing, validation, the generators, and the differential tests against a reference
         // model.
@@ -281,6 +289,13 @@ let package = Package(
             name: "JSONAPICLITests",
             dependencies: ["JSONAPI", "JSONAPIGenerator", "JSONAPITestSupport"],
             path: "Tests/JSONAPICLITests"
+        ),
+        // The resource layer against its declarations: every endpoint, status and rule, and a
+        // reference model of the in-memory source.
+        .testTarget(
+            name: "JSONAPIServerTests",
+            dependencies: ["JSONAPI", "JSONAPIServer", "JSONAPITestSupport"],
+            path: "Tests/JSONAPIServerTests"
         ),
         // The Hummingbird adapter and the example service, over a real loopback socket.
         .testTarget(

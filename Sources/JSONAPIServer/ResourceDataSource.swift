@@ -1,0 +1,123 @@
+import JSONAPI
+
+/// Where the models of one resource type live: a database table, a remote service, memory.
+///
+/// A ``ResourceService`` reads and writes a declared resource only through its data source, and
+/// does everything JSON:API asks of a server around it: query parameters, includes, sparse
+/// fieldsets, links, statuses, validation, conditional requests. ``InMemoryDataSource`` is a
+/// complete implementation.
+///
+/// Models are plain `Codable` structs; relationships are held as ``Identifier``s (or arrays and
+/// optionals of them), which the service resolves through the related type's own data source
+/// when a request asks to include them.
+///
+/// ```swift
+/// struct Book: Codable, Sendable, JSONAPIResource {
+///     static let resourceType = "books"
+///     var id: String
+///     var title: String
+///     var author: Identifier<Author>
+/// }
+///
+/// let books = InMemoryDataSource<Book>()
+/// _ = try await books.create(Book(id: "1", title: "Dune", author: "9"))
+/// let page = try await books.list(ResourceListQuery(sort: ["title"], page: .number(1, size: 10)))
+/// page.models.map(\.title)   // ["Dune"]
+/// ```
+public protocol ResourceDataSource<Model>: Sendable {
+    /// The model of the resource type.
+    associatedtype Model: JSONAPIResource & Codable & Sendable
+
+    /// One page of the models that match `query`, in its order, with the total count when the
+    /// source knows it. The service has checked every name in `query` against the declared
+    /// capabilities before it calls this.
+    func list(_ query: ResourceListQuery) async throws -> ResourceList<Model>
+
+    /// The model with `id`, or nil.
+    func fetch(id: String) async throws -> Model?
+
+    /// The models with these ids that exist, in any order (used to resolve `include`).
+    func fetch(ids: [String]) async throws -> [Model]
+
+    /// A fresh id for a resource created without one.
+    func makeID() async throws -> String
+
+    /// Stores a new model; throws ``ResourceDataSourceError/duplicateID(_:)`` when its id is
+    /// taken. Returns the model as stored.
+    func create(_ model: Model) async throws -> Model
+
+    /// Replaces the stored model that has `model`'s id; throws
+    /// ``ResourceDataSourceError/notFound(_:)`` when there is none. Returns the model as stored.
+    func update(_ model: Model) async throws -> Model
+
+    /// Removes the model with `id`; false when there was none.
+    func delete(id: String) async throws -> Bool
+}
+
+extension ResourceDataSource {
+    /// Fetches each id in turn; override it when the source can fetch many at once.
+    public func fetch(ids: [String]) async throws -> [Model] {
+        var models: [Model] = []
+        models.reserveCapacity(ids.count)
+        for id in ids {
+            if let model = try await fetch(id: id) { models.append(model) }
+        }
+        return models
+    }
+}
+
+/// What a data source refuses.
+public enum ResourceDataSourceError: Error, Sendable, Hashable, JSONAPIErrorConvertible {
+    /// A create with an id that is taken (409).
+    case duplicateID(String)
+    /// An update of a resource that does not exist (404).
+    case notFound(String)
+
+    public var jsonapiErrors: [JSONAPIErrorObject] {
+        switch self {
+        case .duplicateID(let id):
+            [
+                JSONAPIErrorObject(
+                    status: 409, code: "duplicate-id", title: "Conflict",
+                    detail: "a resource with id `\(id)` exists", source: .pointer("/data/id"))
+            ]
+        case .notFound(let id):
+            [JSONAPIErrorObject(status: 404, code: "not-found", title: "Not Found", detail: "no resource `\(id)`")]
+        }
+    }
+}
+
+/// What a collection request asks of a data source: the sort fields, the filter and the page,
+/// already checked against the resource's declared capabilities (names are member names).
+public struct ResourceListQuery: Sendable, Hashable {
+    /// Sort fields, most significant first.
+    public var sort: [JSONAPIQuery.SortField]
+    /// The filter; an empty one matches every resource.
+    public var filter: ResourceFilter
+    /// The page; nil for every matching resource.
+    public var page: JSONAPIQuery.Page?
+
+    /// Creates a query.
+    public init(
+        sort: [JSONAPIQuery.SortField] = [], filter: ResourceFilter = ResourceFilter(), page: JSONAPIQuery.Page? = nil
+    ) {
+        self.sort = sort
+        self.filter = filter
+        self.page = page
+    }
+}
+
+/// One page of a collection, as a data source answers it.
+public struct ResourceList<Model: Sendable>: Sendable {
+    /// The models of the page, in order.
+    public var models: [Model]
+    /// The number of models that match the query across all pages, when the source knows it
+    /// (it gives the `last` pagination link and `meta.total`).
+    public var total: Int?
+
+    /// Creates a page.
+    public init(models: [Model], total: Int? = nil) {
+        self.models = models
+        self.total = total
+    }
+}

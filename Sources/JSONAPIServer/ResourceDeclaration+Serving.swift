@@ -1,0 +1,77 @@
+import JSONAPI
+
+/// A declared resource as the service uses it: records in, records out, whatever the model.
+protocol ServedResource: Sendable {
+    var type: String { get }
+    var shape: ResourceShape { get }
+    var fields: ResourceFields { get }
+    var operations: ResourceOperations { get }
+    var clientIDs: ClientIDPolicy { get }
+    var pagination: QueryRules.Pagination { get }
+    var requiresIfMatch: Bool { get }
+
+    func decide(_ action: ResourceAction, _ request: ResourceRequest) async throws -> AccessDecision
+    func list(_ query: ResourceListQuery) async throws -> (records: [JSONAPIResourceObject], total: Int?)
+    func records(ids: [String]) async throws -> [JSONAPIResourceObject]
+    func record(id: String) async throws -> JSONAPIResourceObject?
+    func makeID() async throws -> String
+    /// Decodes, validates, runs the hooks and stores; `problems` are the request's own problems
+    /// found before decoding, answered in the same 422 as the model's.
+    func write(
+        _ record: JSONAPIResourceObject, as write: ResourceWrite, problems: [JSONAPIErrorObject],
+        request: ResourceRequest
+    ) async throws -> JSONAPIResourceObject
+    func delete(id: String, request: ResourceRequest) async throws -> Bool
+}
+
+extension ResourceDeclaration: ServedResource {
+    var type: String { Model.resourceType }
+
+    func decide(_ action: ResourceAction, _ request: ResourceRequest) async throws -> AccessDecision {
+        guard let authorize else { return .allow }
+        return try await authorize(action, request)
+    }
+
+    func list(_ query: ResourceListQuery) async throws -> (records: [JSONAPIResourceObject], total: Int?) {
+        let page = try await source.list(query)
+        return (try ResourceRecords.records(of: page.models), page.total)
+    }
+
+    func records(ids: [String]) async throws -> [JSONAPIResourceObject] {
+        guard !ids.isEmpty else { return [] }
+        return try ResourceRecords.records(of: try await source.fetch(ids: ids))
+    }
+
+    func record(id: String) async throws -> JSONAPIResourceObject? {
+        guard let model = try await source.fetch(id: id) else { return nil }
+        return try ResourceRecords.record(of: model)
+    }
+
+    func makeID() async throws -> String { try await source.makeID() }
+
+    func write(
+        _ record: JSONAPIResourceObject, as write: ResourceWrite, problems: [JSONAPIErrorObject],
+        request: ResourceRequest
+    ) async throws -> JSONAPIResourceObject {
+        var model: Model
+        do {
+            model = try ResourceRecords.model(Model.self, from: record)
+        } catch let failure as any JSONAPIErrorConvertible {
+            throw JSONAPIHTTPError(problems + failure.jsonapiErrors)
+        }
+        let all = problems + validation.problems(of: model)
+        guard all.isEmpty else { throw JSONAPIHTTPError(all) }
+        if let beforeWrite { try await beforeWrite(&model, write, request) }
+        let stored = write == .create ? try await source.create(model) : try await source.update(model)
+        if let afterWrite { try await afterWrite(stored, write, request) }
+        return try ResourceRecords.record(of: stored)
+    }
+
+    func delete(id: String, request: ResourceRequest) async throws -> Bool {
+        guard var model = try await source.fetch(id: id) else { return false }
+        if let beforeWrite { try await beforeWrite(&model, .delete, request) }
+        guard try await source.delete(id: id) else { return false }
+        if let afterWrite { try await afterWrite(model, .delete, request) }
+        return true
+    }
+}

@@ -1,0 +1,197 @@
+import JSONAPI
+
+/// One resource type as a ``ResourceService`` serves it: its model, its data source, and what
+/// clients may do with it.
+///
+/// Everything has a default worked out from the model's shape (``ResourceShape``): every
+/// attribute and relationship readable and writable, scalar attributes sortable and filterable,
+/// every relationship includable, every operation allowed, server-chosen ids, pages of 20 (at
+/// most 100). Change what the resource needs:
+///
+/// ```swift
+/// var books = ResourceDeclaration(source: InMemoryDataSource<Book>())
+/// books.fields.readOnly = ["rating"]                    // a 422 when a request sets it
+/// books.fields.sortable = ["title", "year"]
+/// books.clientIDs = .allowed
+/// books.requiresIfMatch = true                           // PATCH and DELETE need If-Match (428)
+/// books.validation.check(\.title, "a title is 1 to 200 characters") { (1...200).contains($0.count) }
+/// books.authorize = { action, request in
+///     if case .delete = action, request.userInfo["role"] as? String != "admin" { return .forbid() }
+///     return .allow
+/// }
+/// ```
+public struct ResourceDeclaration<Source: ResourceDataSource>: Sendable {
+    /// The model type.
+    public typealias Model = Source.Model
+
+    /// Where the models live.
+    public var source: Source
+    /// The model's shape: its attributes and relationships, as the encoder and decoder see them.
+    public let shape: ResourceShape
+    /// What clients may read, write, sort, filter and include.
+    public var fields: ResourceFields
+    /// The operations served; a request for another answers 405 (or 403 for a relationship
+    /// change the resource does not allow).
+    public var operations: ResourceOperations = .all
+    /// Whether a create may carry the id (``ClientIDPolicy``). Default ``ClientIDPolicy/forbidden``.
+    public var clientIDs: ClientIDPolicy = .forbidden
+    /// The collection's pagination; `page[size]` past its maximum is a 400.
+    public var pagination: QueryRules.Pagination = .pages(defaultSize: 20, maximumSize: 100)
+    /// Whether updates, deletes and relationship changes must carry `If-Match` (428 without it).
+    /// Default false: an `If-Match` that is sent is checked either way.
+    public var requiresIfMatch = false
+    /// Decides whether a request may do what it asks; nil allows everything.
+    public var authorize: (@Sendable (ResourceAction, ResourceRequest) async throws -> AccessDecision)?
+    /// Runs after a write is decoded and validated, before the data source stores it; it may
+    /// change the model (timestamps, owners) or throw to refuse.
+    public var beforeWrite: (@Sendable (inout Model, ResourceWrite, ResourceRequest) async throws -> Void)?
+    /// Runs after the data source stored a write (or deleted the model).
+    public var afterWrite: (@Sendable (Model, ResourceWrite, ResourceRequest) async throws -> Void)?
+    /// Checks a model before it is written; every failing check is one error object of a 422.
+    public var validation = ResourceValidation<Model>()
+
+    /// Declares the resource served from `source`, with the defaults worked out from its model.
+    public init(_ model: Model.Type = Model.self, source: Source) {
+        self.source = source
+        let shape = ResourceShape(of: Model.self)
+        self.shape = shape
+        self.fields = ResourceFields(shape: shape)
+    }
+}
+
+/// What clients may do with the members of one resource type. Names are member names.
+public struct ResourceFields: Sendable, Hashable {
+    /// Members never written in a response nor accepted in a request (a 422 names them, as it
+    /// names a member the model does not have). A hidden member the model needs must be optional
+    /// or set by ``ResourceDeclaration/beforeWrite``.
+    public var hidden: Set<String> = []
+    /// Members written in responses and refused in requests (422 for an attribute, 403 for a
+    /// relationship, as JSON:API asks).
+    public var readOnly: Set<String> = []
+    /// The attributes `sort` may name. Default: the attributes whose value is a string, number,
+    /// boolean or enumeration.
+    public var sortable: Set<String>
+    /// The attributes `filter[NAME]` may name. Default: as ``sortable``.
+    public var filterable: Set<String>
+    /// The relationships `include` may name. Default: all of them.
+    public var includable: Set<String>
+
+    /// The defaults for a model of this shape.
+    public init(shape: ResourceShape) {
+        let scalars = shape.attributes.filter { member in
+            switch member.value.kind {
+            case .string, .integer, .number, .boolean, .enumeration: true
+            default: false
+            }
+        }.map(\.name)
+        sortable = Set(scalars)
+        filterable = Set(scalars)
+        includable = Set(shape.relationships.map(\.name))
+    }
+}
+
+/// The operations a resource type serves.
+public struct ResourceOperations: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// `GET /TYPE`.
+    public static let list = ResourceOperations(rawValue: 1 << 0)
+    /// `GET /TYPE/ID`, and the related and relationship endpoints.
+    public static let read = ResourceOperations(rawValue: 1 << 1)
+    /// `POST /TYPE`.
+    public static let create = ResourceOperations(rawValue: 1 << 2)
+    /// `PATCH /TYPE/ID`.
+    public static let update = ResourceOperations(rawValue: 1 << 3)
+    /// `DELETE /TYPE/ID`.
+    public static let delete = ResourceOperations(rawValue: 1 << 4)
+    /// `PATCH`, `POST` and `DELETE` on `/TYPE/ID/relationships/NAME`.
+    public static let changeRelationships = ResourceOperations(rawValue: 1 << 5)
+
+    /// Reading only.
+    public static let readOnly: ResourceOperations = [.list, .read]
+    /// Everything.
+    public static let all: ResourceOperations = [.list, .read, .create, .update, .delete, .changeRelationships]
+}
+
+/// Whether a create request may choose the new resource's id.
+public enum ClientIDPolicy: Sendable, Hashable {
+    /// The server chooses; a create with an `id` is a 403, as JSON:API requires.
+    case forbidden
+    /// The client may send one (409 when it is taken); the server chooses otherwise.
+    case allowed
+    /// The client must send one (a 422 at `/data` without it).
+    case required
+}
+
+/// What a request asks to do, as an authorization rule sees it.
+public enum ResourceAction: Sendable, Hashable {
+    /// Read the collection.
+    case list
+    /// Read one resource (also when it is included, or reached through a relationship).
+    case read(id: String)
+    /// Create a resource.
+    case create
+    /// Update a resource.
+    case update(id: String)
+    /// Delete a resource.
+    case delete(id: String)
+    /// Change a relationship of a resource.
+    case changeRelationship(id: String, name: String)
+}
+
+/// The answer of an authorization rule.
+public enum AccessDecision: Sendable, Hashable {
+    /// Go on.
+    case allow
+    /// 403 Forbidden, with this detail.
+    case forbid(String? = nil)
+    /// 404 Not Found, as if the resource did not exist; an included resource is left out.
+    case hide
+}
+
+/// The kind of write a hook sees.
+public enum ResourceWrite: Sendable, Hashable {
+    /// A create.
+    case create
+    /// An update of attributes or relationships (also through a relationship endpoint).
+    case update
+    /// A delete.
+    case delete
+}
+
+/// Declarative checks of a model, each with the member it is about: a failing check is one error
+/// object of a 422, pointing at the member.
+///
+/// ```swift
+/// var validation = ResourceValidation<Book>()
+/// validation.check(\.title, "a title is 1 to 200 characters") { (1...200).contains($0.count) }
+/// validation.check(\.year, "a year is not in the future") { $0 <= 2100 }
+/// validation.problems(of: Book(id: "1", title: "", year: 3000, author: "9")).count   // 2
+/// ```
+public struct ResourceValidation<Model: JSONAPIResource & Sendable>: Sendable {
+    private var rules: [@Sendable (Model) -> JSONAPIErrorObject?] = []
+
+    /// No checks.
+    public init() {}
+
+    /// A check of one property: `isValid` gets its value; when it answers false, the 422 names
+    /// the property's member (see ``JSONAPIErrorObject/pointer(to:keys:resourcePointer:)``).
+    public mutating func check<Value>(
+        _ keyPath: KeyPath<Model, Value> & Sendable, _ detail: String, code: String = "invalid-value",
+        _ isValid: @escaping @Sendable (Value) -> Bool
+    ) {
+        let problem = JSONAPIErrorObject.unprocessable(keyPath as PartialKeyPath<Model>, detail: detail, code: code)
+        rules.append { model in isValid(model[keyPath: keyPath]) ? nil : problem }
+    }
+
+    /// A check of the whole model: it answers the error object of its problem, or nil.
+    public mutating func check(_ rule: @escaping @Sendable (Model) -> JSONAPIErrorObject?) {
+        rules.append(rule)
+    }
+
+    /// The problems of `model`, in the order the checks were added.
+    public func problems(of model: Model) -> [JSONAPIErrorObject] {
+        rules.compactMap { $0(model) }
+    }
+}

@@ -1,0 +1,177 @@
+import JSONAPI
+
+extension ResourceService {
+    /// `GET /TYPE`.
+    func collection(_ resource: any ServedResource, _ request: ResourceRequest) async throws -> ResourceResponse {
+        try await authorize(resource, .list, request)
+        let query = try JSONAPIQuery(
+            parsing: request.query, rules: rules(for: resource, collection: true), options: configuration.queryOptions)
+        let listQuery = ResourceListQuery(
+            sort: query.sort, filter: try filter(query.filter, of: resource), page: query.page)
+        var (records, total) = try await resource.list(listQuery)
+        records = try await visible(records, of: resource, request)
+        let included = try await includes(of: records, paths: query.include, request)
+        var links = query.page?.links(forRequest: request.target, result: PageResult(total: total)) ?? JSONAPILinks()
+        if links["self"] == nil { links["self"] = JSONAPILink(href: request.target) }
+        let body = try document(
+            .many(records), included: included, query: query, links: links,
+            meta: total.map { ["total": JSON($0)] })
+        return try conditional(ResourceResponse(status: 200, body: body), request)
+    }
+
+    /// `GET /TYPE/ID`.
+    func show(_ resource: any ServedResource, id: String, _ request: ResourceRequest) async throws -> ResourceResponse {
+        let query = try JSONAPIQuery(
+            parsing: request.query, rules: rules(for: resource, collection: false), options: configuration.queryOptions)
+        let record = try await existing(resource, id: id, request)
+        let included = try await includes(of: [record], paths: query.include, request)
+        let body = try document(
+            .one(record), included: included, query: query, links: ["self": JSONAPILink(href: request.target)])
+        return try conditional(ResourceResponse(status: 200, body: body), request)
+    }
+
+    /// `GET /TYPE/ID/NAME`.
+    func related(
+        _ resource: any ServedResource, id: String, name: String, _ request: ResourceRequest
+    ) async throws -> ResourceResponse {
+        let shape = try relationshipShape(resource, name)
+        let record = try await existing(resource, id: id, request)
+        let linkage = record.relationships[name]?.data
+        let identifiers: [ResourceIdentifier] =
+            switch linkage {
+            case .one(let identifier)?: [identifier]
+            case .many(let identifiers)?: identifiers
+            case .null?, nil: []
+            }
+        var related = try await load(identifiers, request)
+        related = identifiers.compactMap { identifier in related.first { $0.identifier == identifier } }
+        // The query applies to the related type; with several target types, to none in particular.
+        let targetType = shape.targetResourceTypes.count == 1 ? shape.targetResourceTypes[0] : nil
+        let rules = targetType.flatMap { resources[$0] }.map { self.rules(for: $0, collection: false) } ?? QueryRules()
+        let query = try JSONAPIQuery(parsing: request.query, rules: rules, options: configuration.queryOptions)
+        let included = try await includes(of: related, paths: query.include, request)
+        let links: JSONAPILinks = ["self": JSONAPILink(href: request.target)]
+        let body: [UInt8]
+        if shape.cardinality == .toMany {
+            body = try document(.many(related), included: included, query: query, links: links)
+        } else {
+            body = try document(.one(related.first), included: included, query: query, links: links)
+        }
+        return try conditional(ResourceResponse(status: 200, body: body), request)
+    }
+
+    /// `GET /TYPE/ID/relationships/NAME`.
+    func relationship(
+        _ resource: any ServedResource, id: String, name: String, _ request: ResourceRequest
+    ) async throws -> ResourceResponse {
+        _ = try relationshipShape(resource, name)
+        // Only the parameters every endpoint takes: no include, fields, sort, page or filter.
+        _ = try JSONAPIQuery(
+            parsing: request.query, rules: QueryRules(fieldsets: .unsupported), options: configuration.queryOptions)
+        let record = try await existing(resource, id: id, request)
+        let body = try linkageDocument(record, name: name, request: request)
+        return try conditional(ResourceResponse(status: 200, body: body), request)
+    }
+
+    // MARK: Shared by the endpoints
+
+    /// The record of `id`, after the authorization rule allowed reading it; 404 otherwise.
+    func existing(_ resource: any ServedResource, id: String, _ request: ResourceRequest) async throws
+        -> JSONAPIResourceObject
+    {
+        try await authorize(resource, .read(id: id), request)
+        guard let record = try await resource.record(id: id) else {
+            throw JSONAPIHTTPError.notFound(Self.notFoundDetail(resource.type, .read(id: id)))
+        }
+        return record
+    }
+
+    /// The declared relationship `name` of `resource`; 404 for a name that is not one (or hidden).
+    func relationshipShape(_ resource: any ServedResource, _ name: String) throws -> RelationshipShape {
+        guard let shape = resource.shape.relationship(name), !resource.fields.hidden.contains(name) else {
+            throw JSONAPIHTTPError.notFound("`\(resource.type)` has no relationship `\(name)`")
+        }
+        return shape
+    }
+
+    /// The records `records` may show: those the authorization rule does not hide.
+    func visible(
+        _ records: [JSONAPIResourceObject], of resource: any ServedResource, _ request: ResourceRequest
+    ) async throws -> [JSONAPIResourceObject] {
+        var shown: [JSONAPIResourceObject] = []
+        shown.reserveCapacity(records.count)
+        for record in records {
+            if case .allow = try await resource.decide(.read(id: record.id ?? ""), request) { shown.append(record) }
+        }
+        return shown
+    }
+
+    /// The records of `identifiers` that exist, are served and are visible, fetched type by type.
+    func load(_ identifiers: [ResourceIdentifier], _ request: ResourceRequest) async throws -> [JSONAPIResourceObject] {
+        var idsByType: [String: [String]] = [:]
+        var types: [String] = []
+        for identifier in identifiers {
+            guard let id = identifier.id else { continue }
+            if idsByType[identifier.type] == nil { types.append(identifier.type) }
+            idsByType[identifier.type, default: []].append(id)
+        }
+        var records: [JSONAPIResourceObject] = []
+        for type in types {
+            guard let resource = resources[type], let ids = idsByType[type] else { continue }
+            records += try await visible(try await resource.records(ids: ids), of: resource, request)
+        }
+        return records
+    }
+
+    /// The resources `include` asks for, each once and none of the primary ones, in the order
+    /// reached; nil when the request has no `include` (so that `included` is left out).
+    func includes(
+        of primary: [JSONAPIResourceObject], paths: [String]?, _ request: ResourceRequest
+    ) async throws -> [JSONAPIResourceObject]? {
+        guard let paths else { return nil }
+        // The paths as a tree: each node's children by relationship name.
+        final class Node {
+            var children: [(name: String, node: Node)] = []
+            func child(_ name: String) -> Node {
+                if let found = children.first(where: { $0.name == name }) { return found.node }
+                let node = Node()
+                children.append((name, node))
+                return node
+            }
+        }
+        let root = Node()
+        for path in paths {
+            var node = root
+            for name in path.split(separator: ".", omittingEmptySubsequences: false) { node = node.child(String(name)) }
+        }
+        var seen = Set(primary.map(\.identifier))
+        var loaded: [ResourceIdentifier: JSONAPIResourceObject] = [:]
+        for record in primary { loaded[record.identifier] = record }
+        var included: [JSONAPIResourceObject] = []
+        var work: [(records: [JSONAPIResourceObject], node: Node)] = [(primary, root)]
+        while let (records, node) = work.popLast() {
+            for (name, child) in node.children {
+                var wanted: [ResourceIdentifier] = []
+                for record in records {
+                    guard let owner = resources[record.type], !owner.fields.hidden.contains(name) else { continue }
+                    switch record.relationships[name]?.data {
+                    case .one(let identifier)?: wanted.append(identifier)
+                    case .many(let identifiers)?: wanted += identifiers
+                    case .null?, nil: break
+                    }
+                }
+                let missing = Array(Set(wanted.filter { loaded[$0] == nil }))
+                for record in try await load(missing, request) { loaded[record.identifier] = record }
+                var reached: [JSONAPIResourceObject] = []
+                var reachedSet: Set<ResourceIdentifier> = []
+                for identifier in wanted {
+                    guard let record = loaded[identifier], reachedSet.insert(identifier).inserted else { continue }
+                    reached.append(record)
+                    if seen.insert(identifier).inserted { included.append(record) }
+                }
+                if !child.children.isEmpty { work.append((reached, child)) }
+            }
+        }
+        return included
+    }
+}

@@ -1,0 +1,228 @@
+import JSONAPI
+
+/// Serves declared resources with all of JSON:API: the collection, resource, related and
+/// relationship endpoints of each type, with `include`, sparse fieldsets, sort, pagination and
+/// filters, the specification's statuses, `self` and `related` links, validation, authorization
+/// and conditional requests.
+///
+/// Declare each type once (``ResourceDeclaration``), hand the service to an adapter
+/// (`router.addJSONAPIService(service)` in `JSONAPIHummingbird`, `app.jsonapiService(service)` in
+/// `JSONAPIVapor`), or call ``respond(to:)`` yourself:
+///
+/// ```swift
+/// var service = ResourceService()
+/// service.serve(ResourceDeclaration(source: InMemoryDataSource<Book>()))
+/// service.serve(ResourceDeclaration(source: InMemoryDataSource<Author>()))
+///
+/// let response = try await service.respond(
+///     to: ResourceRequest(method: "GET", type: "books", endpoint: .collection, query: "include=author"))
+/// response.status   // 200
+/// ```
+///
+/// | Request | Answer |
+/// |---|---|
+/// | `GET /TYPE`, `GET /TYPE/ID`, related, relationship | 200, 404, 304 with `If-None-Match` |
+/// | `POST /TYPE` | 201 with `Location`; 403 for a client id when not allowed; 409 for a taken id or another type |
+/// | `PATCH /TYPE/ID` | 200; 404; 409 when `type` or `id` differ from the URL; 412, 428 for `If-Match` |
+/// | `DELETE /TYPE/ID` | 204; 404 |
+/// | relationship `PATCH`, `POST`, `DELETE` | 200 with the linkage; 403 for a read-only relationship or a to-one `POST`/`DELETE` |
+///
+/// A request that names a related resource that does not exist is a 404; a body whose values do
+/// not fit the model, a member the model does not have, or a failing validation is one 422
+/// listing every problem at its pointer; query parameters the declaration does not allow are a
+/// 400 naming each. Errors are thrown as ``JSONAPIErrorConvertible`` values, which the adapters'
+/// middleware writes as error documents.
+public struct ResourceService: Sendable {
+    /// Limits and options shared with the adapters (query limits, writing options).
+    public var configuration: JSONAPIConfiguration
+    /// The prefix of the links the service writes (`self` of each resource, `self` and `related`
+    /// of each relationship): `""` (the default) writes root-relative links such as
+    /// `/books/1`, `"https://api.example.com/v1"` absolute ones, nil none.
+    public var linkBase: String? = ""
+    /// How many relationships an `include` path may chain (`comments.author` is 2). Default 3.
+    public var maximumIncludeDepth = 3
+
+    private(set) var resources: [String: any ServedResource] = [:]
+
+    /// A service serving nothing yet.
+    public init(configuration: JSONAPIConfiguration = JSONAPIConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// Serves `declaration`'s type, replacing an earlier declaration of the same type.
+    public mutating func serve<Source>(_ declaration: ResourceDeclaration<Source>) {
+        resources[declaration.type] = declaration
+    }
+
+    /// The types served, in order.
+    public var resourceTypes: [String] { resources.keys.sorted() }
+
+    /// The methods `endpoint` of `type` answers, in the order of an `Allow` header; empty for a
+    /// type that is not served.
+    public func methods(type: String, endpoint: ResourceRequest.Endpoint) -> [String] {
+        guard let resource = resources[type] else { return [] }
+        let operations = resource.operations
+        var methods: [String] = []
+        switch endpoint {
+        case .collection:
+            if operations.contains(.list) { methods.append("GET") }
+            if operations.contains(.create) { methods.append("POST") }
+        case .resource:
+            if operations.contains(.read) { methods.append("GET") }
+            if operations.contains(.update) { methods.append("PATCH") }
+            if operations.contains(.delete) { methods.append("DELETE") }
+        case .related:
+            if operations.contains(.read) { methods.append("GET") }
+        case .relationship:
+            if operations.contains(.read) { methods.append("GET") }
+            if operations.contains(.changeRelationships) { methods += ["PATCH", "POST", "DELETE"] }
+        }
+        return methods
+    }
+
+    /// Answers one request.
+    ///
+    /// - Throws: A ``JSONAPIErrorConvertible`` error for every refusal (404, 405, 400, 409, 412,
+    ///   422, ...), and what the data source or a hook throws.
+    public func respond(to request: ResourceRequest) async throws -> ResourceResponse {
+        guard let resource = resources[request.type] else {
+            throw JSONAPIHTTPError.notFound("no resource type `\(request.type)`")
+        }
+        let method = request.method == "HEAD" ? "GET" : request.method
+        let allowed = methods(type: request.type, endpoint: request.endpoint)
+        guard allowed.contains(method) else {
+            throw JSONAPIHTTPError.methodNotAllowed(request.method, allowed: allowed)
+        }
+        switch (request.endpoint, method) {
+        case (.collection, "GET"): return try await collection(resource, request)
+        case (.collection, _): return try await create(resource, request)
+        case (.resource(let id), "GET"): return try await show(resource, id: id, request)
+        case (.resource(let id), "PATCH"): return try await update(resource, id: id, request)
+        case (.resource(let id), _): return try await delete(resource, id: id, request)
+        case (.related(let id, let name), _): return try await related(resource, id: id, name: name, request)
+        case (.relationship(let id, let name), "GET"):
+            return try await relationship(resource, id: id, name: name, request)
+        case (.relationship(let id, let name), _):
+            return try await changeRelationship(resource, id: id, name: name, request)
+        }
+    }
+
+    // MARK: Rules derived from the declarations
+
+    /// The query rules of an endpoint whose primary data is of `resource`'s type.
+    func rules(for resource: any ServedResource, collection: Bool) -> QueryRules {
+        var rules = QueryRules()
+        rules.includePaths = .only(includePaths(from: resource.type))
+        var fieldsets: [String: Set<String>] = [:]
+        for (type, served) in resources {
+            fieldsets[type] = Set(
+                (served.shape.attributes.map(\.name) + served.shape.relationships.map(\.name))
+                    .filter { !served.fields.hidden.contains($0) })
+        }
+        rules.fieldsets = .only(fieldsets)
+        if collection {
+            rules.sortFields = .only(resource.fields.sortable.subtracting(resource.fields.hidden))
+            rules.pagination = resource.pagination
+            let filterable = resource.fields.filterable.subtracting(resource.fields.hidden)
+            let shape = resource.shape
+            rules.filter = { filter throws(QueryFailure) in
+                var problems: [QueryProblem] = []
+                for entry in filter {
+                    guard entry.path.count == 1, filterable.contains(entry.path[0]) else {
+                        problems.append(
+                            .invalidFilter(
+                                entry, detail: "filterable attributes: \(filterable.sorted().joined(separator: ", "))"))
+                        continue
+                    }
+                    if case .failure(let problem) = Self.condition(entry, shape: shape) { problems.append(problem) }
+                }
+                guard problems.isEmpty else { throw QueryFailure(problems) }
+            }
+        }
+        return rules
+    }
+
+    /// Every include path from `type` up to ``maximumIncludeDepth`` relationships long, through
+    /// the includable relationships of served types.
+    func includePaths(from type: String) -> Set<String> {
+        var paths: Set<String> = []
+        var frontier: [(path: String, type: String)] = [("", type)]
+        for _ in 0..<max(maximumIncludeDepth, 0) {
+            var next: [(path: String, type: String)] = []
+            for (prefix, type) in frontier {
+                guard let resource = resources[type] else { continue }
+                for relationship in resource.shape.relationships
+                where resource.fields.includable.contains(relationship.name)
+                    && !resource.fields.hidden.contains(relationship.name)
+                {
+                    let path = prefix.isEmpty ? relationship.name : prefix + "." + relationship.name
+                    paths.insert(path)
+                    for target in relationship.targetResourceTypes where resources[target] != nil {
+                        next.append((path, target))
+                    }
+                }
+            }
+            frontier = next
+        }
+        return paths
+    }
+
+    /// The filter of a collection request (already checked by its rules).
+    func filter(_ filter: JSONAPIQuery.Filter, of resource: any ServedResource) throws -> ResourceFilter {
+        var conditions: [ResourceFilter] = []
+        for entry in filter {
+            switch Self.condition(entry, shape: resource.shape) {
+            case .success(let condition): conditions.append(condition)
+            case .failure(let problem): throw QueryFailure(problem)
+            }
+        }
+        return conditions.count == 1 ? conditions[0] : .all(conditions)
+    }
+
+    /// A filter entry read: its condition, or what is wrong with it.
+    enum FilterCondition {
+        case success(ResourceFilter)
+        case failure(QueryProblem)
+    }
+
+    /// The condition of one `filter[NAME]=VALUE` entry, its value typed by the attribute's shape.
+    static func condition(_ entry: JSONAPIQuery.Filter.Entry, shape: ResourceShape) -> FilterCondition {
+        let name = entry.path.first ?? ""
+        switch shape.attribute(name)?.value.kind {
+        case .integer?:
+            guard let value = Int64(entry.value) else {
+                return .failure(.invalidFilter(entry, detail: "`\(name)` is an integer"))
+            }
+            return .success(.equals(name, .int(value)))
+        case .number?:
+            guard let value = Double(entry.value), value.isFinite else {
+                return .failure(.invalidFilter(entry, detail: "`\(name)` is a number"))
+            }
+            return .success(.equals(name, .double(value)))
+        case .boolean?:
+            guard entry.value == "true" || entry.value == "false" else {
+                return .failure(.invalidFilter(entry, detail: "`\(name)` is `true` or `false`"))
+            }
+            return .success(.equals(name, .bool(entry.value == "true")))
+        default:
+            return .success(.equals(name, .string(entry.value)))
+        }
+    }
+
+    /// Throws 403 or 404 unless `resource` allows `action`.
+    func authorize(_ resource: any ServedResource, _ action: ResourceAction, _ request: ResourceRequest) async throws {
+        switch try await resource.decide(action, request) {
+        case .allow: return
+        case .forbid(let detail): throw JSONAPIHTTPError.forbidden(detail)
+        case .hide: throw JSONAPIHTTPError.notFound(Self.notFoundDetail(resource.type, action))
+        }
+    }
+
+    static func notFoundDetail(_ type: String, _ action: ResourceAction) -> String {
+        switch action {
+        case .read(let id), .update(let id), .delete(let id), .changeRelationship(let id, _):
+            "no `\(type)` resource with id `\(id)`"
+        case .list, .create: "no resource type `\(type)`"
+        }
+    }
+}
