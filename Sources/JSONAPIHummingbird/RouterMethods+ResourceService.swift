@@ -1,0 +1,94 @@
+import Hummingbird
+import JSONAPI
+import JSONAPIServer
+
+extension RouterMethods {
+    /// Serves every resource type of `service` with all its endpoints (see
+    /// ``JSONAPIServer/ResourceService``): `/TYPE`, `/TYPE/:id`, `/TYPE/:id/:relationship` and
+    /// `/TYPE/:id/relationships/:relationship`, with the methods each declaration allows (405 with
+    /// `Allow` for the others). Bodies are parsed as they arrive, under `configuration`'s limits;
+    /// add ``JSONAPIMiddleware`` with the same configuration for negotiation and error documents.
+    ///
+    /// ```swift
+    /// var service = ResourceService()
+    /// service.serve(ResourceDeclaration(source: InMemoryDataSource<Book>()))
+    /// let router = Router()
+    /// router.add(middleware: JSONAPIMiddleware(configuration: service.configuration))
+    /// router.addJSONAPIService(service)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - service: The declared resources.
+    ///   - userInfo: Values for the declarations' hooks and authorization rules, read from each
+    ///     request (the authenticated user, ...).
+    @discardableResult
+    public func addJSONAPIService(
+        _ service: ResourceService,
+        userInfo: @escaping @Sendable (Request, Context) async throws -> [String: any Sendable] = { _, _ in [:] }
+    ) -> Self {
+        for type in service.resourceTypes {
+            var routes = JSONAPIResourceRoutes<Context>()
+            func handler(
+                _ endpoint: @escaping @Sendable (Context) throws -> ResourceRequest.Endpoint
+            ) -> JSONAPIResourceRoutes<Context>.Handler {
+                { request, context in
+                    let configuration = service.configuration
+                    let resourceRequest = ResourceRequest(
+                        method: request.method.rawValue, type: type, endpoint: try endpoint(context),
+                        query: request.jsonapiRawQuery, target: request.jsonapiTarget,
+                        ifMatch: request.headers[values: .ifMatch].joinedFieldValue,
+                        ifNoneMatch: request.headers[values: .ifNoneMatch].joinedFieldValue,
+                        userInfo: try await userInfo(request, context),
+                        body: { kind in try await request.jsonapiDocument(kind: kind, configuration: configuration) })
+                    return JSONAPIResponse(try await service.respond(to: resourceRequest))
+                }
+            }
+            let collection = handler { _ in .collection }
+            let resource = handler { .resource(id: try $0.jsonapiParameter("id")) }
+            let related = handler {
+                .related(id: try $0.jsonapiParameter("id"), relationship: try $0.jsonapiParameter("relationship"))
+            }
+            let relationship = handler {
+                .relationship(id: try $0.jsonapiParameter("id"), relationship: try $0.jsonapiParameter("relationship"))
+            }
+            let served = { (endpoint: ResourceRequest.Endpoint, method: String) in
+                service.methods(type: type, endpoint: endpoint).contains(method)
+            }
+            let anyID = ResourceRequest.Endpoint.resource(id: "")
+            let anyRelationship = ResourceRequest.Endpoint.relationship(id: "", relationship: "")
+            if served(.collection, "GET") { routes.collection = collection }
+            if served(.collection, "POST") { routes.create = collection }
+            if served(anyID, "GET") { routes.resource = resource }
+            if served(anyID, "PATCH") { routes.update = resource }
+            if served(anyID, "DELETE") { routes.delete = resource }
+            if served(.related(id: "", relationship: ""), "GET") { routes.related = related }
+            if served(anyRelationship, "GET") { routes.relationship = relationship }
+            if served(anyRelationship, "PATCH") { routes.replaceRelationship = relationship }
+            if served(anyRelationship, "POST") { routes.addToRelationship = relationship }
+            if served(anyRelationship, "DELETE") { routes.removeFromRelationship = relationship }
+            addJSONAPIResource(type, routes)
+        }
+        return self
+    }
+}
+
+extension Array where Element == String {
+    /// Repeated field lines as one value, joined by commas (RFC 9110 §5.3); nil for none.
+    fileprivate var joinedFieldValue: String? { isEmpty ? nil : joined(separator: ", ") }
+}
+
+extension JSONAPIResponse {
+    /// The Hummingbird response of a ``JSONAPIServer/ResourceResponse``: its status and document,
+    /// `Location` and `ETag`; no body and no `Content-Type` for 204 and 304.
+    public init(_ response: ResourceResponse) {
+        var headers = HTTPFields()
+        if let location = response.location { headers[.location] = location }
+        if let etag = response.etag { headers[.eTag] = etag }
+        if let body = response.body {
+            self.init(status: HTTPResponse.Status(code: response.status), bytes: body, headers: headers)
+        } else {
+            self.init(status: HTTPResponse.Status(code: response.status), bytes: [], headers: headers)
+            mediaType = nil
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import JSONAPI
+import JSONAPIServer
+import Vapor
+
+extension RoutesBuilder {
+    /// Serves every resource type of `service` with all its endpoints (see
+    /// ``JSONAPIServer/ResourceService``): `/TYPE`, `/TYPE/:id`, `/TYPE/:id/:relationship` and
+    /// `/TYPE/:id/relationships/:relationship`, with the methods each declaration allows (405 with
+    /// `Allow` for the others). Bodies are streamed into the parser as they arrive, under the
+    /// service configuration's limits; add ``JSONAPIMiddleware`` with the same configuration for
+    /// negotiation and error documents.
+    ///
+    /// ```swift
+    /// var service = ResourceService()
+    /// service.serve(ResourceDeclaration(source: InMemoryDataSource<Book>()))
+    /// app.middleware.use(JSONAPIMiddleware(configuration: service.configuration))
+    /// app.jsonapiService(service)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - service: The declared resources.
+    ///   - userInfo: Values for the declarations' hooks and authorization rules, read from each
+    ///     request (the authenticated user, ...).
+    public func jsonapiService(
+        _ service: ResourceService,
+        userInfo: @escaping @Sendable (Request) async throws -> [String: any Sendable] = { _ in [:] }
+    ) {
+        for type in service.resourceTypes {
+            var routes = JSONAPIResourceRoutes()
+            func handler(
+                _ endpoint: @escaping @Sendable (Request) throws -> ResourceRequest.Endpoint
+            ) -> JSONAPIResourceRoutes.Handler {
+                { request in
+                    let configuration = service.configuration
+                    let resourceRequest = ResourceRequest(
+                        method: request.method.rawValue, type: type, endpoint: try endpoint(request),
+                        query: request.jsonapiRawQuery, target: request.jsonapiTarget,
+                        ifMatch: request.jsonapiFieldValue(.ifMatch),
+                        ifNoneMatch: request.jsonapiFieldValue(.ifNoneMatch),
+                        userInfo: try await userInfo(request),
+                        body: { kind in try await request.jsonapiDocument(kind: kind, configuration: configuration) })
+                    return JSONAPIResponse(try await service.respond(to: resourceRequest))
+                }
+            }
+            let collection = handler { _ in .collection }
+            let resource = handler { .resource(id: try $0.parameters.require("id")) }
+            let related = handler {
+                .related(id: try $0.parameters.require("id"), relationship: try $0.parameters.require("relationship"))
+            }
+            let relationship = handler {
+                .relationship(
+                    id: try $0.parameters.require("id"), relationship: try $0.parameters.require("relationship"))
+            }
+            let served = { (endpoint: ResourceRequest.Endpoint, method: String) in
+                service.methods(type: type, endpoint: endpoint).contains(method)
+            }
+            let anyID = ResourceRequest.Endpoint.resource(id: "")
+            let anyRelationship = ResourceRequest.Endpoint.relationship(id: "", relationship: "")
+            if served(.collection, "GET") { routes.collection = collection }
+            if served(.collection, "POST") { routes.create = collection }
+            if served(anyID, "GET") { routes.resource = resource }
+            if served(anyID, "PATCH") { routes.update = resource }
+            if served(anyID, "DELETE") { routes.delete = resource }
+            if served(.related(id: "", relationship: ""), "GET") { routes.related = related }
+            if served(anyRelationship, "GET") { routes.relationship = relationship }
+            if served(anyRelationship, "PATCH") { routes.replaceRelationship = relationship }
+            if served(anyRelationship, "POST") { routes.addToRelationship = relationship }
+            if served(anyRelationship, "DELETE") { routes.removeFromRelationship = relationship }
+            jsonapiResource(type, routes)
+        }
+    }
+}
+
+extension JSONAPIResponse {
+    /// The Vapor response of a ``JSONAPIServer/ResourceResponse``: its status and document,
+    /// `Location` and `ETag`; no body and no `Content-Type` for 204 and 304.
+    public init(_ response: ResourceResponse) {
+        var headers = HTTPHeaders()
+        if let location = response.location { headers.replaceOrAdd(name: .location, value: location) }
+        if let etag = response.etag { headers.replaceOrAdd(name: .eTag, value: etag) }
+        self.init(status: HTTPResponseStatus(statusCode: response.status), bytes: response.body ?? [], headers: headers)
+        if response.body == nil { mediaType = nil }
+    }
+}
