@@ -19,13 +19,24 @@ extension RouterMethods {
     ///
     /// - Parameters:
     ///   - service: The declared resources.
+    ///   - operations: The path of an Atomic Operations endpoint run by
+    ///     ``JSONAPIServer/ResourceService/perform(_:request:)``, or nil (the default) for none;
+    ///     the service's configuration must list `AtomicOperations.extensionURI`.
     ///   - userInfo: Values for the declarations' hooks and authorization rules, read from each
     ///     request (the authenticated user, ...).
     @discardableResult
     public func addJSONAPIService(
-        _ service: ResourceService,
+        _ service: ResourceService, operations: String? = nil,
         userInfo: @escaping @Sendable (Request, Context) async throws -> [String: any Sendable] = { _, _ in [:] }
     ) -> Self {
+        if let operations {
+            addJSONAPIOperations(operations, configuration: service.configuration) { list, request, context in
+                let resourceRequest = ResourceRequest(
+                    method: "POST", type: "", endpoint: .collection, target: request.jsonapiTarget,
+                    userInfo: try await userInfo(request, context))
+                return try await service.perform(list, request: resourceRequest)
+            }
+        }
         for type in service.resourceTypes {
             var routes = JSONAPIResourceRoutes<Context>()
             func handler(

@@ -4,8 +4,8 @@ import Synchronization
 /// A ``ResourceDataSource`` that keeps its models in memory: for tests, prototypes, small
 /// services and as the reference the service's behaviour is checked against.
 ///
-/// Each write costs O(1) plus the size of the model (its attributes are kept as JSON for
-/// filtering and sorting); nothing copies the whole store. A list filters, sorts (stably, in
+/// Each write costs O(1) plus the size of the model (its resource object is kept for filtering and
+/// sorting); nothing copies the whole store. A list filters, sorts (stably, in
 /// creation order among equals) and pages the live models. Server ids count up from 1, skipping
 /// ids already taken. Safe to share between tasks.
 ///
@@ -18,7 +18,7 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
     private struct Row {
         var key: String
         var model: Model
-        var attributes: JSON.Object
+        var record: JSONAPIResourceObject
     }
 
     private struct State {
@@ -45,10 +45,10 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
             for (model, record) in zip(models, records) {
                 let key = record.id ?? ""
                 if let position = state.positions[key] {
-                    state.rows[position] = Row(key: key, model: model, attributes: record.attributes)
+                    state.rows[position] = Row(key: key, model: model, record: record)
                 } else {
                     state.positions[key] = state.rows.count
-                    state.rows.append(Row(key: key, model: model, attributes: record.attributes))
+                    state.rows.append(Row(key: key, model: model, record: record))
                 }
             }
         }
@@ -59,13 +59,13 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
 
     public func list(_ query: ResourceListQuery) async throws -> ResourceList<Model> {
         var matching: [Row] = state.withLock { state in
-            state.rows.compactMap { row in row.flatMap { query.filter.matches($0.attributes) ? $0 : nil } }
+            state.rows.compactMap { row in row.flatMap { query.filter.matches($0.record) ? $0 : nil } }
         }
         if !query.sort.isEmpty {
             matching = matching.enumerated().sorted { left, right in
                 for field in query.sort {
                     switch JSONOrdering.compare(
-                        left.element.attributes[field.name], right.element.attributes[field.name])
+                        left.element.record.attributes[field.name], right.element.record.attributes[field.name])
                     {
                     case .equal: continue
                     case .less: return !field.isDescending
@@ -111,7 +111,7 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
         try state.withLock { state throws(ResourceDataSourceError) in
             guard state.positions[key] == nil else { throw .duplicateID(key) }
             state.positions[key] = state.rows.count
-            state.rows.append(Row(key: key, model: model, attributes: record.attributes))
+            state.rows.append(Row(key: key, model: model, record: record))
         }
         return model
     }
@@ -121,7 +121,7 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
         let key = record.id ?? ""
         try state.withLock { state throws(ResourceDataSourceError) in
             guard let position = state.positions[key] else { throw .notFound(key) }
-            state.rows[position] = Row(key: key, model: model, attributes: record.attributes)
+            state.rows[position] = Row(key: key, model: model, record: record)
         }
         return model
     }

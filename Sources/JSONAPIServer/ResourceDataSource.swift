@@ -7,7 +7,7 @@ import JSONAPI
 /// fieldsets, links, statuses, validation, conditional requests. ``InMemoryDataSource`` is a
 /// complete implementation.
 ///
-/// Models are plain `Codable` structs; relationships are held as ``Identifier``s (or arrays and
+/// Models are plain `Codable` structs; relationships are held as `Identifier`s (or arrays and
 /// optionals of them), which the service resolves through the related type's own data source
 /// when a request asks to include them.
 ///

@@ -22,6 +22,10 @@ protocol ServedResource: Sendable {
         request: ResourceRequest
     ) async throws -> JSONAPIResourceObject
     func delete(id: String, request: ResourceRequest) async throws -> Bool
+    /// Stores `record` as it is, without hooks or checks: undoing a write.
+    func restore(_ record: JSONAPIResourceObject) async throws
+    /// Removes `id` without hooks: undoing a create.
+    func remove(id: String) async throws -> Bool
 }
 
 extension ResourceDeclaration: ServedResource {
@@ -74,4 +78,15 @@ extension ResourceDeclaration: ServedResource {
         if let afterWrite { try await afterWrite(model, .delete, request) }
         return true
     }
+
+    func restore(_ record: JSONAPIResourceObject) async throws {
+        let model = try ResourceRecords.model(Model.self, from: record)
+        if try await source.fetch(id: record.id ?? "") != nil {
+            _ = try await source.update(model)
+        } else {
+            _ = try await source.create(model)
+        }
+    }
+
+    func remove(id: String) async throws -> Bool { try await source.delete(id: id) }
 }

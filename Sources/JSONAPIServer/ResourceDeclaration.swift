@@ -3,7 +3,7 @@ import JSONAPI
 /// One resource type as a ``ResourceService`` serves it: its model, its data source, and what
 /// clients may do with it.
 ///
-/// Everything has a default worked out from the model's shape (``ResourceShape``): every
+/// Everything has a default worked out from the model's shape (`ResourceShape`): every
 /// attribute and relationship readable and writable, scalar attributes sortable and filterable,
 /// every relationship includable, every operation allowed, server-chosen ids, pages of 20 (at
 /// most 100). Change what the resource needs:
@@ -176,7 +176,7 @@ public struct ResourceValidation<Model: JSONAPIResource & Sendable>: Sendable {
     public init() {}
 
     /// A check of one property: `isValid` gets its value; when it answers false, the 422 names
-    /// the property's member (see ``JSONAPIErrorObject/pointer(to:keys:resourcePointer:)``).
+    /// the property's member (see `JSONAPIErrorObject.pointer`).
     public mutating func check<Value>(
         _ keyPath: KeyPath<Model, Value> & Sendable, _ detail: String, code: String = "invalid-value",
         _ isValid: @escaping @Sendable (Value) -> Bool

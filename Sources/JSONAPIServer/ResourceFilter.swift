@@ -1,69 +1,124 @@
 import JSONAPI
 
-/// A condition on the attributes of a resource, as a collection request's `filter` parameters
-/// ask it, with values typed by the attribute's declared shape.
+/// A condition on the resources of one type, as a data source receives it: attribute
+/// comparisons, text matches, membership, null checks and linkage, combined with `and`, `or` and
+/// `not`. Names are member names of the type itself; conditions through relationships
+/// (`author.name`) have already been turned into `related` by the service.
 ///
-/// `filter[title]=Dune&filter[year]=1965` on a model whose `year` is an `Int` is
-/// `.all([.equals("title", "Dune"), .equals("year", 1965)])`. A data source translates it into
-/// its own query language; ``matches(_:)`` evaluates it against an attributes object, as
-/// ``InMemoryDataSource`` does.
+/// A data source translates it into its own query language; `matches` evaluates it against a
+/// resource object, as ``InMemoryDataSource`` does. A comparison with an attribute that is `null`
+/// or absent is false (only `isNull` holds), as in SQL.
 ///
 /// ```swift
-/// let filter = ResourceFilter.all([.equals("title", "Dune"), .equals("year", 1965)])
-/// filter.matches(["title": "Dune", "year": 1965])   // true
-/// ResourceFilter().matches(["title": "Emma"])        // true: the empty filter matches everything
+/// let filter = ResourceFilter.all([.equals("title", "Dune"), .compare("year", .greaterThan, 1960)])
+/// filter.matches(JSONAPIResourceObject(type: "books", id: "1", attributes: ["title": "Dune", "year": 1965]))   // true
+/// ResourceFilter().matches(JSONAPIResourceObject(type: "books", id: "2"))   // true: the empty filter
 /// ```
 public indirect enum ResourceFilter: Sendable, Hashable {
-    /// The attribute named by the member name equals the value (numbers compare by value).
-    case equals(String, JSON)
+    /// The attribute compares so with the value (numbers by value, strings by their UTF-8 bytes).
+    case compare(String, FilterComparison, JSON)
+    /// The attribute is a string that contains, starts or ends with the text (exact bytes).
+    case text(String, FilterTextMatch, String)
+    /// The attribute equals one of the values.
+    case oneOf(String, [JSON])
+    /// The attribute is `null` or absent, or the relationship links to nothing.
+    case isNull(String)
+    /// The relationship links to at least one resource with one of these ids.
+    case related(String, Set<String>)
     /// Every condition holds; `.all([])` matches every resource.
     case all([ResourceFilter])
     /// At least one condition holds; `.any([])` matches nothing.
     case any([ResourceFilter])
+    /// The condition does not hold.
+    case not(ResourceFilter)
 
     /// The filter that matches every resource.
     public init() { self = .all([]) }
 
-    /// Whether the filter holds for a resource with these attributes. Conditions are evaluated
-    /// with an explicit stack, so a deep filter cannot exhaust the call stack.
-    public func matches(_ attributes: JSON.Object) -> Bool {
-        // Each frame: the conditions of one `all` or `any`, the next to look at, and whether it is `all`.
-        enum Outcome { case pending, decided(Bool) }
-        func leaf(_ name: String, _ value: JSON) -> Bool {
-            guard let actual = attributes[name] else { return value == .null }
-            return JSONOrdering.compare(actual, value) == .equal
-        }
+    /// `.compare(name, .equal, value)`.
+    public static func equals(_ name: String, _ value: JSON) -> ResourceFilter { .compare(name, .equal, value) }
+
+    /// Whether the filter holds for `resource`. Filters parsed from a request nest at most
+    /// ``ResourceService/maximumFilterNesting`` deep.
+    public func matches(_ resource: JSONAPIResourceObject) -> Bool {
         switch self {
-        case .equals(let name, let value): return leaf(name, value)
-        case .all(let items), .any(let items):
-            var stack: [(items: [ResourceFilter], next: Int, isAll: Bool)] = []
-            if case .all = self { stack.append((items, 0, true)) } else { stack.append((items, 0, false)) }
-            var last: Bool? = nil
-            while var frame = stack.popLast() {
-                if let result = last {
-                    last = nil
-                    // The result of frame.items[frame.next - 1].
-                    if frame.isAll != result {
-                        last = result
-                        continue
-                    }
+        case .compare(let name, let comparison, let value):
+            guard let actual = resource.attributes[name], actual != .null, value != .null else { return false }
+            let order = JSONOrdering.compare(actual, value)
+            if JSONOrdering.rank(actual) != JSONOrdering.rank(value) { return comparison == .notEqual }
+            switch comparison {
+            case .equal: return order == .equal
+            case .notEqual: return order != .equal
+            case .lessThan: return order == .less
+            case .lessOrEqual: return order != .greater
+            case .greaterThan: return order == .greater
+            case .greaterOrEqual: return order != .less
+            }
+        case .text(let name, let match, let text):
+            guard case .string(let actual)? = resource.attributes[name] else { return false }
+            let haystack = Array(actual.utf8)
+            let needle = Array(text.utf8)
+            switch match {
+            case .startsWith: return haystack.starts(with: needle)
+            case .endsWith: return haystack.reversed().starts(with: needle.reversed())
+            case .contains:
+                guard needle.count <= haystack.count else { return false }
+                if needle.isEmpty { return true }
+                for start in 0...(haystack.count - needle.count)
+                where haystack[start] == needle[0] && haystack[start..<start + needle.count].elementsEqual(needle) {
+                    return true
                 }
-                if frame.next == frame.items.count {
-                    last = frame.isAll
-                    continue
-                }
-                let item = frame.items[frame.next]
-                frame.next += 1
-                stack.append(frame)
-                switch item {
-                case .equals(let name, let value): last = leaf(name, value)
-                case .all(let inner): stack.append((inner, 0, true))
-                case .any(let inner): stack.append((inner, 0, false))
+                return false
+            }
+        case .oneOf(let name, let values):
+            guard let actual = resource.attributes[name], actual != .null else { return false }
+            return values.contains { JSONOrdering.compare(actual, $0) == .equal }
+        case .isNull(let name):
+            if let relationship = resource.relationships[name] {
+                switch relationship.data {
+                case .one?: return false
+                case .many(let identifiers)?: return identifiers.isEmpty
+                case .null?, nil: return true
                 }
             }
-            return last ?? true
+            return resource.attributes[name].map { $0 == .null } ?? true
+        case .related(let name, let ids):
+            switch resource.relationships[name]?.data {
+            case .one(let identifier)?: return identifier.id.map(ids.contains) ?? false
+            case .many(let identifiers)?: return identifiers.contains { $0.id.map(ids.contains) ?? false }
+            case .null?, nil: return false
+            }
+        case .all(let conditions): return conditions.allSatisfy { $0.matches(resource) }
+        case .any(let conditions): return conditions.contains { $0.matches(resource) }
+        case .not(let condition): return !condition.matches(resource)
         }
     }
+}
+
+/// How a filter compares an attribute with a value.
+public enum FilterComparison: String, Sendable, Hashable, CaseIterable {
+    /// `equals(name, value)`.
+    case equal = "equals"
+    /// `notEquals(name, value)`.
+    case notEqual = "notEquals"
+    /// `lessThan(name, value)`.
+    case lessThan
+    /// `lessOrEqual(name, value)`.
+    case lessOrEqual
+    /// `greaterThan(name, value)`.
+    case greaterThan
+    /// `greaterOrEqual(name, value)`.
+    case greaterOrEqual
+}
+
+/// How a filter matches text.
+public enum FilterTextMatch: String, Sendable, Hashable, CaseIterable {
+    /// `contains(name, 'text')`.
+    case contains
+    /// `startsWith(name, 'text')`.
+    case startsWith
+    /// `endsWith(name, 'text')`.
+    case endsWith
 }
 
 /// The order in which collections sort attribute values: `null` (or absent), then `false`,
@@ -90,7 +145,7 @@ enum JSONOrdering {
         case (.bool(let x)?, .bool(let y)?): return x == y ? .equal : (!x ? .less : .greater)
         case (.int(let x)?, .int(let y)?): return x == y ? .equal : (x < y ? .less : .greater)
         case (.string(let x)?, .string(let y)?):
-            if x == y { return .equal }
+            if x.utf8.elementsEqual(y.utf8) { return .equal }
             return x.utf8.lexicographicallyPrecedes(y.utf8) ? .less : .greater
         case (let x?, let y?) where ra == 2:
             let dx = x.doubleValue ?? 0

@@ -1,9 +1,9 @@
 import JSONAPI
 
 /// Models as resource objects and back: the one place the service turns a typed model into the
-/// members JSON:API writes (through ``JSONAPIEncoder``, so attributes and relationships are
+/// members JSON:API writes (through `JSONAPIEncoder`, so attributes and relationships are
 /// exactly what the encoder writes for the model), and a resource object into a model (through
-/// ``JSONAPIDecoder``, with every problem listed at its pointer).
+/// `JSONAPIDecoder`, with every problem listed at its pointer).
 enum ResourceRecords {
     /// The resource objects of `models`, in order: attributes and linkage, no `included`.
     static func records<Model: Encodable & JSONAPIResource>(of models: [Model]) throws -> [JSONAPIResourceObject] {

@@ -7,7 +7,7 @@ extension ResourceService {
         let query = try JSONAPIQuery(
             parsing: request.query, rules: rules(for: resource, collection: true), options: configuration.queryOptions)
         let listQuery = ResourceListQuery(
-            sort: query.sort, filter: try filter(query.filter, of: resource), page: query.page)
+            sort: query.sort, filter: try await resolveFilter(query.filter, of: resource, request), page: query.page)
         var (records, total) = try await resource.list(listQuery)
         records = try await visible(records, of: resource, request)
         let included = try await includes(of: records, paths: query.include, request)

@@ -30,7 +30,7 @@ import JSONAPI
 /// A request that names a related resource that does not exist is a 404; a body whose values do
 /// not fit the model, a member the model does not have, or a failing validation is one 422
 /// listing every problem at its pointer; query parameters the declaration does not allow are a
-/// 400 naming each. Errors are thrown as ``JSONAPIErrorConvertible`` values, which the adapters'
+/// 400 naming each. Errors are thrown as `JSONAPIErrorConvertible` values, which the adapters'
 /// middleware writes as error documents.
 public struct ResourceService: Sendable {
     /// Limits and options shared with the adapters (query limits, writing options).
@@ -39,8 +39,18 @@ public struct ResourceService: Sendable {
     /// of each relationship): `""` (the default) writes root-relative links such as
     /// `/books/1`, `"https://api.example.com/v1"` absolute ones, nil none.
     public var linkBase: String? = ""
-    /// How many relationships an `include` path may chain (`comments.author` is 2). Default 3.
+    /// How many relationships an `include` path may chain (`comments.author` is 2), and a filter
+    /// field may go through (`reviews.book.title` goes through 2). Default 3, at most 16.
     public var maximumIncludeDepth = 3
+    /// How deeply the calls of a `filter` expression may nest (``FilterExpression``). Default 16,
+    /// at most 64.
+    public var maximumFilterNesting = 16
+    /// How many operations an Atomic Operations request may hold (``perform(_:request:)``).
+    /// Default 100, at most 10,000.
+    public var maximumAtomicOperations = 100
+    /// The transaction an Atomic Operations request runs in; nil (the default) undoes the writes
+    /// of a failed request through the data sources instead.
+    public var transaction: (any ResourceTransaction)?
 
     private(set) var resources: [String: any ServedResource] = [:]
 
@@ -82,9 +92,10 @@ public struct ResourceService: Sendable {
 
     /// Answers one request.
     ///
-    /// - Throws: A ``JSONAPIErrorConvertible`` error for every refusal (404, 405, 400, 409, 412,
+    /// - Throws: A `JSONAPIErrorConvertible` error for every refusal (404, 405, 400, 409, 412,
     ///   422, ...), and what the data source or a hook throws.
     public func respond(to request: ResourceRequest) async throws -> ResourceResponse {
+        try validate()
         guard let resource = resources[request.type] else {
             throw JSONAPIHTTPError.notFound("no resource type `\(request.type)`")
         }
@@ -107,6 +118,30 @@ public struct ResourceService: Sendable {
         }
     }
 
+    /// Checks the service's limits.
+    ///
+    /// - Throws: `JSONAPIError` with code `invalidOption` for a limit out of its range.
+    public func validate() throws(JSONAPIError) {
+        guard (0...16).contains(maximumIncludeDepth) else {
+            throw JSONAPIError(
+                .invalidOption,
+                "invalid option: ResourceService.maximumIncludeDepth is \(maximumIncludeDepth); it must be between 0 and 16"
+            )
+        }
+        guard (1...10_000).contains(maximumAtomicOperations) else {
+            throw JSONAPIError(
+                .invalidOption,
+                "invalid option: ResourceService.maximumAtomicOperations is \(maximumAtomicOperations); it must be between 1 and 10000"
+            )
+        }
+        guard (1...64).contains(maximumFilterNesting) else {
+            throw JSONAPIError(
+                .invalidOption,
+                "invalid option: ResourceService.maximumFilterNesting is \(maximumFilterNesting); it must be between 1 and 64"
+            )
+        }
+    }
+
     // MARK: Rules derived from the declarations
 
     /// The query rules of an endpoint whose primary data is of `resource`'s type.
@@ -123,19 +158,10 @@ public struct ResourceService: Sendable {
         if collection {
             rules.sortFields = .only(resource.fields.sortable.subtracting(resource.fields.hidden))
             rules.pagination = resource.pagination
-            let filterable = resource.fields.filterable.subtracting(resource.fields.hidden)
-            let shape = resource.shape
+            let service = self
             rules.filter = { filter throws(QueryFailure) in
                 var problems: [QueryProblem] = []
-                for entry in filter {
-                    guard entry.path.count == 1, filterable.contains(entry.path[0]) else {
-                        problems.append(
-                            .invalidFilter(
-                                entry, detail: "filterable attributes: \(filterable.sorted().joined(separator: ", "))"))
-                        continue
-                    }
-                    if case .failure(let problem) = Self.condition(entry, shape: shape) { problems.append(problem) }
-                }
+                for entry in filter { problems += service.problems(of: entry, resource) }
                 guard problems.isEmpty else { throw QueryFailure(problems) }
             }
         }
@@ -165,48 +191,6 @@ public struct ResourceService: Sendable {
             frontier = next
         }
         return paths
-    }
-
-    /// The filter of a collection request (already checked by its rules).
-    func filter(_ filter: JSONAPIQuery.Filter, of resource: any ServedResource) throws -> ResourceFilter {
-        var conditions: [ResourceFilter] = []
-        for entry in filter {
-            switch Self.condition(entry, shape: resource.shape) {
-            case .success(let condition): conditions.append(condition)
-            case .failure(let problem): throw QueryFailure(problem)
-            }
-        }
-        return conditions.count == 1 ? conditions[0] : .all(conditions)
-    }
-
-    /// A filter entry read: its condition, or what is wrong with it.
-    enum FilterCondition {
-        case success(ResourceFilter)
-        case failure(QueryProblem)
-    }
-
-    /// The condition of one `filter[NAME]=VALUE` entry, its value typed by the attribute's shape.
-    static func condition(_ entry: JSONAPIQuery.Filter.Entry, shape: ResourceShape) -> FilterCondition {
-        let name = entry.path.first ?? ""
-        switch shape.attribute(name)?.value.kind {
-        case .integer?:
-            guard let value = Int64(entry.value) else {
-                return .failure(.invalidFilter(entry, detail: "`\(name)` is an integer"))
-            }
-            return .success(.equals(name, .int(value)))
-        case .number?:
-            guard let value = Double(entry.value), value.isFinite else {
-                return .failure(.invalidFilter(entry, detail: "`\(name)` is a number"))
-            }
-            return .success(.equals(name, .double(value)))
-        case .boolean?:
-            guard entry.value == "true" || entry.value == "false" else {
-                return .failure(.invalidFilter(entry, detail: "`\(name)` is `true` or `false`"))
-            }
-            return .success(.equals(name, .bool(entry.value == "true")))
-        default:
-            return .success(.equals(name, .string(entry.value)))
-        }
     }
 
     /// Throws 403 or 404 unless `resource` allows `action`.

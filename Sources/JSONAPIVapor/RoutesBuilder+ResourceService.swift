@@ -19,12 +19,23 @@ extension RoutesBuilder {
     ///
     /// - Parameters:
     ///   - service: The declared resources.
+    ///   - operations: The path of an Atomic Operations endpoint run by
+    ///     ``JSONAPIServer/ResourceService/perform(_:request:)``, or nil (the default) for none;
+    ///     the service's configuration must list `AtomicOperations.extensionURI`.
     ///   - userInfo: Values for the declarations' hooks and authorization rules, read from each
     ///     request (the authenticated user, ...).
     public func jsonapiService(
-        _ service: ResourceService,
+        _ service: ResourceService, operations: String? = nil,
         userInfo: @escaping @Sendable (Request) async throws -> [String: any Sendable] = { _ in [:] }
     ) {
+        if let operations {
+            jsonapiOperations(operations, configuration: service.configuration) { list, request in
+                let resourceRequest = ResourceRequest(
+                    method: "POST", type: "", endpoint: .collection, target: request.jsonapiTarget,
+                    userInfo: try await userInfo(request))
+                return try await service.perform(list, request: resourceRequest)
+            }
+        }
         for type in service.resourceTypes {
             var routes = JSONAPIResourceRoutes()
             func handler(

@@ -14,7 +14,7 @@ import Testing
         let service = ResourceServiceScenario.service(try Library.sources())
         let router = Router()
         router.add(middleware: JSONAPIMiddleware(configuration: service.configuration))
-        router.addJSONAPIService(service) { request, _ in
+        router.addJSONAPIService(service, operations: "operations") { request, _ in
             ["role": request.headers[values: HTTPField.Name("X-Role")!].first ?? ""]
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))

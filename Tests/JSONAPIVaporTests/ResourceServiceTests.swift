@@ -12,7 +12,9 @@ import Vapor
         let service = ResourceServiceScenario.service(try Library.sources())
         let app = try await Application.make(Environment(name: "testing", arguments: ["resource-service-tests"]))
         app.middleware.use(JSONAPIMiddleware(configuration: service.configuration))
-        app.jsonapiService(service) { request in ["role": request.headers.first(name: "X-Role") ?? ""] }
+        app.jsonapiService(service, operations: "operations") { request in
+            ["role": request.headers.first(name: "X-Role") ?? ""]
+        }
         try await withRunningServer(app) { port in
             try await ResourceServiceScenario(port: port).everyEndpoint()
         }

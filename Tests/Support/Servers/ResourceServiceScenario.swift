@@ -25,6 +25,7 @@ struct ResourceServiceScenario {
         var authors = ResourceDeclaration(source: sources.authors)
         authors.clientIDs = .allowed
         service.serve(authors)
+        service.configuration.supportedExtensions = [AtomicOperations.extensionURI]
         return service
     }
 
@@ -101,6 +102,36 @@ struct ResourceServiceScenario {
         try await send("DELETE", "/books/4", headers: [("If-Match", bookTag)], expect: 403)
         try await send("DELETE", "/books/4", headers: [("If-Match", bookTag), ("X-Role", "admin")], expect: 204)
         try await send("GET", "/books/4", expect: 404)
+
+        // Atomic Operations: results in order; a failure rebased into its operation, nothing kept.
+        let atomic = [("Content-Type", #"application/vnd.api+json; ext="https://jsonapi.org/ext/atomic""#)]
+        let operations = try #require(
+            try await LoopbackHTTP.send(
+                port: port, "POST", "/operations", headers: atomic,
+                body: .bytes(
+                    Array(
+                        #"""
+                        {"atomic:operations":[
+                          {"op":"add","data":{"type":"authors","lid":"m","attributes":{"name":"Mary Shelley"}}},
+                          {"op":"update","data":{"type":"authors","id":"1","attributes":{"born":"soon"}}}
+                        ]}
+                        """#.utf8))))
+        #expect(operations.status == 422, "\(operations.text)")
+        #expect(operations.text.contains(#""pointer":"/atomic:operations/1/data/attributes/born""#))
+        let shelley = try await send("GET", "/authors?filter[name]=Mary%20Shelley", expect: 200)
+        #expect(try Document(parsing: shelley.body).primaryResources.isEmpty)
+        let added = try #require(
+            try await LoopbackHTTP.send(
+                port: port, "POST", "/operations", headers: atomic,
+                body: .bytes(
+                    Array(
+                        #"""
+                        {"atomic:operations":[
+                          {"op":"add","data":{"type":"authors","lid":"m","attributes":{"name":"Mary Shelley"}}}
+                        ]}
+                        """#.utf8))))
+        #expect(added.status == 200, "\(added.text)")
+        #expect(try Document(parsing: added.body).atomicResults().count == 1)
 
         // A client id that needs percent-encoding in its links and path.
         let author = try await send(
