@@ -58,6 +58,23 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
     public var count: Int { state.withLock { $0.positions.count } }
 
     public func list(_ query: ResourceListQuery) async throws -> ResourceList<Model> {
+        let (rows, total) = page(query)
+        return ResourceList(models: rows.map(\.model), total: total)
+    }
+
+    /// The resource objects of a page, as stored with each model: what the service would get by
+    /// encoding the page's models (``ResourceRecords`` made them at write time).
+    func listRecords(_ query: ResourceListQuery) -> (records: [JSONAPIResourceObject], total: Int) {
+        let (rows, total) = page(query)
+        return (rows.map(\.record), total)
+    }
+
+    /// The stored resource objects of `ids` that exist.
+    func records(ids: [String]) -> [JSONAPIResourceObject] {
+        state.withLock { state in ids.compactMap { state.positions[$0].flatMap { state.rows[$0]?.record } } }
+    }
+
+    private func page(_ query: ResourceListQuery) -> (rows: ArraySlice<Row>, total: Int) {
         var matching: [Row] = state.withLock { state in
             state.rows.compactMap { row in row.flatMap { query.filter.matches($0.record) ? $0 : nil } }
         }
@@ -86,7 +103,7 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
             let start = min(max(offset, 0), total)
             page = matching[start..<min(start + max(limit, 0), total)]
         }
-        return ResourceList(models: page.map(\.model), total: total)
+        return (page, total)
     }
 
     public func fetch(id: String) async throws -> Model? {

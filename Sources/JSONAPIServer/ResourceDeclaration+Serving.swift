@@ -37,16 +37,23 @@ extension ResourceDeclaration: ServedResource {
     }
 
     func list(_ query: ResourceListQuery) async throws -> (records: [JSONAPIResourceObject], total: Int?) {
+        // The in-memory source keeps each model's resource object from when it was written.
+        if let memory = source as? InMemoryDataSource<Model> {
+            let (records, total) = memory.listRecords(query)
+            return (records, total)
+        }
         let page = try await source.list(query)
         return (try ResourceRecords.records(of: page.models), page.total)
     }
 
     func records(ids: [String]) async throws -> [JSONAPIResourceObject] {
         guard !ids.isEmpty else { return [] }
+        if let memory = source as? InMemoryDataSource<Model> { return memory.records(ids: ids) }
         return try ResourceRecords.records(of: try await source.fetch(ids: ids))
     }
 
     func record(id: String) async throws -> JSONAPIResourceObject? {
+        if let memory = source as? InMemoryDataSource<Model> { return memory.records(ids: [id]).first }
         guard let model = try await source.fetch(id: id) else { return nil }
         return try ResourceRecords.record(of: model)
     }

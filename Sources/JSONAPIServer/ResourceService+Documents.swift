@@ -71,20 +71,29 @@ extension ResourceService {
             record.relationships.members.removeAll { !shown($0.key) }
         }
         if let base = linkBase, let id = record.id {
+            // Links built by appending: no member lookups when the stored object has none.
+            let resourcePath = base + ResourceRequest.path(type: record.type, endpoint: .resource(id: id))
             var links = record.links ?? JSONAPILinks()
-            links["self"] = JSONAPILink(
-                href: base + ResourceRequest.path(type: record.type, endpoint: .resource(id: id)))
+            if links.isEmpty {
+                links.append(key: "self", value: JSONAPILink(href: resourcePath))
+            } else {
+                links["self"] = JSONAPILink(href: resourcePath)
+            }
             record.links = links
             for index in record.relationships.indices {
                 let name = record.relationships[index].key
-                var relationshipLinks = record.relationships[index].value.links ?? JSONAPILinks()
-                relationshipLinks["self"] = JSONAPILink(
-                    href: base
-                        + ResourceRequest.path(type: record.type, endpoint: .relationship(id: id, relationship: name)))
-                relationshipLinks["related"] = JSONAPILink(
-                    href: base + ResourceRequest.path(type: record.type, endpoint: .related(id: id, relationship: name))
-                )
-                record.relationships.members[index].value.links = relationshipLinks
+                let own = resourcePath + "/relationships/" + name
+                let related = resourcePath + "/" + name
+                if var relationshipLinks = record.relationships[index].value.links, !relationshipLinks.isEmpty {
+                    relationshipLinks["self"] = JSONAPILink(href: own)
+                    relationshipLinks["related"] = JSONAPILink(href: related)
+                    record.relationships.members[index].value.links = relationshipLinks
+                } else {
+                    var relationshipLinks = JSONAPILinks()
+                    relationshipLinks.append(key: "self", value: JSONAPILink(href: own))
+                    relationshipLinks.append(key: "related", value: JSONAPILink(href: related))
+                    record.relationships.members[index].value.links = relationshipLinks
+                }
             }
         }
         return record
