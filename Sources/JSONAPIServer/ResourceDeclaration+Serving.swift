@@ -11,6 +11,8 @@ protocol ServedResource: Sendable {
     var requiresIfMatch: Bool { get }
 
     func decide(_ action: ResourceAction, _ request: ResourceRequest) async throws -> AccessDecision
+    /// Whether the declaration has an authorization rule (without one, everything is allowed).
+    var isAuthorized: Bool { get }
     func list(_ query: ResourceListQuery) async throws -> (records: [JSONAPIResourceObject], total: Int?)
     func records(ids: [String]) async throws -> [JSONAPIResourceObject]
     func record(id: String) async throws -> JSONAPIResourceObject?
@@ -30,6 +32,8 @@ protocol ServedResource: Sendable {
 
 extension ResourceDeclaration: ServedResource {
     var type: String { Model.resourceType }
+
+    var isAuthorized: Bool { authorize != nil }
 
     func decide(_ action: ResourceAction, _ request: ResourceRequest) async throws -> AccessDecision {
         guard let authorize else { return .allow }

@@ -98,6 +98,7 @@ extension ResourceService {
     func visible(
         _ records: [JSONAPIResourceObject], of resource: any ServedResource, _ request: ResourceRequest
     ) async throws -> [JSONAPIResourceObject] {
+        guard resource.isAuthorized else { return records }
         var shown: [JSONAPIResourceObject] = []
         shown.reserveCapacity(records.count)
         for record in records {
