@@ -277,6 +277,15 @@ private struct AtomicReader {
             problem(value, pointer, "an operation must be an object, found \(value.kind.rawValue)")
             return nil
         }
+        for (key, member) in value.members {
+            switch key {
+            case "op", "ref", "href", "data", "meta": continue
+            default:
+                if !AtomicReader.isExtensionOrAtMember(key) {
+                    problem(member, pointer + "/" + key, "an operation must not have a member named `\(key)`")
+                }
+            }
+        }
         var code: AtomicOperation.Code?
         if let op = value["op"] {
             if let text = op.stringValue, let known = AtomicOperation.Code(rawValue: text) {

@@ -209,6 +209,11 @@ struct AtomicOperationsTests {
             ),
             (#"{"atomic:operations": [{"op": "remove", "ref": {"type": "a", "id": "1", "@x": 1, "e:x": 2}}]}"#, []),
             (#"{"atomic:operations": [{"op": "remove"}]}"#, ["/atomic:operations/0"]),
+            (
+                #"{"atomic:operations": [{"op": "remove", "href": "/a/1", "x-unknown": 42}]}"#,
+                ["/atomic:operations/0/x-unknown"]
+            ),
+            (#"{"atomic:operations": [{"op": "remove", "href": "/a/1", "@x": 1, "e:x": 2}]}"#, []),
             (#"{"atomic:operations": [{"op": "remove", "href": "/a/1"}]}"#, []),
             (
                 #"{"atomic:operations": [{"op": "add", "href": 5, "data": {"type": "a"}}]}"#,
