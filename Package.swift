@@ -210,7 +210,7 @@ let package = Package(
         .target(
             name: "JSONAPIOpenAPI",
             dependencies: [
-                "JSONAPI",
+                "JSONAPI", "JSONAPIServer",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: ["OpenAPI"])),
             ],
             path: "Sources/JSONAPIOpenAPI"
@@ -302,6 +302,7 @@ let package = Package(
             name: "JSONAPIHummingbirdTests",
             dependencies: [
                 "JSONAPI", "JSONAPIHummingbird", "JSONAPIExample", "JSONAPITestSupport",
+                .target(name: "JSONAPIOpenAPI", condition: .when(traits: ["OpenAPI"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(
                     name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
@@ -351,7 +352,7 @@ let package = Package(
         .testTarget(
             name: "JSONAPIOpenAPITests",
             dependencies: [
-                "JSONAPI", "JSONAPIOpenAPI",
+                "JSONAPI", "JSONAPIOpenAPI", "JSONAPIServer",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: ["OpenAPI"])),
             ],
             path: "Tests/JSONAPIOpenAPITests"

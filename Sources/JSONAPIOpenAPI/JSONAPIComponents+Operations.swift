@@ -21,7 +21,8 @@ extension JSONAPIComponents {
     /// | `add`, `remove` | `type`, `id` and `relationship` | an array of resource identifiers |
     /// | `update` | `type`, `id` and `relationship` | null, one resource identifier or an array |
     ///
-    /// with an optional `meta`, as `Document.atomicOperations()` checks them. The answer is 200
+    /// with an optional `meta`, as `Document.atomicOperations()` checks them, each for the types
+    /// whose ``JSONAPISchemaOptions/WriteRules`` accept it. The answer is 200
     /// with `atomic:results` (each result's `data` a resource object of one of the models, or
     /// absent) or 204 when no operation returned anything, and `4XX`/`5XX` with the error
     /// document.
@@ -43,24 +44,41 @@ extension JSONAPIComponents {
         let builders = types.compactMap { type in
             modelOfType[type].map { ResourceSchemaBuilder(shape: $0, options: options, shared: shared) }
         }
-        let typeSchema = JSONSchema.string(allowedValues: types.map { AnyCodable($0) })
+        func accepting(_ operation: JSONAPISchemaOptions.WriteRules.Operation) -> [ResourceSchemaBuilder] {
+            builders.filter {
+                (options.writeRules[$0.shape.resourceType] ?? JSONAPISchemaOptions.WriteRules()).operations
+                    .contains(operation)
+            }
+        }
+        func typeSchema(_ builders: [ResourceSchemaBuilder]) -> JSONSchema {
+            .string(allowedValues: builders.map { AnyCodable($0.shape.resourceType) })
+        }
+        let changingRelationships = accepting(.changeRelationships)
+        // `add` and `remove` change to-many relationships; `update` any.
         var relationshipNames: [String] = []
-        for builder in builders {
-            for relationship in builder.shape.relationships
-            where !relationshipNames.contains(builder.name(relationship.name)) {
-                relationshipNames.append(builder.name(relationship.name))
+        var toManyNames: [String] = []
+        for builder in changingRelationships {
+            for relationship in builder.shape.relationships {
+                let name = builder.name(relationship.name)
+                if !relationshipNames.contains(name) { relationshipNames.append(name) }
+                if relationship.cardinality == .toMany, !toManyNames.contains(name) { toManyNames.append(name) }
             }
         }
         let meta = shared.schema(.meta, required: false)
         let identifier = JSONSchema.object(
             description: "A resource identifier object.",
-            properties: ["type": typeSchema, "id": .string(minLength: 1), "meta": meta],
+            properties: [
+                "type": .string(allowedValues: types.map { AnyCodable($0) }), "id": .string(minLength: 1), "meta": meta,
+            ],
             additionalProperties: .a(false))
-        func target(relationship: Bool) -> JSONSchema {
-            var properties: OrderedDictionary<String, JSONSchema> = ["type": typeSchema, "id": .string(minLength: 1)]
-            if relationship {
-                properties["relationship"] = .string(allowedValues: relationshipNames.map { AnyCodable($0) })
+        func target(_ builders: [ResourceSchemaBuilder], relationships: [String]?) -> JSONSchema {
+            var properties: OrderedDictionary<String, JSONSchema> = [
+                "type": typeSchema(builders), "id": .string(minLength: 1),
+            ]
+            if let relationships {
+                properties["relationship"] = .string(allowedValues: relationships.map { AnyCodable($0) })
             }
+            let relationship = relationships != nil
             return .object(
                 description: relationship ? "The relationship the operation changes." : "The resource removed.",
                 properties: properties, additionalProperties: .a(false))
@@ -80,26 +98,38 @@ extension JSONAPIComponents {
             schemas.count == 1 ? schemas[0] : .any(of: schemas, core: .init())
         }
         var operations: [JSONSchema] = []
-        if !builders.isEmpty {
+        let creating = accepting(.create)
+        if !creating.isEmpty {
             operations.append(
                 operation(
                     ["add"], description: "Creates a resource.", ref: nil,
-                    data: oneOf(builders.map { $0.resourceObject(.create) })))
+                    data: oneOf(creating.map { $0.resourceObject(.create) })))
+        }
+        let updating = accepting(.update)
+        if !updating.isEmpty {
             operations.append(
                 operation(
                     ["update"], description: "Updates a resource.", ref: nil,
-                    data: oneOf(builders.map { $0.resourceObject(.update) })))
+                    data: oneOf(updating.map { $0.resourceObject(.update) })))
         }
-        operations.append(
-            operation(["remove"], description: "Removes a resource.", ref: target(relationship: false), data: nil))
-        if !relationshipNames.isEmpty {
+        let deleting = accepting(.delete)
+        if !deleting.isEmpty {
+            operations.append(
+                operation(
+                    ["remove"], description: "Removes a resource.", ref: target(deleting, relationships: nil), data: nil
+                ))
+        }
+        if !toManyNames.isEmpty {
             operations.append(
                 operation(
                     ["add", "remove"], description: "Adds members to a to-many relationship, or removes them.",
-                    ref: target(relationship: true), data: .array(items: identifier)))
+                    ref: target(changingRelationships, relationships: toManyNames), data: .array(items: identifier)))
+        }
+        if !relationshipNames.isEmpty {
             operations.append(
                 operation(
-                    ["update"], description: "Replaces a relationship's linkage.", ref: target(relationship: true),
+                    ["update"], description: "Replaces a relationship's linkage.",
+                    ref: target(changingRelationships, relationships: relationshipNames),
                     data: .any(of: [.null(), identifier, .array(items: identifier)], core: .init())))
         }
         let requestSchema = JSONSchema.object(

@@ -25,7 +25,8 @@ extension JSONAPIComponents {
     /// with the type's fields, rather than as one free `fields` object. A related route is
     /// written for a relationship whose resources are of one type with a model here. A create
     /// response links to the fetch, update and delete operations of the created resource
-    /// (OpenAPI links, with its `id`).
+    /// (OpenAPI links, with its `id`). A type's ``JSONAPISchemaOptions/WriteRules`` leave out
+    /// the changes it does not accept. A relationship's request body links by `id` only.
     ///
     /// ```swift
     /// let api = JSONAPIComponents(models: [Article.self, Person.self])
@@ -67,6 +68,7 @@ extension JSONAPIComponents {
             let identifier = JSONAPIComponents.componentName(shape.typeName)
             let parameters = parameters(rules(type), options: queryOptions, filter: filters(type))
             let single = singleParameters(type)
+            let writes = (options.writeRules[type] ?? JSONAPISchemaOptions.WriteRules()).operations
 
             let created: OpenAPI.Link.Map = [
                 "get" + identifier: .b(link(to: "get" + identifier)),
@@ -77,13 +79,15 @@ extension JSONAPIComponents {
                 get: operation(
                     id: "list" + identifier, type: type, summary: "List `\(type)`.", parameters: parameters,
                     responses: [200: response("The `\(type)` resources.", names.collectionDocument)]),
-                post: operation(
-                    id: "create" + identifier, type: type, summary: "Create a `\(type)` resource.",
-                    parameters: single, body: names.createDocument,
-                    responses: [
-                        201: response("The created resource.", names.document, links: created),
-                        204: .response(description: "Created with the client's id, as sent."),
-                    ]))
+                post: !writes.contains(.create)
+                    ? nil
+                    : operation(
+                        id: "create" + identifier, type: type, summary: "Create a `\(type)` resource.",
+                        parameters: single, body: names.createDocument,
+                        responses: [
+                            201: response("The created resource.", names.document, links: created),
+                            204: .response(description: "Created with the client's id, as sent."),
+                        ]))
             let idParameter = OpenAPI.Parameter(
                 name: "id", context: .path(schema: .string(minLength: 1)), description: "The resource id.")
             let item = OpenAPI.PathItem(
@@ -91,16 +95,20 @@ extension JSONAPIComponents {
                 get: operation(
                     id: "get" + identifier, type: type, summary: "Fetch a `\(type)` resource.",
                     parameters: single, responses: [200: response("The resource.", names.document)]),
-                delete: operation(
-                    id: "delete" + identifier, type: type, summary: "Delete a `\(type)` resource.",
-                    responses: [204: .response(description: "Deleted.")]),
-                patch: operation(
-                    id: "update" + identifier, type: type, summary: "Update a `\(type)` resource.",
-                    parameters: single, body: names.updateDocument,
-                    responses: [
-                        200: response("The updated resource.", names.document),
-                        204: .response(description: "Updated, as sent."),
-                    ]))
+                delete: !writes.contains(.delete)
+                    ? nil
+                    : operation(
+                        id: "delete" + identifier, type: type, summary: "Delete a `\(type)` resource.",
+                        responses: [204: .response(description: "Deleted.")]),
+                patch: !writes.contains(.update)
+                    ? nil
+                    : operation(
+                        id: "update" + identifier, type: type, summary: "Update a `\(type)` resource.",
+                        parameters: single, body: names.updateDocument,
+                        responses: [
+                            200: response("The updated resource.", names.document),
+                            204: .response(description: "Updated, as sent."),
+                        ]))
             paths[OpenAPI.Path([type])] = .b(collection)
             paths[OpenAPI.Path([type, "{id}"])] = .b(item)
 
@@ -127,8 +135,10 @@ extension JSONAPIComponents {
                 }
                 // A request carries the linkage alone (and `meta`, `jsonapi`): no `included`, no
                 // links, and a 1.1 `lid` may stand for an `id`.
+                // No `lid`: the body declares no resource one could name.
                 let body = SchemaBuilder.referencing.document(
-                    data: builder.linkage(relationship, request: true), included: [], request: true)
+                    data: builder.linkage(relationship, request: true, localIDs: false), included: [], request: true)
+                let changes = writes.contains(.changeRelationships)
                 let changed = response("The relationship's linkage after the change.", document)
                 let unchanged: Either<OpenAPI.Reference<OpenAPI.Response>, OpenAPI.Response> = .response(
                     description: "Changed, as sent.")
@@ -138,20 +148,22 @@ extension JSONAPIComponents {
                         id: "get" + suffix + "Relationship", type: type,
                         summary: "Fetch the linkage of `\(member)`.",
                         responses: [200: response("The relationship's linkage.", document)]),
-                    post: toMany
+                    post: toMany && changes
                         ? operation(
                             id: "add" + suffix + "Relationship", type: type,
                             summary: "Add members to `\(member)`.", bodySchema: body,
                             responses: [200: changed, 204: unchanged]) : nil,
-                    delete: toMany
+                    delete: toMany && changes
                         ? operation(
                             id: "remove" + suffix + "Relationship", type: type,
                             summary: "Remove members from `\(member)`.", bodySchema: body,
                             responses: [200: changed, 204: unchanged]) : nil,
-                    patch: operation(
-                        id: "update" + suffix + "Relationship", type: type,
-                        summary: "Replace the linkage of `\(member)`.", bodySchema: body,
-                        responses: [200: changed, 204: unchanged]))
+                    patch: !changes
+                        ? nil
+                        : operation(
+                            id: "update" + suffix + "Relationship", type: type,
+                            summary: "Replace the linkage of `\(member)`.", bodySchema: body,
+                            responses: [200: changed, 204: unchanged]))
                 paths[OpenAPI.Path([type, "{id}", "relationships", member])] = .b(item)
             }
         }

@@ -28,6 +28,67 @@ public struct JSONAPISchemaOptions: Sendable {
     /// (`lid`) instead of an `id`. Default true.
     public var allowsLocalIdentifiers: Bool
 
+    /// Whether linkage in request bodies may name a resource by `lid` (when
+    /// ``allowsLocalIdentifiers`` is true). Default true. A `lid` in linkage names a resource
+    /// declared elsewhere in the request, such as one an earlier Atomic operation added, which
+    /// a schema cannot check; a server that refuses every other `lid` describes its linkage by
+    /// `id` alone by setting this false.
+    public var allowsLocalIdentifierLinkage = true
+
+    /// What request bodies may carry of each resource type beyond what its model reads, by
+    /// resource type. A type not listed takes the default rules: every member writable, an
+    /// `id` optional in a create body.
+    public var writeRules: [String: WriteRules] = [:]
+
+    /// What create and update bodies of one resource type may carry.
+    ///
+    /// ```swift
+    /// options.writeRules["articles"] = .init(readOnly: ["createdAt"], createID: .forbidden)
+    /// ```
+    public struct WriteRules: Sendable, Hashable {
+        /// Whether a create body carries the new resource's `id`.
+        public enum CreateID: Sendable, Hashable {
+            /// Never: the server chooses ids (JSON:API's 403 for one sent).
+            case forbidden
+            /// It may.
+            case optional
+            /// It must.
+            case required
+        }
+
+        /// A change a server may accept for a type.
+        public enum Operation: Sendable, Hashable, CaseIterable {
+            /// `POST /TYPE`, an `add` of a resource.
+            case create
+            /// `PATCH /TYPE/ID`, an `update` of a resource.
+            case update
+            /// `DELETE /TYPE/ID`, a `remove` of a resource.
+            case delete
+            /// `PATCH`, `POST`, `DELETE` on `/TYPE/ID/relationships/NAME`, and the operations on a
+            /// relationship.
+            case changeRelationships
+        }
+
+        /// Members (coding-key names) written in responses and left out of create and update
+        /// bodies.
+        public var readOnly: Set<String>
+        /// Whether a create body carries an `id`. Default ``CreateID/optional``.
+        public var createID: CreateID
+        /// The changes the type accepts: the routes and Atomic Operations written for it.
+        /// Default: all of them.
+        public var operations: Set<Operation>
+
+        /// Creates rules.
+        public init(
+            readOnly: Set<String> = [], createID: CreateID = .optional,
+            operations: Set<Operation> = Set(Operation.allCases)
+        ) {
+            self.readOnly = readOnly
+            self.createID = createID
+            self.operations = operations
+        }
+    }
+
     /// Creates options.
     ///
     /// - Parameters:

@@ -8,13 +8,14 @@ import OpenAPIKit
 /// | Member | Response | Create | Update |
 /// |---|---|---|---|
 /// | `type` | required, the model's type | required | required |
-/// | `id` | required | optional | required |
+/// | `id` | required | optional, required or absent (``JSONAPISchemaOptions/WriteRules``) | required |
 /// | `lid` (1.1) | optional | optional | optional |
 /// | attributes | optional (``JSONAPISchemaOptions/requiresFieldsInResponses``) | non-optional ones required | all optional |
 /// | relationships | `links`, `data` or `meta` | `data` required; non-optional to-one required | `data` required; all optional |
 /// | `links` | optional | not allowed | not allowed |
 ///
-/// Attribute values are typed from their value shapes; an optional one also allows `null`.
+/// Read-only members (``JSONAPISchemaOptions/WriteRules``) are left out of create and update
+/// bodies. Attribute values are typed from their value shapes; an optional one also allows `null`.
 /// Linkage names the related type: the target model's `resourceType`, or a union's member types.
 struct ResourceSchemaBuilder {
     /// Where a resource object appears.
@@ -56,14 +57,19 @@ struct ResourceSchemaBuilder {
             "type": .string(
                 description: "The resource type.", allowedValues: [AnyCodable(shape.resourceType)])
         ]
-        properties["id"] = idSchema(required: purpose != .create)
+        let rules = options.writeRules[shape.resourceType] ?? JSONAPISchemaOptions.WriteRules()
+        switch (purpose, rules.createID) {
+        case (.create, .forbidden): break
+        case (.create, .optional): properties["id"] = idSchema(required: false)
+        default: properties["id"] = idSchema(required: true)
+        }
         if options.allowsLocalIdentifiers || purpose == .response {
             properties["lid"] = .string(
                 required: false, description: "A local id: the resource within this request (JSON:API 1.1).")
         }
 
         var attributes: OrderedDictionary<String, JSONSchema> = [:]
-        for attribute in shape.attributes {
+        for attribute in shape.attributes where purpose == .response || !rules.readOnly.contains(attribute.name) {
             let required: Bool
             switch purpose {
             case .response: required = options.requiresFieldsInResponses && !attribute.value.isOptional
@@ -81,7 +87,8 @@ struct ResourceSchemaBuilder {
         }
 
         var relationships: OrderedDictionary<String, JSONSchema> = [:]
-        for relationship in shape.relationships {
+        for relationship in shape.relationships
+        where purpose == .response || !rules.readOnly.contains(relationship.name) {
             let required: Bool
             switch purpose {
             case .response: required = options.requiresFieldsInResponses && !relationship.isOptional
@@ -130,12 +137,12 @@ struct ResourceSchemaBuilder {
     // MARK: Linkage
 
     /// A resource identifier object of one of `types` (any type when empty). In a request, a
-    /// 1.1 `lid` may stand for the `id` (when the options allow it).
-    func identifier(types: [String], request: Bool) -> JSONSchema {
+    /// 1.1 `lid` may stand for the `id` (when the options and `localIDs` allow it).
+    func identifier(types: [String], request: Bool, localIDs allowed: Bool = true) -> JSONSchema {
         let type: JSONSchema =
             types.isEmpty
             ? .string(minLength: 1) : .string(allowedValues: types.map { AnyCodable($0) })
-        let localIDs = request && options.allowsLocalIdentifiers
+        let localIDs = request && allowed && options.allowsLocalIdentifiers && options.allowsLocalIdentifierLinkage
         let object = JSONSchema.object(
             description: "A resource identifier object.",
             properties: [
@@ -158,8 +165,8 @@ struct ResourceSchemaBuilder {
     }
 
     /// The linkage of `relationship`: an identifier (or null when optional), or an array of them.
-    func linkage(_ relationship: RelationshipShape, request: Bool) -> JSONSchema {
-        let identifier = identifier(types: relationship.targetResourceTypes, request: request)
+    func linkage(_ relationship: RelationshipShape, request: Bool, localIDs: Bool = true) -> JSONSchema {
+        let identifier = identifier(types: relationship.targetResourceTypes, request: request, localIDs: localIDs)
         switch relationship.cardinality {
         case .toMany:
             return .array(description: "Resource linkage: the related resources.", items: identifier)
@@ -208,7 +215,7 @@ struct ResourceSchemaBuilder {
         switch value.kind {
         case .string(let format):
             return stringSchema(format: format, typeName: value.typeName)
-        case .integer: return .integer
+        case .integer: return Self.integerSchema(typeName: value.typeName)
         case .number: return .number
         case .boolean: return .boolean
         case .array(let element): return .array(items: valueSchema(element))
@@ -256,6 +263,27 @@ struct ResourceSchemaBuilder {
         }
         guard let format else { return .string }
         return .string(format: JSONTypeFormat.StringFormat(rawValue: format.rawValue))
+    }
+
+    /// An integer within the range of the Swift type that reads it (a larger one does not
+    /// decode): `Int` and `Int64` are 64-bit, `UInt64` and `UInt` bounded below only.
+    static func integerSchema(typeName: String, required: Bool = true, description: String? = nil) -> JSONSchema {
+        let range: (minimum: Int, maximum: Int?)?
+        switch typeName {
+        case "Int", "Int64": range = (Int(Int64.min), Int(Int64.max))
+        case "Int32": range = (Int(Int32.min), Int(Int32.max))
+        case "Int16": range = (Int(Int16.min), Int(Int16.max))
+        case "Int8": range = (Int(Int8.min), Int(Int8.max))
+        case "UInt32": range = (0, Int(UInt32.max))
+        case "UInt16": range = (0, Int(UInt16.max))
+        case "UInt8": range = (0, Int(UInt8.max))
+        case "UInt", "UInt64": range = (0, nil)
+        default: range = nil
+        }
+        guard let range else { return .integer(required: required, description: description) }
+        return .integer(
+            required: required, description: description, maximum: range.maximum.map { ($0, exclusive: false) },
+            minimum: (range.minimum, exclusive: false))
     }
 
     private static func anyCodable(_ value: JSON) -> AnyCodable {

@@ -28,6 +28,14 @@ extension ResourceService {
             }
         case .allowed: break
         }
+        if id == "" {
+            // An empty id names no resource in a URL (`/TYPE/` is the collection).
+            throw JSONAPIHTTPError([
+                JSONAPIErrorObject(
+                    status: 422, code: "invalid-id", title: "Invalid resource", detail: "an `id` must not be empty",
+                    source: .pointer("/data/id"))
+            ])
+        }
         if let id, try await resource.record(id: id) != nil {
             throw JSONAPIHTTPError.conflict("a `\(resource.type)` resource with id `\(id)` exists", pointer: "/data/id")
         }
@@ -35,6 +43,12 @@ extension ResourceService {
         var record = JSONAPIResourceObject(type: resource.type, id: id, lid: view.lid)
         var problems: [JSONAPIErrorObject] = []
         try await apply(view, to: &record, resource, problems: &problems, request)
+        // A to-many relationship a create leaves out starts empty: JSON:API lets a create body
+        // name only the relationships it sets.
+        for relationship in resource.shape.relationships
+        where relationship.cardinality == .toMany && record.relationships[relationship.name] == nil {
+            record.relationships[relationship.name] = JSONAPIRelationship(data: .many([]))
+        }
         let stored = try await resource.write(record, as: .create, problems: problems, request: request)
         let location = stored.id.flatMap { id in
             linkBase.map { $0 + ResourceRequest.path(type: resource.type, endpoint: .resource(id: id)) }
@@ -109,10 +123,6 @@ extension ResourceService {
             parsing: request.query, rules: QueryRules(fieldsets: .unsupported), options: configuration.queryOptions)
         guard !resource.fields.readOnly.contains(name) else {
             throw JSONAPIHTTPError.forbidden("the relationship `\(name)` of `\(resource.type)` cannot be changed")
-        }
-        guard request.method == "PATCH" || shape.cardinality == .toMany else {
-            throw JSONAPIHTTPError.forbidden(
-                "`\(name)` is a to-one relationship: replace it with PATCH; POST and DELETE change to-many ones")
         }
         guard var record = try await resource.record(id: id) else {
             throw JSONAPIHTTPError.notFound(Self.notFoundDetail(resource.type, .read(id: id)))

@@ -25,7 +25,7 @@ import JSONAPI
 /// | `POST /TYPE` | 201 with `Location`; 403 for a client id when not allowed; 409 for a taken id or another type |
 /// | `PATCH /TYPE/ID` | 200; 404; 409 when `type` or `id` differ from the URL; 412, 428 for `If-Match` |
 /// | `DELETE /TYPE/ID` | 204; 404 |
-/// | relationship `PATCH`, `POST`, `DELETE` | 200 with the linkage; 403 for a read-only relationship or a to-one `POST`/`DELETE` |
+/// | relationship `PATCH`, `POST`, `DELETE` | 200 with the linkage; 403 for a read-only relationship; 405 for `POST`/`DELETE` on a to-one |
 ///
 /// A request that names a related resource that does not exist is a 404; a body whose values do
 /// not fit the model, a member the model does not have, or a failing validation is one 422
@@ -51,6 +51,11 @@ public struct ResourceService: Sendable {
     /// The transaction an Atomic Operations request runs in; nil (the default) undoes the writes
     /// of a failed request through the data sources instead.
     public var transaction: (any ResourceTransaction)?
+    /// Writes the service's OpenAPI document from its declarations and the path of its Atomic
+    /// Operations endpoint (nil for none); the adapters serve what it writes at
+    /// `GET /openapi.json`. Nil (the default) serves no document. `JSONAPIOpenAPI` sets it:
+    /// `service.serveOpenAPIDocument(title: "Library", version: "1.0")`.
+    public var openAPIDocument: (@Sendable (ResourceService, _ operationsPath: String?) throws -> [UInt8])?
 
     private(set) var resources: [String: any ServedResource] = [:]
 
@@ -68,7 +73,9 @@ public struct ResourceService: Sendable {
     public var resourceTypes: [String] { resources.keys.sorted() }
 
     /// The methods `endpoint` of `type` answers, in the order of an `Allow` header; empty for a
-    /// type that is not served.
+    /// type that is not served. A to-one relationship answers `GET` and `PATCH` (`POST` and
+    /// `DELETE` add and remove members of to-many ones); an endpoint with an empty relationship
+    /// name stands for any relationship.
     public func methods(type: String, endpoint: ResourceRequest.Endpoint) -> [String] {
         guard let resource = resources[type] else { return [] }
         let operations = resource.operations
@@ -83,9 +90,13 @@ public struct ResourceService: Sendable {
             if operations.contains(.delete) { methods.append("DELETE") }
         case .related:
             if operations.contains(.read) { methods.append("GET") }
-        case .relationship:
+        case .relationship(_, let name):
             if operations.contains(.read) { methods.append("GET") }
-            if operations.contains(.changeRelationships) { methods += ["PATCH", "POST", "DELETE"] }
+            if operations.contains(.changeRelationships) {
+                methods.append("PATCH")
+                // Adding and removing members is defined for to-many relationships only.
+                if resource.shape.relationship(name)?.cardinality != .toOne { methods += ["POST", "DELETE"] }
+            }
         }
         return methods
     }

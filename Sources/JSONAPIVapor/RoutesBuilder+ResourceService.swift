@@ -22,6 +22,10 @@ extension RoutesBuilder {
     ///   - operations: The path of an Atomic Operations endpoint run by
     ///     ``JSONAPIServer/ResourceService/perform(_:request:)``, or nil (the default) for none;
     ///     the service's configuration must list `AtomicOperations.extensionURI`.
+    ///
+    /// When the service has an OpenAPI document
+    /// (``JSONAPIServer/ResourceService/openAPIDocument``), it is written once here and served
+    /// at `GET /openapi.json` as `application/json`.
     ///   - userInfo: Values for the declarations' hooks and authorization rules, read from each
     ///     request (the authenticated user, ...).
     public func jsonapiService(
@@ -36,6 +40,18 @@ extension RoutesBuilder {
                 return try await service.perform(list, request: resourceRequest)
             }
         }
+        switch Result(catching: { try service.openAPIJSON(operationsPath: operations) }) {
+        case .success(nil): break
+        case .success(let bytes?):
+            let body = ByteBuffer(bytes: bytes)
+            get("openapi.json") { _ async -> Response in
+                Response(status: .ok, headers: ["Content-Type": "application/json"], body: Response.Body(buffer: body))
+            }
+            jsonapiMethodNotAllowed(["openapi.json"], allowing: [.GET, .HEAD])
+        case .failure(let error):
+            // Not served silently wrong: every request for it answers why it could not be written.
+            get("openapi.json") { _ async throws -> Response in throw error }
+        }
         for type in service.resourceTypes {
             var routes = JSONAPIResourceRoutes()
             func handler(
@@ -43,8 +59,19 @@ extension RoutesBuilder {
             ) -> JSONAPIResourceRoutes.Handler {
                 { request in
                     let configuration = service.configuration
+                    let endpoint = try endpoint(request)
+                    // A method the route serves for some relationships but not this one (POST to a
+                    // to-one): 405 with the `Allow` the service gives for it.
+                    let allowed = service.methods(type: type, endpoint: endpoint)
+                    let method = request.method == .HEAD ? "GET" : request.method.rawValue
+                    guard allowed.contains(method) else {
+                        let error = JSONAPIHTTPError.methodNotAllowed(request.method.rawValue, allowed: allowed)
+                        var response = JSONAPIResponse(errors: JSONAPIErrorDocument(errors: error.errors))
+                        response.headers.replaceOrAdd(name: .allow, value: JSONAPIHTTPError.allowHeader(allowed))
+                        return response
+                    }
                     let resourceRequest = ResourceRequest(
-                        method: request.method.rawValue, type: type, endpoint: try endpoint(request),
+                        method: request.method.rawValue, type: type, endpoint: endpoint,
                         query: request.jsonapiRawQuery, target: request.jsonapiTarget,
                         ifMatch: request.jsonapiFieldValue(.ifMatch),
                         ifNoneMatch: request.jsonapiFieldValue(.ifNoneMatch),

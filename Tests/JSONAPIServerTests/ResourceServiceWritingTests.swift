@@ -25,6 +25,22 @@ struct ResourceServiceWritingTests {
         #expect(try await sources.books.fetch(id: "4")?.author == "2")
     }
 
+    @Test("create: a to-many relationship the body leaves out starts empty; a to-one one is required")
+    func createWithoutRelationships() async throws {
+        let sources = try Library.sources()
+        let service = Library.service(sources)
+        let answer = await service.send(
+            "POST", "books", .collection,
+            body:
+                #"{"data":{"type":"books","attributes":{"title":"Emma","year":1815},"relationships":{"author":{"data":{"type":"authors","id":"2"}}}}}"#
+        )
+        #expect(answer.status == 201)
+        #expect(try await sources.books.fetch(id: "4")?.reviews == [])
+        let noAuthor = await service.send(
+            "POST", "books", .collection, body: #"{"data":{"type":"books","attributes":{"title":"Emma","year":1815}}}"#)
+        #expect(noAuthor.status == 422)
+    }
+
     @Test("create: a client id is 403 unless allowed, 409 when taken, 409 for another type")
     func clientIDs() async throws {
         let withID = newBook.replacingOccurrences(of: #""type":"books","#, with: #""type":"books","id":"b-7","#)
@@ -38,6 +54,12 @@ struct ResourceServiceWritingTests {
         let otherType = await service.send(
             "POST", "books", .collection, body: #"{"data":{"type":"authors","attributes":{"name":"X"}}}"#)
         #expect(otherType.status == 409)
+        // An empty id names no resource in a URL.
+        let empty = await service.send(
+            "POST", "books", .collection,
+            body: newBook.replacingOccurrences(of: #""type":"books","#, with: #""type":"books","id":"","#))
+        #expect(empty.status == 422)
+        #expect(empty.pointers == ["/data/id"])
         #expect(otherType.pointers == ["/data/type"])
     }
 
@@ -136,7 +158,7 @@ struct ResourceServiceWritingTests {
         #expect(sources.books.count == 2)
     }
 
-    @Test("relationship changes: replace, add without duplicates, remove; to-one POST is 403")
+    @Test("relationship changes: replace, add without duplicates, remove; to-one POST is 405")
     func relationships() async throws {
         let sources = try Library.sources()
         let service = Library.service(sources)
@@ -159,7 +181,15 @@ struct ResourceServiceWritingTests {
         let toOnePost = await service.send(
             "POST", "books", .relationship(id: "2", relationship: "author"),
             body: #"{"data":{"type":"authors","id":"1"}}"#)
-        #expect(toOnePost.status == 403)
+        #expect(toOnePost.status == 405)
+        #expect(
+            service.methods(type: "books", endpoint: .relationship(id: "2", relationship: "author")) == [
+                "GET", "PATCH",
+            ])
+        #expect(
+            service.methods(type: "books", endpoint: .relationship(id: "2", relationship: "reviews")) == [
+                "GET", "PATCH", "POST", "DELETE",
+            ])
         let nullAuthor = await service.send(
             "PATCH", "books", .relationship(id: "2", relationship: "author"), body: #"{"data":null}"#)
         #expect(nullAuthor.status == 422)

@@ -98,6 +98,10 @@ struct ResourceServiceScenario {
             headers: [("If-Match", reviewsTag)], expect: 200)
         let put = try await send("PUT", "/books/1", body: "{}", expect: 405)
         #expect(put.header("Allow") == "GET, PATCH, DELETE")
+        // POST adds to to-many relationships: a to-one one answers 405 with its own Allow.
+        let toOne = try await send(
+            "POST", "/books/1/relationships/author", body: #"{"data":{"type":"authors","id":"1"}}"#, expect: 405)
+        #expect(toOne.header("Allow") == "GET, PATCH")
         let bookTag = try #require(try await send("GET", "/books/4", expect: 200).header("ETag"))
         try await send("DELETE", "/books/4", headers: [("If-Match", bookTag)], expect: 403)
         try await send("DELETE", "/books/4", headers: [("If-Match", bookTag), ("X-Role", "admin")], expect: 204)

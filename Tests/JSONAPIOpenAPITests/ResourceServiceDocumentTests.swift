@@ -1,0 +1,117 @@
+import Foundation
+import JSONAPI
+import JSONAPIOpenAPI
+import JSONAPIServer
+import OpenAPIKit
+import Testing
+
+/// `ResourceService.openAPIDocument`: what the declarations allow, and nothing else, as a
+/// document OpenAPIKit's validator accepts.
+@Suite struct ResourceServiceDocumentTests {
+    struct Shelf: Codable, Sendable, JSONAPIResource {
+        static let resourceType = "shelves"
+        var id: String
+        var label: String
+        var capacity: Int32
+        var audited: Bool?
+        var secret: String?
+        var books: [Identifier<Volume>]
+    }
+
+    struct Volume: Codable, Sendable, JSONAPIResource {
+        static let resourceType = "volumes"
+        var id: String
+        var title: String
+        var shelf: Identifier<Shelf>?
+    }
+
+    static func service(configure: (inout ResourceDeclaration<InMemoryDataSource<Shelf>>) -> Void = { _ in })
+        -> ResourceService
+    {
+        var service = ResourceService()
+        var shelves = ResourceDeclaration(source: InMemoryDataSource<Shelf>())
+        shelves.fields.hidden = ["secret"]
+        shelves.fields.readOnly = ["audited"]
+        shelves.requiresIfMatch = true
+        shelves.clientIDs = .required
+        configure(&shelves)
+        service.serve(shelves)
+        var volumes = ResourceDeclaration(source: InMemoryDataSource<Volume>())
+        volumes.operations = .readOnly
+        service.serve(volumes)
+        return service
+    }
+
+    static func schemas(_ encoded: Encoded) -> Encoded { encoded["components"]["schemas"] }
+
+    @Test func documentValidates() throws {
+        try Self.service().openAPIDocument(title: "Shelves", version: "1", operationsPath: "/operations").validate()
+    }
+
+    @Test func routesFollowTheOperations() throws {
+        let encoded = try Encoded(
+            Self.service().openAPIDocument(title: "Shelves", version: "1", operationsPath: "/operations"))
+        let paths = encoded["paths"]
+        #expect(paths["/shelves"].keys?.contains("post") == true)
+        #expect(paths["/shelves/{id}"]["patch"].isAbsent == false)
+        // Read-only type: reads only.
+        #expect(paths["/volumes"]["post"].isAbsent)
+        #expect(paths["/volumes/{id}"]["patch"].isAbsent)
+        #expect(paths["/volumes/{id}"]["delete"].isAbsent)
+        #expect(paths["/volumes/{id}"]["get"].isAbsent == false)
+        #expect(paths["/volumes/{id}/relationships/shelf"]["patch"].isAbsent)
+        #expect(paths["/volumes/{id}/relationships/shelf"]["get"].isAbsent == false)
+        // If-Match where the declaration requires it.
+        let ifMatch = paths["/shelves/{id}"]["patch"]["parameters"].elements.first { $0["name"].string == "If-Match" }
+        #expect(ifMatch?["in"].string == "header")
+        #expect(ifMatch?["required"].bool == true)
+        #expect(
+            paths["/volumes/{id}"]["get"]["parameters"].elements.contains { $0["name"].string == "If-Match" } == false)
+        // Atomic Operations: adds of shelves only.
+        #expect(paths["/operations"]["post"].isAbsent == false)
+        let unlisted = try Encoded(
+            Self.service { $0.operations = .readOnly }.openAPIDocument(
+                title: "Shelves", version: "1", operationsPath: "/operations"))
+        #expect(unlisted["paths"]["/operations"].isAbsent)
+    }
+
+    @Test func bodiesFollowTheFields() throws {
+        let schemas = Self.schemas(try Encoded(Self.service().openAPIDocument(title: "Shelves", version: "1")))
+        let response = schemas["Shelf"]["properties"]
+        #expect(response["attributes"]["properties"].keys == ["audited", "capacity", "label"])
+        let create = schemas["ShelfCreateDocument"]["properties"]["data"]
+        #expect(create["properties"]["attributes"]["properties"].keys == ["capacity", "label"])
+        // Client ids required.
+        #expect(create["required"].strings?.contains("id") == true)
+        let update = schemas["ShelfUpdateDocument"]["properties"]["data"]
+        #expect(update["properties"]["attributes"]["properties"].keys == ["capacity", "label"])
+        // An Int32 attribute is bounded as Int32 is.
+        let capacity = create["properties"]["attributes"]["properties"]["capacity"]
+        #expect(capacity["maximum"].int == Int(Int32.max))
+        #expect(capacity["minimum"].int == Int(Int32.min))
+
+        let forbidden = Self.schemas(
+            try Encoded(Self.service { $0.clientIDs = .forbidden }.openAPIDocument(title: "Shelves", version: "1")))
+        #expect(forbidden["ShelfCreateDocument"]["properties"]["data"]["properties"]["id"].isAbsent)
+    }
+
+    @Test func filtersAreTyped() throws {
+        let encoded = try Encoded(Self.service().openAPIDocument(title: "Shelves", version: "1"))
+        let filter = encoded["paths"]["/shelves"]["get"]["parameters"].elements.first { $0["name"].string == "filter" }
+        let properties = try #require(filter)["schema"]["properties"]
+        // Hidden and non-scalar members are not filterable; `audited` is (read-only is readable).
+        #expect(properties.keys == ["audited", "capacity", "label"])
+        #expect(properties["capacity"]["type"].string == "integer")
+        #expect(properties["audited"]["type"].string == "boolean")
+    }
+
+    @Test func servedBytesAreTheDocument() throws {
+        var service = Self.service()
+        #expect(try service.openAPIJSON(operationsPath: nil) == nil)
+        service.serveOpenAPIDocument(title: "Shelves", version: "1")
+        let bytes = try #require(try service.openAPIJSON(operationsPath: "/operations"))
+        let encoded = try Encoded(json: Data(bytes))
+        #expect(encoded["info"]["title"].string == "Shelves")
+        #expect(encoded["paths"]["/operations"].isAbsent == false)
+    }
+}
