@@ -221,7 +221,7 @@ let package = Package(
         .target(
             name: "JSONAPIExample",
             dependencies: [
-                "JSONAPI",
+                "JSONAPI", "JSONAPIServer",
                 // Each front only with its trait: a build with one framework (scripts/demo builds the
                 // Hummingbird front alone) compiles nothing of the other.
                 .target(name: "JSONAPIHummingbird", condition: .when(traits: ["Hummingbird"])),

@@ -1,4 +1,5 @@
 import JSONAPI
+import JSONAPIServer
 
 /// The example service as a program runs it: a seeded store served by one of the frameworks this
 /// build has (package traits `Hummingbird`, `Vapor`).
@@ -31,7 +32,9 @@ public enum ExampleServer {
 
     /// Serves `articles` generated articles (and their people, comments and tags) from `seed` on
     /// 127.0.0.1:`port` with `framework` until the process is stopped; with `baseline`, also the
-    /// `Codable` baseline's endpoints under `/baseline/` (for `scripts/loadtest`).
+    /// `Codable` baseline's endpoints under `/baseline/`, the same types declared on the resource
+    /// layer under `/layer/`, and the layer's answer to the benchmark's list request as
+    /// precomputed bytes at `/baseline/precomputed/articles` (for `scripts/loadtest`).
     ///
     /// Collections answer pages of 10 resources unless `page[size]` asks for more, up to
     /// `maximumPageSize` (default ``defaultMaximumPageSize``); a larger `page[size]` is a 400.
@@ -50,16 +53,22 @@ public enum ExampleServer {
         }
         let service = try ExampleService(
             store: .seeded(articles: articles, seed: seed), maximumPageSize: maximumPageSize)
+        let layer =
+            baseline
+            ? try ExampleResources.service(store: service.store, maximumPageSize: maximumPageSize, linkBase: "/layer")
+            : nil
         switch framework {
         #if Vapor
             case "vapor":
                 try await VaporFront.run(
-                    service: service, port: port, baseline: baseline, timeouts: .init(idleTimeout: idleTimeout))
+                    service: service, port: port, baseline: baseline, layer: layer,
+                    timeouts: .init(idleTimeout: idleTimeout))
         #endif
         #if Hummingbird
             case "hummingbird":
                 try await HummingbirdFront.application(
-                    service: service, port: port, baseline: baseline, timeouts: .init(idleTimeout: idleTimeout)
+                    service: service, port: port, baseline: baseline, layer: layer,
+                    timeouts: .init(idleTimeout: idleTimeout)
                 ).runService()
         #endif
         default: throw UnknownFramework(name: framework)

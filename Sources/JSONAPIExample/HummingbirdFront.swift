@@ -3,13 +3,15 @@
     import Hummingbird
     import JSONAPI
     import JSONAPIHummingbird
+    import JSONAPIServer
 
     /// The example service served by Hummingbird 2: routes of ``JSONAPIResourceRoutes`` for every
     /// type, an Atomic Operations endpoint, the service's OpenAPI document at `/openapi.json`
     /// (with the OpenAPI trait), and ``JSONAPIMiddleware`` in front of them all.
     enum HummingbirdFront {
         static func router(
-            service: ExampleService, configuration: JSONAPIConfiguration, baseline: Bool = false
+            service: ExampleService, configuration: JSONAPIConfiguration, baseline: Bool = false,
+            layer: ResourceService? = nil
         ) -> Router<BasicRequestContext> {
             let router = Router()
             router.add(middleware: JSONAPIMiddleware(configuration: configuration))
@@ -35,6 +37,15 @@
                 router.addJSONAPIMethodNotAllowed("openapi.json", allowing: [.get, .head])
             #endif
             if baseline { addBaseline(to: router, CodableBaseline(store: service.store)) }
+            if let layer {
+                router.group("layer").addJSONAPIService(layer)
+                let precomputed = PrecomputedAnswer(service: layer, query: "include=author,comments&page[size]=100")
+                router.get("baseline/precomputed/articles") { _, _ in
+                    Response(
+                        status: .ok, headers: [.contentType: "application/vnd.api+json"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: try await precomputed.body())))
+                }
+            }
             return router
         }
 
@@ -163,10 +174,11 @@
 
         static func application(
             service: ExampleService, port: Int, configuration: JSONAPIConfiguration = ExampleService.configuration(),
-            baseline: Bool = false, timeouts: JSONAPIServerTimeouts = JSONAPIServerTimeouts()
+            baseline: Bool = false, layer: ResourceService? = nil,
+            timeouts: JSONAPIServerTimeouts = JSONAPIServerTimeouts()
         ) -> some ApplicationProtocol {
             Application(
-                router: router(service: service, configuration: configuration, baseline: baseline),
+                router: router(service: service, configuration: configuration, baseline: baseline, layer: layer),
                 server: timeouts.http1Server(),
                 configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "jsonapi-example-server"))
         }

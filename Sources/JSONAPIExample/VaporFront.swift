@@ -1,5 +1,6 @@
 #if Vapor
     import JSONAPI
+    import JSONAPIServer
     import JSONAPIVapor
     import Vapor
 
@@ -8,7 +9,8 @@
     /// OpenAPI trait), and ``JSONAPIMiddleware`` in front of them all.
     enum VaporFront {
         static func register(
-            on app: Application, service: ExampleService, configuration: JSONAPIConfiguration, baseline: Bool = false
+            on app: Application, service: ExampleService, configuration: JSONAPIConfiguration, baseline: Bool = false,
+            layer: ResourceService? = nil
         ) {
             app.middleware.use(JSONAPIMiddleware(configuration: configuration))
             for type in ResourceSchema.all.keys.sorted() {
@@ -33,6 +35,15 @@
                 app.jsonapiMethodNotAllowed(["openapi.json"], allowing: [.GET, .HEAD])
             #endif
             if baseline { addBaseline(to: app, CodableBaseline(store: service.store)) }
+            if let layer {
+                app.grouped("layer").jsonapiService(layer)
+                let precomputed = PrecomputedAnswer(service: layer, query: "include=author,comments&page[size]=100")
+                app.get("baseline", "precomputed", "articles") { _ async throws -> Response in
+                    Response(
+                        status: .ok, headers: ["Content-Type": "application/vnd.api+json"],
+                        body: Response.Body(buffer: ByteBuffer(bytes: try await precomputed.body())))
+                }
+            }
         }
 
         static func routes(
@@ -151,23 +162,25 @@
         /// not Vapor's.
         static func application(
             service: ExampleService, port: Int, configuration: JSONAPIConfiguration = ExampleService.configuration(),
-            baseline: Bool = false, timeouts: JSONAPIServerTimeouts = JSONAPIServerTimeouts()
+            baseline: Bool = false, layer: ResourceService? = nil,
+            timeouts: JSONAPIServerTimeouts = JSONAPIServerTimeouts()
         ) async throws -> Application {
             let app = try await Application.make(Environment(name: "production", arguments: ["jsonapi-example-server"]))
             app.http.server.configuration.hostname = "127.0.0.1"
             app.http.server.configuration.port = port
             app.http.server.configuration.serverName = "jsonapi-example-server"
             app.http.server.configuration.useJSONAPITimeouts(timeouts)
-            register(on: app, service: service, configuration: configuration, baseline: baseline)
+            register(on: app, service: service, configuration: configuration, baseline: baseline, layer: layer)
             return app
         }
 
         /// Runs the service until the process is stopped (Vapor's `serve` command, which stops on
         /// SIGINT and SIGTERM).
         static func run(
-            service: ExampleService, port: Int, baseline: Bool, timeouts: JSONAPIServerTimeouts
+            service: ExampleService, port: Int, baseline: Bool, layer: ResourceService?, timeouts: JSONAPIServerTimeouts
         ) async throws {
-            let app = try await application(service: service, port: port, baseline: baseline, timeouts: timeouts)
+            let app = try await application(
+                service: service, port: port, baseline: baseline, layer: layer, timeouts: timeouts)
             do {
                 try await app.execute()
             } catch {

@@ -15,18 +15,28 @@ import Synchronization
 /// try await books.fetch(id: dune.id)?.title   // "Dune"
 /// ```
 public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendable>: ResourceDataSource, Sendable {
-    private struct Row {
-        var key: String
-        var model: Model
-        var record: JSONAPIResourceObject
-    }
-
     private struct State {
-        /// Rows in creation order; a deleted row leaves nil until the next compaction.
-        var rows: [Row?] = []
-        /// The position in `rows` of each live id.
+        /// Per row, in creation order: the id, the model and its resource object; a deleted row
+        /// leaves nil in each until the next compaction. Separate arrays, so a list reads the
+        /// resource objects it filters and sorts without copying models.
+        var keys: [String?] = []
+        var models: [Model?] = []
+        var records: [JSONAPIResourceObject?] = []
+        /// The position in the rows of each live id.
         var positions: [String: Int] = [:]
         var nextID = 1
+
+        mutating func put(key: String, model: Model, record: JSONAPIResourceObject) {
+            if let position = positions[key] {
+                models[position] = model
+                records[position] = record
+            } else {
+                positions[key] = keys.count
+                keys.append(key)
+                models.append(model)
+                records.append(record)
+            }
+        }
     }
 
     private let state = Mutex(State())
@@ -43,13 +53,7 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
         let records = try ResourceRecords.records(of: models)
         state.withLock { state in
             for (model, record) in zip(models, records) {
-                let key = record.id ?? ""
-                if let position = state.positions[key] {
-                    state.rows[position] = Row(key: key, model: model, record: record)
-                } else {
-                    state.positions[key] = state.rows.count
-                    state.rows.append(Row(key: key, model: model, record: record))
-                }
+                state.put(key: record.id ?? "", model: model, record: record)
             }
         }
     }
@@ -58,31 +62,46 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
     public var count: Int { state.withLock { $0.positions.count } }
 
     public func list(_ query: ResourceListQuery) async throws -> ResourceList<Model> {
-        let (rows, total) = page(query)
-        return ResourceList(models: rows.map(\.model), total: total)
+        state.withLock { state in
+            let (positions, total) = Self.page(query, state)
+            return ResourceList(models: positions.compactMap { state.models[$0] }, total: total)
+        }
     }
 
     /// The resource objects of a page, as stored with each model: what the service would get by
     /// encoding the page's models (``ResourceRecords`` made them at write time).
     func listRecords(_ query: ResourceListQuery) -> (records: [JSONAPIResourceObject], total: Int) {
-        let (rows, total) = page(query)
-        return (rows.map(\.record), total)
+        state.withLock { state in
+            let (positions, total) = Self.page(query, state)
+            return (positions.compactMap { state.records[$0] }, total)
+        }
     }
 
     /// The stored resource objects of `ids` that exist.
     func records(ids: [String]) -> [JSONAPIResourceObject] {
-        state.withLock { state in ids.compactMap { state.positions[$0].flatMap { state.rows[$0]?.record } } }
+        state.withLock { state in ids.compactMap { state.positions[$0].flatMap { state.records[$0] } } }
     }
 
-    private func page(_ query: ResourceListQuery) -> (rows: ArraySlice<Row>, total: Int) {
-        var matching: [Row] = state.withLock { state in
-            state.rows.compactMap { row in row.flatMap { query.filter.matches($0.record) ? $0 : nil } }
+    /// The positions of a page's rows, and how many rows match in all. Only the resource objects
+    /// are read, and only when the query filters or sorts.
+    private static func page(_ query: ResourceListQuery, _ state: State) -> (positions: ArraySlice<Int>, total: Int) {
+        var matching: [Int] = []
+        matching.reserveCapacity(state.positions.count)
+        if case .all(let filters) = query.filter, filters.isEmpty {
+            for position in state.records.indices where state.records[position] != nil { matching.append(position) }
+        } else {
+            for position in state.records.indices {
+                if let record = state.records[position], query.filter.matches(record) { matching.append(position) }
+            }
         }
         if !query.sort.isEmpty {
+            // Stable: among equals, creation order (the positions are ascending).
             matching = matching.enumerated().sorted { left, right in
+                let leftRecord = state.records[left.element]
+                let rightRecord = state.records[right.element]
                 for field in query.sort {
                     switch JSONOrdering.compare(
-                        left.element.record.attributes[field.name], right.element.record.attributes[field.name])
+                        leftRecord?.attributes[field.name], rightRecord?.attributes[field.name])
                     {
                     case .equal: continue
                     case .less: return !field.isDescending
@@ -93,7 +112,7 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
             }.map(\.element)
         }
         let total = matching.count
-        let page: ArraySlice<Row>
+        let page: ArraySlice<Int>
         switch query.page {
         case nil, .cursor?: page = matching[...]
         case .number(let number, let size)?:
@@ -107,11 +126,11 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
     }
 
     public func fetch(id: String) async throws -> Model? {
-        state.withLock { state in state.positions[id].flatMap { state.rows[$0]?.model } }
+        state.withLock { state in state.positions[id].flatMap { state.models[$0] } }
     }
 
     public func fetch(ids: [String]) async throws -> [Model] {
-        state.withLock { state in ids.compactMap { state.positions[$0].flatMap { state.rows[$0]?.model } } }
+        state.withLock { state in ids.compactMap { state.positions[$0].flatMap { state.models[$0] } } }
     }
 
     public func makeID() async throws -> String {
@@ -127,8 +146,7 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
         let key = record.id ?? ""
         try state.withLock { state throws(ResourceDataSourceError) in
             guard state.positions[key] == nil else { throw .duplicateID(key) }
-            state.positions[key] = state.rows.count
-            state.rows.append(Row(key: key, model: model, record: record))
+            state.put(key: key, model: model, record: record)
         }
         return model
     }
@@ -137,8 +155,8 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
         let record = try ResourceRecords.record(of: model)
         let key = record.id ?? ""
         try state.withLock { state throws(ResourceDataSourceError) in
-            guard let position = state.positions[key] else { throw .notFound(key) }
-            state.rows[position] = Row(key: key, model: model, record: record)
+            guard state.positions[key] != nil else { throw .notFound(key) }
+            state.put(key: key, model: model, record: record)
         }
         return model
     }
@@ -146,12 +164,16 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
     public func delete(id: String) async throws -> Bool {
         state.withLock { state in
             guard let position = state.positions.removeValue(forKey: id) else { return false }
-            state.rows[position] = nil
+            state.keys[position] = nil
+            state.models[position] = nil
+            state.records[position] = nil
             // Compact once the dead rows outnumber the live ones: O(1) amortized per delete.
-            if state.rows.count > 32 && state.positions.count * 2 < state.rows.count {
-                state.rows.removeAll { $0 == nil }
-                for (position, row) in state.rows.enumerated() {
-                    if let row { state.positions[row.key] = position }
+            if state.keys.count > 32 && state.positions.count * 2 < state.keys.count {
+                state.keys.removeAll { $0 == nil }
+                state.models.removeAll { $0 == nil }
+                state.records.removeAll { $0 == nil }
+                for (position, key) in state.keys.enumerated() {
+                    if let key { state.positions[key] = position }
                 }
             }
             return true

@@ -145,34 +145,53 @@ extension ResourceService {
             var node = root
             for name in path.split(separator: ".", omittingEmptySubsequences: false) { node = node.child(String(name)) }
         }
-        var seen = Set(primary.map(\.identifier))
-        var loaded: [ResourceIdentifier: JSONAPIResourceObject] = [:]
-        for record in primary { loaded[record.identifier] = record }
-        var included: [JSONAPIResourceObject] = []
-        var work: [(records: [JSONAPIResourceObject], node: Node)] = [(primary, root)]
-        while let (records, node) = work.popLast() {
+        // Every record reached so far, by identifier (positions in `records`, so that no record
+        // is copied into a table); the primary ones are reached but never included.
+        var records = primary
+        var position: [ResourceIdentifier: Int] = [:]
+        position.reserveCapacity(primary.count * 2)
+        for (index, record) in primary.enumerated() { position[record.identifier] = index }
+        var includedPositions: [Int] = []
+        var work: [(positions: [Int], node: Node)] = [(Array(primary.indices), root)]
+        while let (positions, node) = work.popLast() {
             for (name, child) in node.children {
                 var wanted: [ResourceIdentifier] = []
-                for record in records {
-                    guard let owner = resources[record.type], !owner.fields.hidden.contains(name) else { continue }
-                    switch record.relationships[name]?.data {
+                var owner: (type: String, hides: Bool)?
+                for index in positions {
+                    let type = records[index].type
+                    if owner?.type != type {
+                        owner = (type, resources[type].map { $0.fields.hidden.contains(name) } ?? true)
+                    }
+                    if owner?.hides == true { continue }
+                    switch records[index].relationships[name]?.data {
                     case .one(let identifier)?: wanted.append(identifier)
                     case .many(let identifiers)?: wanted += identifiers
                     case .null?, nil: break
                     }
                 }
-                let missing = Array(Set(wanted.filter { loaded[$0] == nil }))
-                for record in try await load(missing, request) { loaded[record.identifier] = record }
-                var reached: [JSONAPIResourceObject] = []
-                var reachedSet: Set<ResourceIdentifier> = []
-                for identifier in wanted {
-                    guard let record = loaded[identifier], reachedSet.insert(identifier).inserted else { continue }
-                    reached.append(record)
-                    if seen.insert(identifier).inserted { included.append(record) }
+                var missing: [ResourceIdentifier] = []
+                var asked: Set<ResourceIdentifier> = []
+                for identifier in wanted where position[identifier] == nil && asked.insert(identifier).inserted {
+                    missing.append(identifier)
                 }
-                if !child.children.isEmpty { work.append((reached, child)) }
+                for record in try await load(missing, request) {
+                    position[record.identifier] = records.count
+                    records.append(record)
+                }
+                // Included in the order reached (a source answers type by type).
+                for identifier in missing {
+                    if let index = position[identifier] { includedPositions.append(index) }
+                }
+                guard !child.children.isEmpty else { continue }
+                var reached: [Int] = []
+                var reachedSet: Set<Int> = []
+                for identifier in wanted {
+                    guard let index = position[identifier], reachedSet.insert(index).inserted else { continue }
+                    reached.append(index)
+                }
+                work.append((reached, child))
             }
         }
-        return included
+        return includedPositions.map { records[$0] }
     }
 }

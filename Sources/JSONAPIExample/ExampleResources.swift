@@ -1,0 +1,116 @@
+import JSONAPI
+import JSONAPIServer
+import Synchronization
+
+/// The example's four types as plain `Codable` models, declared once and served by
+/// `ResourceService` (`JSONAPIServer`), from the same seeded data as ``ExampleService``.
+/// The load benchmark serves them under `/layer/` beside the hand-written endpoints and the
+/// `Codable` baseline.
+enum ExampleResources {
+    struct Person: Codable, Sendable, JSONAPIResource {
+        static let resourceType = "people"
+        var id: String
+        var name: String
+    }
+
+    struct Tag: Codable, Sendable, JSONAPIResource {
+        static let resourceType = "tags"
+        var id: String
+        var name: String
+    }
+
+    struct Comment: Codable, Sendable, JSONAPIResource {
+        static let resourceType = "comments"
+        var id: String
+        var body: String
+        var author: Identifier<Person>?
+    }
+
+    struct Article: Codable, Sendable, JSONAPIResource {
+        static let resourceType = "articles"
+        var id: String
+        var title: String
+        var body: String?
+        var createdAt: String?
+        var author: Identifier<Person>?
+        var comments: [Identifier<Comment>]
+        var tags: [Identifier<Tag>]
+    }
+
+    /// The service of the four types over `store`'s resources as they are now; `linkBase` is the
+    /// prefix its routes are served under.
+    static func service(
+        store: ExampleStore, maximumPageSize: Int = ExampleServer.defaultMaximumPageSize, linkBase: String
+    ) throws -> ResourceService {
+        let (people, tags, comments, articles) = store.read { state in
+            (
+                state.all("people").map { Person(id: $0.id ?? "", name: $0.string("name") ?? "") },
+                state.all("tags").map { Tag(id: $0.id ?? "", name: $0.string("name") ?? "") },
+                state.all("comments").map {
+                    Comment(id: $0.id ?? "", body: $0.string("body") ?? "", author: $0.toOne("author"))
+                },
+                state.all("articles").map {
+                    Article(
+                        id: $0.id ?? "", title: $0.string("title") ?? "", body: $0.string("body"),
+                        createdAt: $0.string("createdAt"), author: $0.toOne("author"), comments: $0.toMany("comments"),
+                        tags: $0.toMany("tags"))
+                }
+            )
+        }
+        var service = ResourceService(configuration: ExampleService.configuration())
+        service.linkBase = linkBase
+        let pagination = QueryRules.Pagination.pages(
+            defaultSize: min(10, maximumPageSize), maximumSize: maximumPageSize)
+        var declarations = (
+            people: ResourceDeclaration(source: try InMemoryDataSource(people)),
+            tags: ResourceDeclaration(source: try InMemoryDataSource(tags)),
+            comments: ResourceDeclaration(source: try InMemoryDataSource(comments)),
+            articles: ResourceDeclaration(source: try InMemoryDataSource(articles))
+        )
+        declarations.people.pagination = pagination
+        declarations.tags.pagination = pagination
+        declarations.comments.pagination = pagination
+        declarations.articles.pagination = pagination
+        declarations.articles.validation.check(\.title, "a title is not empty") { !$0.isEmpty }
+        service.serve(declarations.people)
+        service.serve(declarations.tags)
+        service.serve(declarations.comments)
+        service.serve(declarations.articles)
+        try service.validate()
+        return service
+    }
+}
+
+extension JSONAPIResourceObject {
+    fileprivate func string(_ name: String) -> String? { attributes[name]?.stringValue }
+
+    fileprivate func toOne<Model>(_ name: String) -> Identifier<Model>? {
+        guard case .one(let identifier)? = relationships[name]?.data, let id = identifier.id else { return nil }
+        return Identifier(id)
+    }
+
+    fileprivate func toMany<Model>(_ name: String) -> [Identifier<Model>] {
+        guard case .many(let identifiers)? = relationships[name]?.data else { return [] }
+        return identifiers.compactMap { $0.id.map { Identifier($0) } }
+    }
+}
+
+/// The load benchmark's ceiling: the bytes the layer answers to one request, computed on the
+/// first request and then returned as they are, so the framework's own cost is all that is left.
+final class PrecomputedAnswer: Sendable {
+    let service: ResourceService
+    let request: ResourceRequest
+    private let bytes = Mutex<[UInt8]?>(nil)
+
+    init(service: ResourceService, query: String) {
+        self.service = service
+        request = ResourceRequest(method: "GET", type: "articles", endpoint: .collection, query: query)
+    }
+
+    func body() async throws -> [UInt8] {
+        if let bytes = bytes.withLock({ $0 }) { return bytes }
+        let computed = try await service.respond(to: request).body ?? []
+        bytes.withLock { $0 = computed }
+        return computed
+    }
+}
