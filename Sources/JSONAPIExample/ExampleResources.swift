@@ -4,8 +4,8 @@ import Synchronization
 
 /// The example's four types as plain `Codable` models, declared once and served by
 /// `ResourceService` (`JSONAPIServer`), from the same seeded data as ``ExampleService``.
-/// The load benchmark serves them under `/layer/` beside the hand-written endpoints and the
-/// `Codable` baseline.
+/// The load benchmark serves them under `/layer/` (and, keeping no answers, under
+/// `/layer-uncached/`) beside the hand-written endpoints and the `Codable` baseline.
 enum ExampleResources {
     struct Person: Codable, Sendable, JSONAPIResource {
         static let resourceType = "people"
@@ -78,6 +78,17 @@ enum ExampleResources {
         service.serve(declarations.articles)
         try service.validate()
         return service
+    }
+}
+
+extension ExampleResources {
+    /// `service` over the same data sources, keeping no answers, served under
+    /// `/layer-uncached/`: every read written anew, for the load benchmark.
+    static func uncached(_ service: ResourceService) -> ResourceService {
+        var uncached = service
+        uncached.linkBase = "/layer-uncached"
+        uncached.responseCacheLimit = 0
+        return uncached
     }
 }
 

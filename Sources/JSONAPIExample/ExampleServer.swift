@@ -33,7 +33,7 @@ public enum ExampleServer {
     /// Serves `articles` generated articles (and their people, comments and tags) from `seed` on
     /// 127.0.0.1:`port` with `framework` until the process is stopped; with `baseline`, also the
     /// `Codable` baseline's endpoints under `/baseline/`, the same types declared on the resource
-    /// layer under `/layer/`, and the layer's answer to the benchmark's list request as
+    /// layer under `/layer/` (and without its response cache under `/layer-uncached/`), and the layer's answer to the benchmark's list request as
     /// precomputed bytes at `/baseline/precomputed/articles` (for `scripts/loadtest`).
     ///
     /// Collections answer pages of 10 resources unless `page[size]` asks for more, up to

@@ -39,6 +39,7 @@
             if baseline { addBaseline(to: router, CodableBaseline(store: service.store)) }
             if let layer {
                 router.group("layer").addJSONAPIService(layer)
+                router.group("layer-uncached").addJSONAPIService(ExampleResources.uncached(layer))
                 let precomputed = PrecomputedAnswer(service: layer, query: "include=author,comments&page[size]=100")
                 router.get("baseline/precomputed/articles") { _, _ in
                     Response(

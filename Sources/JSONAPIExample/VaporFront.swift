@@ -37,6 +37,7 @@
             if baseline { addBaseline(to: app, CodableBaseline(store: service.store)) }
             if let layer {
                 app.grouped("layer").jsonapiService(layer)
+                app.grouped("layer-uncached").jsonapiService(ExampleResources.uncached(layer))
                 let precomputed = PrecomputedAnswer(service: layer, query: "include=author,comments&page[size]=100")
                 app.get("baseline", "precomputed", "articles") { _ async throws -> Response in
                     Response(

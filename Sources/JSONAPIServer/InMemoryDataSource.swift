@@ -25,8 +25,11 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
         /// The position in the rows of each live id.
         var positions: [String: Int] = [:]
         var nextID = 1
+        /// Moved by every write.
+        var version: UInt64 = 0
 
         mutating func put(key: String, model: Model, record: JSONAPIResourceObject) {
+            version &+= 1
             if let position = positions[key] {
                 models[position] = model
                 records[position] = record
@@ -57,6 +60,9 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
             }
         }
     }
+
+    /// Moved by every create, update and delete: the only way its models change.
+    public var version: UInt64? { state.withLock { $0.version } }
 
     /// The number of models stored.
     public var count: Int { state.withLock { $0.positions.count } }
@@ -164,6 +170,7 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
     public func delete(id: String) async throws -> Bool {
         state.withLock { state in
             guard let position = state.positions.removeValue(forKey: id) else { return false }
+            state.version &+= 1
             state.keys[position] = nil
             state.models[position] = nil
             state.records[position] = nil

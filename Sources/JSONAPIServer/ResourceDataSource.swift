@@ -52,9 +52,19 @@ public protocol ResourceDataSource<Model>: Sendable {
 
     /// Removes the model with `id`; false when there was none.
     func delete(id: String) async throws -> Bool
+
+    /// A number that changes whenever any model of the source changes, or nil (the default)
+    /// when the source cannot tell. While every source a response reads from keeps its version,
+    /// the service answers a repeated read with the bytes it wrote before
+    /// (``ResourceService/responseCacheLimit``). Return one only if every change, including
+    /// changes made outside this process, moves it.
+    var version: UInt64? { get }
 }
 
 extension ResourceDataSource {
+    /// Nil: the source cannot tell when it changed, and responses that read it are not reused.
+    public var version: UInt64? { nil }
+
     /// Fetches each id in turn; override it when the source can fetch many at once.
     public func fetch(ids: [String]) async throws -> [Model] {
         var models: [Model] = []

@@ -13,6 +13,8 @@ protocol ServedResource: Sendable {
     func decide(_ action: ResourceAction, _ request: ResourceRequest) async throws -> AccessDecision
     /// Whether the declaration has an authorization rule (without one, everything is allowed).
     var isAuthorized: Bool { get }
+    /// The data source's version (``ResourceDataSource/version``).
+    var version: UInt64? { get }
     func list(_ query: ResourceListQuery) async throws -> (records: [JSONAPIResourceObject], total: Int?)
     func records(ids: [String]) async throws -> [JSONAPIResourceObject]
     func record(id: String) async throws -> JSONAPIResourceObject?
@@ -34,6 +36,8 @@ extension ResourceDeclaration: ServedResource {
     var type: String { Model.resourceType }
 
     var isAuthorized: Bool { authorize != nil }
+
+    var version: UInt64? { source.version }
 
     func decide(_ action: ResourceAction, _ request: ResourceRequest) async throws -> AccessDecision {
         guard let authorize else { return .allow }

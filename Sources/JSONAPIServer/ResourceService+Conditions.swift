@@ -10,13 +10,18 @@ extension ResourceService {
     /// `response` with its `ETag`, or a 304 when `If-None-Match` matches it.
     func conditional(_ response: ResourceResponse, _ request: ResourceRequest) throws -> ResourceResponse {
         guard let body = response.body else { return response }
-        let etag = Self.entityTag(of: body)
-        if let ifNoneMatch = request.ifNoneMatch, Self.matches(ifNoneMatch, etag, weak: true) {
+        var answer = Self.answer(body, etag: Self.entityTag(of: body), request)
+        answer.location = response.location
+        if answer.status != 304 { answer.status = response.status }
+        return answer
+    }
+
+    /// 200 with `body` and its `etag`, or 304 when `If-None-Match` matches it.
+    static func answer(_ body: [UInt8], etag: String, _ request: ResourceRequest) -> ResourceResponse {
+        if let ifNoneMatch = request.ifNoneMatch, matches(ifNoneMatch, etag, weak: true) {
             return ResourceResponse(status: 304, etag: etag)
         }
-        var response = response
-        response.etag = etag
-        return response
+        return ResourceResponse(status: 200, body: body, etag: etag)
     }
 
     /// Checks `If-Match` against `current`, the representation a `GET` of the target answers

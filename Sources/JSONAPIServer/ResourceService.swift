@@ -34,30 +34,41 @@ import JSONAPI
 /// middleware writes as error documents.
 public struct ResourceService: Sendable {
     /// Limits and options shared with the adapters (query limits, writing options).
-    public var configuration: JSONAPIConfiguration
+    public var configuration: JSONAPIConfiguration { didSet { responseCache = ResponseCache() } }
     /// The prefix of the links the service writes (`self` of each resource, `self` and `related`
     /// of each relationship): `""` (the default) writes root-relative links such as
     /// `/books/1`, `"https://api.example.com/v1"` absolute ones, nil none.
-    public var linkBase: String? = ""
+    public var linkBase: String? = "" { didSet { responseCache = ResponseCache() } }
     /// How many relationships an `include` path may chain (`comments.author` is 2), and a filter
     /// field may go through (`reviews.book.title` goes through 2). Default 3, at most 16.
-    public var maximumIncludeDepth = 3
+    public var maximumIncludeDepth = 3 { didSet { responseCache = ResponseCache() } }
     /// How deeply the calls of a `filter` expression may nest (``FilterExpression``). Default 16,
     /// at most 64.
-    public var maximumFilterNesting = 16
+    public var maximumFilterNesting = 16 { didSet { responseCache = ResponseCache() } }
     /// How many operations an Atomic Operations request may hold (``perform(_:request:)``).
     /// Default 100, at most 10,000.
-    public var maximumAtomicOperations = 100
+    public var maximumAtomicOperations = 100 { didSet { responseCache = ResponseCache() } }
     /// The transaction an Atomic Operations request runs in; nil (the default) undoes the writes
     /// of a failed request through the data sources instead.
-    public var transaction: (any ResourceTransaction)?
+    public var transaction: (any ResourceTransaction)? { didSet { responseCache = ResponseCache() } }
     /// Writes the service's OpenAPI document from its declarations and the path of its Atomic
     /// Operations endpoint (nil for none); the adapters serve what it writes at
     /// `GET /openapi.json`. Nil (the default) serves no document. `JSONAPIOpenAPI` sets it:
     /// `service.serveOpenAPIDocument(title: "Library", version: "1.0")`.
-    public var openAPIDocument: (@Sendable (ResourceService, _ operationsPath: String?) throws -> [UInt8])?
+    public var openAPIDocument: (@Sendable (ResourceService, _ operationsPath: String?) throws -> [UInt8])? {
+        didSet { responseCache = ResponseCache() }
+    }
 
-    private(set) var resources: [String: any ServedResource] = [:]
+    /// How many bytes of answers to reads the service keeps to answer the same read again, while
+    /// every data source it serves keeps its ``ResourceDataSource/version``. Default 8 MiB; 0
+    /// keeps none; at most 1 GiB. Answers are reused only when every source tells its version
+    /// and no declaration has an authorization rule; a write through any source moves its
+    /// version, so no answer outlives the data it was written from.
+    public var responseCacheLimit = 8 << 20 { didSet { responseCache = ResponseCache() } }
+
+    private(set) var resources: [String: any ServedResource] = [:] { didSet { responseCache = ResponseCache() } }
+    /// Replaced whenever a setting or a declaration changes.
+    private(set) var responseCache = ResponseCache()
 
     /// A service serving nothing yet.
     public init(configuration: JSONAPIConfiguration = JSONAPIConfiguration()) {
@@ -115,15 +126,23 @@ public struct ResourceService: Sendable {
         guard allowed.contains(method) else {
             throw JSONAPIHTTPError.methodNotAllowed(request.method, allowed: allowed)
         }
+        if method == "GET" {
+            // Reads, answered again from the cache while the data they read is unchanged.
+            return try await cachedRead(request) { request in
+                switch request.endpoint {
+                case .collection: try await collection(resource, request)
+                case .resource(let id): try await show(resource, id: id, request)
+                case .related(let id, let name): try await related(resource, id: id, name: name, request)
+                case .relationship(let id, let name): try await relationship(resource, id: id, name: name, request)
+                }
+            }
+        }
+        // Writes: the methods left after GET.
         switch (request.endpoint, method) {
-        case (.collection, "GET"): return try await collection(resource, request)
         case (.collection, _): return try await create(resource, request)
-        case (.resource(let id), "GET"): return try await show(resource, id: id, request)
         case (.resource(let id), "PATCH"): return try await update(resource, id: id, request)
         case (.resource(let id), _): return try await delete(resource, id: id, request)
-        case (.related(let id, let name), _): return try await related(resource, id: id, name: name, request)
-        case (.relationship(let id, let name), "GET"):
-            return try await relationship(resource, id: id, name: name, request)
+        case (.related, _): throw JSONAPIHTTPError.methodNotAllowed(request.method, allowed: allowed)
         case (.relationship(let id, let name), _):
             return try await changeRelationship(resource, id: id, name: name, request)
         }
@@ -143,6 +162,12 @@ public struct ResourceService: Sendable {
             throw JSONAPIError(
                 .invalidOption,
                 "invalid option: ResourceService.maximumAtomicOperations is \(maximumAtomicOperations); it must be between 1 and 10000"
+            )
+        }
+        guard (0...(1 << 30)).contains(responseCacheLimit) else {
+            throw JSONAPIError(
+                .invalidOption,
+                "invalid option: ResourceService.responseCacheLimit is \(responseCacheLimit); it must be between 0 and 1073741824"
             )
         }
         guard (1...64).contains(maximumFilterNesting) else {
