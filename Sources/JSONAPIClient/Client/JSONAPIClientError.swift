@@ -108,3 +108,40 @@ public struct JSONAPIClientError: Error, Sendable, CustomStringConvertible {
         return text
     }
 }
+
+extension JSONAPIClientError {
+    /// The error objects about one property of the model a request sent: those whose
+    /// `source.pointer` is the member the property is written as, or a place inside it, in the
+    /// order the server listed them. For a form, each field shows the problems of its property.
+    ///
+    /// The member is found as `JSONAPIErrorObject.pointer(to:keys:resourcePointer:)` finds it:
+    /// `\Article.title` is `/data/attributes/title`, `\Article.author` is
+    /// `/data/relationships/author`, and the name goes through `keys`, the key strategy the
+    /// request's body was written with (the client's `configuration.encoding`).
+    ///
+    /// ```swift
+    /// do {
+    ///     _ = try await client.resources(Article.self).create(draft)
+    /// } catch let error as JSONAPIClientError where error.kind == .errorResponse {
+    ///     let titleProblems = error.problems(for: \Article.title).compactMap(\.detail)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - keyPath: A stored property of the model (or a path into one).
+    ///   - keys: How the request wrote member names.
+    ///   - resourcePointer: Where the resource object was in the request: `/data`, or
+    ///     `/atomic:operations/2/data` for the third operation of an Atomic Operations request.
+    /// - Returns: The matching error objects; none for a key path that names no member.
+    public func problems<Model: JSONAPIResource>(
+        for keyPath: PartialKeyPath<Model>, keys: EncodingOptions.KeyEncodingStrategy = .useDefaultKeys,
+        resourcePointer: String = "/data"
+    ) -> [JSONAPIErrorObject] {
+        let pointer = JSONAPIErrorObject.pointer(to: keyPath, keys: keys, resourcePointer: resourcePointer)
+        guard pointer != resourcePointer else { return [] }
+        return errors.filter { error in
+            guard let found = error.source?.pointer else { return false }
+            return found == pointer || found.hasPrefix(pointer + "/")
+        }
+    }
+}
