@@ -37,10 +37,77 @@ enum ExampleResources {
         var tags: [Identifier<Tag>]
     }
 
+    /// An article made up from its number, never stored: the resources of the streamed
+    /// collection the load benchmark reads whole (`/layer/streamed-articles`).
+    struct StreamedArticle: Codable, Sendable, JSONAPIResource {
+        static let resourceType = "streamed-articles"
+        var id: String
+        var title: String
+        var body: String
+        var author: Identifier<Person>
+
+        /// The article numbered `index` (from 1), by one of `people` authors.
+        init(index: Int, people: Int) {
+            id = String(index)
+            title = "Streamed article number \(index)"
+            body = String(repeating: "A paragraph of the streamed article, the same for every one. ", count: 6)
+            author = Identifier(String(1 + index % max(people, 1)))
+        }
+    }
+
+    /// `count` generated articles, made as they are read: a collection of any size in the
+    /// memory of one.
+    struct GeneratedArticles: ResourceDataSource {
+        let count: Int
+        let people: Int
+
+        func list(_ query: ResourceListQuery) async throws -> ResourceList<StreamedArticle> {
+            let range: Range<Int>
+            switch query.page {
+            case .number(let number, let size)?:
+                let start = min(max(number - 1, 0) * size, count)
+                range = start..<min(start + size, count)
+            default: range = 0..<count
+            }
+            return ResourceList(models: range.map { StreamedArticle(index: $0 + 1, people: people) }, total: count)
+        }
+
+        func stream(_ query: ResourceListQuery) -> AsyncThrowingStream<StreamedArticle, any Error> {
+            let next = Counter()
+            let (count, people) = (count, people)
+            return AsyncThrowingStream(unfolding: {
+                let index = next.take()
+                return index <= count ? StreamedArticle(index: index, people: people) : nil
+            })
+        }
+
+        func fetch(id: String) async throws -> StreamedArticle? {
+            guard let index = Int(id), (1...max(count, 1)).contains(index), index <= count else { return nil }
+            return StreamedArticle(index: index, people: people)
+        }
+
+        func makeID() async throws -> String { throw ResourceDataSourceError.notFound("") }
+        func create(_ model: StreamedArticle) async throws -> StreamedArticle {
+            throw ResourceDataSourceError.notFound(model.id)
+        }
+        func update(_ model: StreamedArticle) async throws -> StreamedArticle {
+            throw ResourceDataSourceError.notFound(model.id)
+        }
+        func delete(id: String) async throws -> Bool { false }
+    }
+
+    /// Hands out 1, 2, 3, ...
+    final class Counter: Sendable {
+        private let value = Atomic<Int>(1)
+        func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
+    }
+
     /// The service of the four types over `store`'s resources as they are now; `linkBase` is the
-    /// prefix its routes are served under.
+    /// prefix its routes are served under. With `streamedArticles` above 0, it also serves that
+    /// many generated articles as a streamed, read-only collection.
     static func service(
-        store: ExampleStore, maximumPageSize: Int = ExampleServer.defaultMaximumPageSize, linkBase: String
+        store: ExampleStore, maximumPageSize: Int = ExampleServer.defaultMaximumPageSize, linkBase: String,
+        streamedArticles: Int = 0
     ) throws -> ResourceService {
         let (people, tags, comments, articles) = store.read { state in
             (
@@ -76,6 +143,15 @@ enum ExampleResources {
         service.serve(declarations.tags)
         service.serve(declarations.comments)
         service.serve(declarations.articles)
+        if streamedArticles > 0 {
+            var streamed = ResourceDeclaration(
+                source: GeneratedArticles(count: streamedArticles, people: people.count))
+            streamed.operations = .readOnly
+            streamed.streamsCollections = true
+            streamed.fields.sortable = []
+            streamed.fields.filterable = []
+            service.serve(streamed)
+        }
         try service.validate()
         return service
     }

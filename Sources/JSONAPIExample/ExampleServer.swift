@@ -34,7 +34,9 @@ public enum ExampleServer {
     /// 127.0.0.1:`port` with `framework` until the process is stopped; with `baseline`, also the
     /// `Codable` baseline's endpoints under `/baseline/`, the same types declared on the resource
     /// layer under `/layer/` (and without its response cache under `/layer-uncached/`), and the layer's answer to the benchmark's list request as
-    /// precomputed bytes at `/baseline/precomputed/articles` (for `scripts/loadtest`).
+    /// precomputed bytes at `/baseline/precomputed/articles` (for `scripts/loadtest`); with
+    /// `streamedArticles` above 0 as well, that many generated articles as one streamed
+    /// collection at `/layer/streamed-articles`.
     ///
     /// Collections answer pages of 10 resources unless `page[size]` asks for more, up to
     /// `maximumPageSize` (default ``defaultMaximumPageSize``); a larger `page[size]` is a 400.
@@ -46,7 +48,8 @@ public enum ExampleServer {
     ///   `idleTimeout` outside ``idleTimeouts``; the framework's error when the port cannot be bound.
     public static func run(
         framework: String, port: Int, articles: Int, seed: UInt64, baseline: Bool = false,
-        maximumPageSize: Int = defaultMaximumPageSize, idleTimeout: Duration = defaultIdleTimeout
+        maximumPageSize: Int = defaultMaximumPageSize, idleTimeout: Duration = defaultIdleTimeout,
+        streamedArticles: Int = 0
     ) async throws {
         guard idleTimeouts.contains(idleTimeout) else {
             throw InvalidOption(description: "the idle timeout must be from 1 ms to a day")
@@ -55,7 +58,9 @@ public enum ExampleServer {
             store: .seeded(articles: articles, seed: seed), maximumPageSize: maximumPageSize)
         let layer =
             baseline
-            ? try ExampleResources.service(store: service.store, maximumPageSize: maximumPageSize, linkBase: "/layer")
+            ? try ExampleResources.service(
+                store: service.store, maximumPageSize: maximumPageSize, linkBase: "/layer",
+                streamedArticles: streamedArticles)
             : nil
         switch framework {
         #if Vapor

@@ -7,7 +7,7 @@ import JSONAPIExample
 #endif
 
 /// `jsonapi-example-server [--port N] [--articles N] [--seed S] [--maximum-page-size N] [--idle-timeout S]
-/// [--framework NAME] [--baseline]`
+/// [--framework NAME] [--baseline] [--streamed-articles N]`
 struct ServerOptions {
     var port = 8080
     var articles = 50
@@ -15,11 +15,13 @@ struct ServerOptions {
     var maximumPageSize = ExampleServer.defaultMaximumPageSize
     var framework = "hummingbird"
     var baseline = false
+    var streamedArticles = 0
     var idleTimeout = ExampleServer.defaultIdleTimeout
 
     static let usage = """
         USAGE: jsonapi-example-server [--port N] [--articles N] [--seed S] [--maximum-page-size N]
                                       [--idle-timeout S] [--framework hummingbird|vapor] [--baseline]
+                                      [--streamed-articles N]
 
         An in-memory JSON:API 1.1 service: /articles, /people, /comments, /tags and
         POST /operations (Atomic Operations), described by its OpenAPI document at
@@ -36,7 +38,11 @@ struct ServerOptions {
           --idle-timeout S  seconds a connection may do nothing before the server closes it
                             (default \(ExampleServer.defaultIdleTimeout.components.seconds); fractions allowed)
           --framework NAME  the HTTP framework: hummingbird (default) or vapor
-          --baseline        also serve the load benchmark's Codable baseline under /baseline/
+          --baseline        also serve the load benchmark's Codable baseline under /baseline/ and
+                            the same types declared on the resource layer under /layer/
+          --streamed-articles N
+                            with --baseline, also N generated articles as one streamed collection
+                            at /layer/streamed-articles (0...100000000; default 0)
           -h, --help        show this help
         """
 
@@ -74,6 +80,11 @@ struct ServerOptions {
                     return .failure(ParseFailure("--idle-timeout takes seconds from 0.001 to 86400"))
                 }
                 options.idleTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
+            case "--streamed-articles":
+                guard let count = Int(value), (0...100_000_000).contains(count) else {
+                    return .failure(ParseFailure("--streamed-articles takes 0...100000000"))
+                }
+                options.streamedArticles = count
             case "--seed":
                 guard let seed = UInt64(value) else {
                     return .failure(ParseFailure("--seed takes an unsigned integer"))
@@ -104,7 +115,8 @@ case .success(nil):
 case .success(let options?):
     try await ExampleServer.run(
         framework: options.framework, port: options.port, articles: options.articles, seed: options.seed,
-        baseline: options.baseline, maximumPageSize: options.maximumPageSize, idleTimeout: options.idleTimeout)
+        baseline: options.baseline, maximumPageSize: options.maximumPageSize, idleTimeout: options.idleTimeout,
+        streamedArticles: options.streamedArticles)
 case .failure(let failure):
     print("error: \(failure.message)\n\n\(ServerOptions.usage)")
     exit(2)

@@ -19,6 +19,9 @@ public struct JSONAPIResponse: ResponseGenerator, Sendable {
     public var mediaType: JSONAPIMediaType?
     /// The document's bytes.
     public var body: ByteBuffer
+    /// The document as it is written, sent chunk by chunk as they come (``body`` is then
+    /// ignored): a document too large to hold, such as a streamed collection of `JSONAPIServer`.
+    public var chunks: (any AsyncSequence<[UInt8], any Error> & Sendable)?
 
     /// A response whose body is `bytes`, already a JSON:API document.
     public init(
@@ -87,6 +90,14 @@ public struct JSONAPIResponse: ResponseGenerator, Sendable {
         var headers = headers
         if let mediaType {
             headers[.contentType] = mediaType.description
+            if let chunks {
+                return Response(
+                    status: status, headers: headers,
+                    body: ResponseBody { writer in
+                        for try await chunk in chunks { try await writer.write(ByteBuffer(bytes: chunk)) }
+                        try await writer.finish(nil)
+                    })
+            }
             return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
         }
         return Response(status: status, headers: headers)

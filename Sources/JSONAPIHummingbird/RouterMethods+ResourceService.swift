@@ -117,14 +117,18 @@ extension Array where Element == String {
 }
 
 extension JSONAPIResponse {
-    /// The Hummingbird response of a ``JSONAPIServer/ResourceResponse``: its status and document,
-    /// `Location` and `ETag`; no body and no `Content-Type` for 204 and 304.
+    /// The Hummingbird response of a ``JSONAPIServer/ResourceResponse``: its status and document
+    /// (sent as it is written when the response streams it), `Location` and `ETag`; no body and
+    /// no `Content-Type` for 204 and 304.
     public init(_ response: ResourceResponse) {
         var headers = HTTPFields()
         if let location = response.location { headers[.location] = location }
         if let etag = response.etag { headers[.eTag] = etag }
         if let body = response.body {
             self.init(status: HTTPResponse.Status(code: response.status), bytes: body, headers: headers)
+        } else if let chunks = response.chunks {
+            self.init(status: HTTPResponse.Status(code: response.status), bytes: [], headers: headers)
+            self.chunks = chunks
         } else {
             self.init(status: HTTPResponse.Status(code: response.status), bytes: [], headers: headers)
             mediaType = nil

@@ -83,6 +83,42 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
         }
     }
 
+    public func stream(_ query: ResourceListQuery) -> AsyncThrowingStream<Model, any Error> {
+        batches(query) { state, position in state.models[position] }
+    }
+
+    /// ``stream(_:)`` as the stored resource objects.
+    func streamRecords(_ query: ResourceListQuery) -> AsyncThrowingStream<JSONAPIResourceObject, any Error> {
+        batches(query) { state, position in state.records[position] }
+    }
+
+    /// The rows that match `query`, read 256 at a time: the ids are taken when the stream starts,
+    /// and each batch reads the rows of those ids that still exist.
+    private func batches<Element: Sendable>(
+        _ query: ResourceListQuery, _ read: @escaping @Sendable (State, Int) -> Element?
+    ) -> AsyncThrowingStream<Element, any Error> {
+        var whole = query
+        whole.page = nil
+        return unfoldingStream(BatchCursor<Element>()) { [self, whole] cursor in
+            if cursor.ids == nil {
+                cursor.ids = self.state.withLock { state in
+                    Self.page(whole, state).positions.compactMap { state.keys[$0] }
+                }
+            }
+            while cursor.index == cursor.batch.count {
+                guard let ids = cursor.ids, cursor.next < ids.count else { return nil }
+                let range = cursor.next..<min(cursor.next + 256, ids.count)
+                cursor.batch = self.state.withLock { state in
+                    ids[range].compactMap { id in state.positions[id].flatMap { read(state, $0) } }
+                }
+                cursor.next = range.upperBound
+                cursor.index = 0
+            }
+            cursor.index += 1
+            return cursor.batch[cursor.index - 1]
+        }
+    }
+
     /// The stored resource objects of `ids` that exist.
     func records(ids: [String]) -> [JSONAPIResourceObject] {
         state.withLock { state in ids.compactMap { state.positions[$0].flatMap { state.records[$0] } } }
@@ -186,4 +222,13 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
             return true
         }
     }
+}
+
+/// Where a stream of ``InMemoryDataSource`` is: the ids it reads (taken when it starts), the next
+/// one to read, and the batch being handed out.
+private struct BatchCursor<Element: Sendable>: Sendable {
+    var ids: [String]?
+    var next = 0
+    var batch: [Element] = []
+    var index = 0
 }

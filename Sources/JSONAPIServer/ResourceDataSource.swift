@@ -53,6 +53,13 @@ public protocol ResourceDataSource<Model>: Sendable {
     /// Removes the model with `id`; false when there was none.
     func delete(id: String) async throws -> Bool
 
+    /// Every model that matches `query` (its `page` is nil), in its order, read as the consumer
+    /// asks for them: what a declaration with ``ResourceDeclaration/streamsCollections`` answers
+    /// a collection with, in the memory of a few models at a time. A database source returns its
+    /// cursor's rows. The default reads ``list(_:)`` once and hands its models out one by one,
+    /// which holds the whole collection in memory.
+    func stream(_ query: ResourceListQuery) -> AsyncThrowingStream<Model, any Error>
+
     /// A number that changes whenever any model of the source changes, or nil (the default)
     /// when the source cannot tell. While every source a response reads from keeps its version,
     /// the service answers a repeated read with the bytes it wrote before
@@ -64,6 +71,18 @@ public protocol ResourceDataSource<Model>: Sendable {
 extension ResourceDataSource {
     /// Nil: the source cannot tell when it changed, and responses that read it are not reused.
     public var version: UInt64? { nil }
+
+    /// Lists the whole collection once, then hands its models out one at a time.
+    public func stream(_ query: ResourceListQuery) -> AsyncThrowingStream<Model, any Error> {
+        var whole = query
+        whole.page = nil
+        return unfoldingStream((models: [Model]?.none, index: 0)) { [whole] state in
+            if state.models == nil { state.models = try await list(whole).models }
+            guard let models = state.models, state.index < models.count else { return nil }
+            state.index += 1
+            return models[state.index - 1]
+        }
+    }
 
     /// Fetches each id in turn; override it when the source can fetch many at once.
     public func fetch(ids: [String]) async throws -> [Model] {

@@ -8,6 +8,7 @@ protocol ServedResource: Sendable {
     var operations: ResourceOperations { get }
     var clientIDs: ClientIDPolicy { get }
     var pagination: QueryRules.Pagination { get }
+    var streamsCollections: Bool { get }
     var requiresIfMatch: Bool { get }
 
     func decide(_ action: ResourceAction, _ request: ResourceRequest) async throws -> AccessDecision
@@ -16,6 +17,8 @@ protocol ServedResource: Sendable {
     /// The data source's version (``ResourceDataSource/version``).
     var version: UInt64? { get }
     func list(_ query: ResourceListQuery) async throws -> (records: [JSONAPIResourceObject], total: Int?)
+    /// Every record `query` matches, as the source delivers them.
+    func streamRecords(_ query: ResourceListQuery) -> any AsyncSequence<JSONAPIResourceObject, any Error>
     func records(ids: [String]) async throws -> [JSONAPIResourceObject]
     func record(id: String) async throws -> JSONAPIResourceObject?
     func makeID() async throws -> String
@@ -52,6 +55,11 @@ extension ResourceDeclaration: ServedResource {
         }
         let page = try await source.list(query)
         return (try ResourceRecords.records(of: page.models), page.total)
+    }
+
+    func streamRecords(_ query: ResourceListQuery) -> any AsyncSequence<JSONAPIResourceObject, any Error> {
+        if let memory = source as? InMemoryDataSource<Model> { return memory.streamRecords(query) }
+        return source.stream(query).map { model in try ResourceRecords.record(of: model) }
     }
 
     func records(ids: [String]) async throws -> [JSONAPIResourceObject] {

@@ -37,6 +37,13 @@ public struct ResourceDeclaration<Source: ResourceDataSource>: Sendable {
     public var clientIDs: ClientIDPolicy = .forbidden
     /// The collection's pagination; `page[size]` past its maximum is a 400.
     public var pagination: QueryRules.Pagination = .pages(defaultSize: 20, maximumSize: 100)
+    /// Whether `GET /TYPE` answers the whole collection, written as the data source's
+    /// ``ResourceDataSource/stream(_:)`` delivers it, in bounded memory, instead of in pages.
+    /// Default false. A streamed collection takes no `page` parameters and has no `ETag` (its
+    /// bytes are not known before they are sent) nor `meta.total`; `included` follows `data`,
+    /// each resource once. A source error after the first bytes ends the response early, so the
+    /// client sees a document cut short, never a wrong one.
+    public var streamsCollections = false
     /// Whether updates, deletes and relationship changes must carry `If-Match` (428 without it).
     /// Default false: an `If-Match` that is sent is checked either way.
     public var requiresIfMatch = false

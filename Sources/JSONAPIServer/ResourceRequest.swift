@@ -96,6 +96,9 @@ public struct ResourceResponse: Sendable, Hashable {
     public var location: String?
     /// The strong `ETag` of the representation (quoted), on reads.
     public var etag: String?
+    /// The document as it is written, when it is streamed (``body`` is then nil): a collection
+    /// whose declaration has ``ResourceDeclaration/streamsCollections``.
+    public var chunks: ResourceBodyChunks?
 
     /// Creates a response.
     public init(status: Int, body: [UInt8]? = nil, location: String? = nil, etag: String? = nil) {

@@ -126,6 +126,9 @@ public struct ResourceService: Sendable {
         guard allowed.contains(method) else {
             throw JSONAPIHTTPError.methodNotAllowed(request.method, allowed: allowed)
         }
+        if method == "GET", case .collection = request.endpoint, resource.streamsCollections {
+            return try await streamedCollection(resource, request)
+        }
         if method == "GET" {
             // Reads, answered again from the cache while the data they read is unchanged.
             return try await cachedRead(request) { request in
@@ -193,7 +196,7 @@ public struct ResourceService: Sendable {
         rules.fieldsets = .only(fieldsets)
         if collection {
             rules.sortFields = .only(resource.fields.sortable.subtracting(resource.fields.hidden))
-            rules.pagination = resource.pagination
+            rules.pagination = resource.streamsCollections ? nil : resource.pagination
             let service = self
             rules.filter = { filter throws(QueryFailure) in
                 var problems: [QueryProblem] = []

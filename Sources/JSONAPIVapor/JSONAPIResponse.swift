@@ -22,6 +22,9 @@ public struct JSONAPIResponse: AsyncResponseEncodable, Sendable {
     public var mediaType: JSONAPIMediaType?
     /// The document's bytes.
     public var body: ByteBuffer
+    /// The document as it is written, sent chunk by chunk as they come (``body`` is then
+    /// ignored): a document too large to hold, such as a streamed collection of `JSONAPIServer`.
+    public var chunks: (any AsyncSequence<[UInt8], any Error> & Sendable)?
 
     /// A response whose body is `bytes`, already a JSON:API document.
     public init(
@@ -94,6 +97,18 @@ public struct JSONAPIResponse: AsyncResponseEncodable, Sendable {
         var headers = headers
         guard let mediaType else { return Response(status: status, headers: headers) }
         headers.replaceOrAdd(name: .contentType, value: mediaType.description)
+        if let chunks {
+            return Response(
+                status: status, headers: headers,
+                body: Response.Body(asyncStream: { writer in
+                    do {
+                        for try await chunk in chunks { try await writer.writeBuffer(ByteBuffer(bytes: chunk)) }
+                        try await writer.write(.end)
+                    } catch {
+                        try await writer.write(.error(error))
+                    }
+                }))
+        }
         return Response(status: status, headers: headers, body: Response.Body(buffer: body))
     }
 }

@@ -22,4 +22,15 @@ import Testing
             try await ResourceServiceScenario(port: try #require(client.port)).everyEndpoint()
         }
     }
+
+    @Test func streamedCollectionOverTheSocket() async throws {
+        let service = try ResourceServiceScenario.streamingService()
+        let router = Router()
+        router.add(middleware: JSONAPIMiddleware(configuration: service.configuration))
+        router.addJSONAPIService(service)
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in
+            try await ResourceServiceScenario(port: try #require(client.port)).streamedCollection()
+        }
+    }
 }

@@ -19,4 +19,14 @@ import Vapor
             try await ResourceServiceScenario(port: port).everyEndpoint()
         }
     }
+
+    @Test func streamedCollectionOverTheSocket() async throws {
+        let service = try ResourceServiceScenario.streamingService()
+        let app = try await Application.make(Environment(name: "testing", arguments: ["resource-service-tests"]))
+        app.middleware.use(JSONAPIMiddleware(configuration: service.configuration))
+        app.jsonapiService(service)
+        try await withRunningServer(app) { port in
+            try await ResourceServiceScenario(port: port).streamedCollection()
+        }
+    }
 }

@@ -138,6 +138,27 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// Hands out the bytes written so far and forgets them, keeping its place in the structure:
+    /// the next call goes on where the last one stopped. For writing one document in pieces (a
+    /// response streamed as it is written); the pieces, then what ``finish()`` returns, are the
+    /// document.
+    ///
+    /// ```swift
+    /// var writer = JSONWriter()
+    /// writer.beginArray()
+    /// writer.string("a")
+    /// let first = writer.takeBytes()   // ["a
+    /// writer.string("b")
+    /// writer.endArray()
+    /// let rest = try writer.finish()   // ,"b"]
+    /// ```
+    public mutating func takeBytes() -> [UInt8] {
+        let taken = storage
+        storage = []
+        storage.reserveCapacity(taken.count)
+        return taken
+    }
+
     /// Forgets everything written, to write a new document into the same buffer.
     public mutating func reset(keepingCapacity: Bool = true) {
         storage.removeAll(keepingCapacity: keepingCapacity)

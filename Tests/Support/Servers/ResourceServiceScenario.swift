@@ -29,6 +29,30 @@ struct ResourceServiceScenario {
         return service
     }
 
+    /// The library with 2,000 authors whose collection is streamed, so that its body comes in
+    /// many chunks.
+    static func streamingService() throws -> ResourceService {
+        var service = Library.service(try Library.sources())
+        var authors = ResourceDeclaration(
+            source: try InMemoryDataSource(
+                (1...2000).map { (index: Int) in
+                    Library.Author(id: String(index), name: String(repeating: "a", count: 60), born: index)
+                }))
+        authors.streamsCollections = true
+        service.serve(authors)
+        return service
+    }
+
+    /// A streamed collection over the socket: the whole collection, no `ETag`, pages refused.
+    func streamedCollection() async throws {
+        let response = try await send("GET", "/authors?sort=-born&fields[authors]=name", expect: 200)
+        #expect(response.header("ETag") == nil)
+        let document = try Document(parsing: response.body)
+        #expect(document.primaryResources.count == 2000)
+        #expect(document.primaryResources.prefix(2).map(\.id) == ["2000", "1999"])
+        try await send("GET", "/authors?page[size]=2", expect: 400)
+    }
+
     @discardableResult
     func send(
         _ method: String, _ target: String, body: String? = nil, headers: [(String, String)] = [],
