@@ -214,8 +214,14 @@ struct ResourceSchemaBuilder {
     private func nonNullValueSchema(_ value: ValueShape) -> JSONSchema {
         switch value.kind {
         case .string(let format):
+            if let length = value.bounds?.length, format == nil || !["Date", "Data"].contains(value.typeName) {
+                return .string(
+                    format: format.map { JSONTypeFormat.StringFormat(rawValue: $0.rawValue) } ?? .unspecified,
+                    minLength: length.lowerBound, maxLength: length.upperBound)
+            }
             return stringSchema(format: format, typeName: value.typeName)
-        case .integer: return Self.integerSchema(typeName: value.typeName)
+        case .integer:
+            return Self.integerSchema(typeName: value.typeName, bounds: value.bounds?.range)
         case .number: return .number
         case .boolean: return .boolean
         case .array(let element): return .array(items: valueSchema(element))
@@ -267,8 +273,11 @@ struct ResourceSchemaBuilder {
 
     /// An integer within the range of the Swift type that reads it (a larger one does not
     /// decode): `Int` and `Int64` are 64-bit, `UInt64` and `UInt` bounded below only.
-    static func integerSchema(typeName: String, required: Bool = true, description: String? = nil) -> JSONSchema {
-        let range: (minimum: Int, maximum: Int?)?
+    /// `bounds`, when given, narrow the range (a declaration's validation).
+    static func integerSchema(
+        typeName: String, required: Bool = true, description: String? = nil, bounds: ClosedRange<Int>? = nil
+    ) -> JSONSchema {
+        var range: (minimum: Int, maximum: Int?)?
         switch typeName {
         case "Int", "Int64": range = (Int(Int64.min), Int(Int64.max))
         case "Int32": range = (Int(Int32.min), Int(Int32.max))
@@ -279,6 +288,11 @@ struct ResourceSchemaBuilder {
         case "UInt8": range = (0, Int(UInt8.max))
         case "UInt", "UInt64": range = (0, nil)
         default: range = nil
+        }
+        if let bounds {
+            let type = range ?? (Int.min, nil)
+            let maximum = type.maximum.map { min($0, bounds.upperBound) } ?? bounds.upperBound
+            range = (max(type.minimum, bounds.lowerBound), maximum)
         }
         guard let range else { return .integer(required: required, description: description) }
         return .integer(

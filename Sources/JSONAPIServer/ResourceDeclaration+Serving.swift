@@ -10,6 +10,8 @@ protocol ServedResource: Sendable {
     var pagination: QueryRules.Pagination { get }
     var streamsCollections: Bool { get }
     var requiresIfMatch: Bool { get }
+    /// The limits its validation states (``ResourceValidation/bounds``), by member name.
+    var bounds: [String: ValueBounds] { get }
 
     func decide(_ action: ResourceAction, _ request: ResourceRequest) async throws -> AccessDecision
     /// Whether the declaration has an authorization rule (without one, everything is allowed).
@@ -37,6 +39,7 @@ protocol ServedResource: Sendable {
 
 extension ResourceDeclaration: ServedResource {
     var type: String { Model.resourceType }
+    var bounds: [String: ValueBounds] { validation.bounds }
 
     var isAuthorized: Bool { authorize != nil }
 

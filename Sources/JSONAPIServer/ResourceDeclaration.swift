@@ -14,7 +14,7 @@ import JSONAPI
 /// books.fields.sortable = ["title", "year"]
 /// books.clientIDs = .allowed
 /// books.requiresIfMatch = true                           // PATCH and DELETE need If-Match (428)
-/// books.validation.check(\.title, "a title is 1 to 200 characters") { (1...200).contains($0.count) }
+/// books.validation.length(\.title, 1...200)
 /// books.authorize = { action, request in
 ///     if case .delete = action, request.userInfo["role"] as? String != "admin" { return .forbid() }
 ///     return .allow
@@ -172,7 +172,7 @@ public enum ResourceWrite: Sendable, Hashable {
 ///
 /// ```swift
 /// var validation = ResourceValidation<Book>()
-/// validation.check(\.title, "a title is 1 to 200 characters") { (1...200).contains($0.count) }
+/// validation.length(\.title, 1...200)   // stated in the OpenAPI document (maxLength 200)
 /// validation.check(\.year, "a year is not in the future") { $0 <= 2100 }
 /// validation.problems(of: Book(id: "1", title: "", year: 3000, author: "9")).count   // 2
 /// ```
@@ -195,6 +195,89 @@ public struct ResourceValidation<Model: JSONAPIResource & Sendable>: Sendable {
     /// A check of the whole model: it answers the error object of its problem, or nil.
     public mutating func check(_ rule: @escaping @Sendable (Model) -> JSONAPIErrorObject?) {
         rules.append(rule)
+    }
+
+    /// The limits of the members checked by `length(_:_:code:)` and `range(_:_:code:)`, by
+    /// member name. Unlike a ``check(_:_:code:_:)``, which no one can read, they are stated in
+    /// the service's description (``ResourceService/description(of:)``) and its OpenAPI document,
+    /// so that clients and schema-driven tools send what the service accepts.
+    public private(set) var bounds: [String: ValueBounds] = [:]
+
+    /// A string property is `limits.lowerBound` to `limits.upperBound` Unicode scalars long (as
+    /// JSON Schema counts length).
+    ///
+    /// ```swift
+    /// books.validation.length(\.title, 1...200)   // 422 at /data/attributes/title; maxLength 200
+    /// ```
+    public mutating func length(
+        _ keyPath: KeyPath<Model, String> & Sendable, _ limits: ClosedRange<Int>, code: String = "invalid-value"
+    ) {
+        bound(keyPath, "is \(limits.lowerBound) to \(limits.upperBound) characters long", code, \.length, limits) {
+            limits.contains($0.unicodeScalars.count)
+        }
+    }
+
+    /// An optional string property, when present, is `limits.lowerBound` to
+    /// `limits.upperBound` Unicode scalars long.
+    public mutating func length(
+        _ keyPath: KeyPath<Model, String?> & Sendable, _ limits: ClosedRange<Int>, code: String = "invalid-value"
+    ) {
+        bound(keyPath, "is \(limits.lowerBound) to \(limits.upperBound) characters long", code, \.length, limits) {
+            $0.map { limits.contains($0.unicodeScalars.count) } ?? true
+        }
+    }
+
+    /// An integer property lies in `limits`.
+    ///
+    /// ```swift
+    /// reviews.validation.range(\.stars, 1...5)   // 422 at /data/attributes/stars; minimum 1, maximum 5
+    /// ```
+    public mutating func range<Value: BinaryInteger & Sendable>(
+        _ keyPath: KeyPath<Model, Value> & Sendable, _ limits: ClosedRange<Int>, code: String = "invalid-value"
+    ) {
+        bound(keyPath, "is from \(limits.lowerBound) to \(limits.upperBound)", code, \.range, limits) {
+            Int(exactly: $0).map { limits.contains($0) } ?? false
+        }
+    }
+
+    /// An optional integer property, when present, lies in `limits`.
+    public mutating func range<Value: BinaryInteger & Sendable>(
+        _ keyPath: KeyPath<Model, Value?> & Sendable, _ limits: ClosedRange<Int>, code: String = "invalid-value"
+    ) {
+        bound(keyPath, "is from \(limits.lowerBound) to \(limits.upperBound)", code, \.range, limits) {
+            $0.map { Int(exactly: $0).map { limits.contains($0) } ?? false } ?? true
+        }
+    }
+
+    /// Adds the check and records its limit under the member the 422 points at.
+    private mutating func bound<Value>(
+        _ keyPath: KeyPath<Model, Value> & Sendable, _ detail: String, _ code: String,
+        _ limit: WritableKeyPath<ValueBounds, ClosedRange<Int>?>, _ limits: ClosedRange<Int>,
+        _ isValid: @escaping @Sendable (Value) -> Bool
+    ) {
+        let problem = JSONAPIErrorObject.unprocessable(keyPath as PartialKeyPath<Model>, detail: "", code: code)
+        let pointer = problem.source?.pointer ?? ""
+        let member = Self.memberName(pointer: pointer)
+        check(keyPath, "`\(member)` \(detail)", code: code, isValid)
+        bounds[member, default: ValueBounds()][keyPath: limit] = limits
+    }
+
+    /// The last token of a JSON pointer, unescaped (`~1` is `/`, `~0` is `~`).
+    static func memberName(pointer: String) -> String {
+        let token = pointer.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        var name = ""
+        var escaped = false
+        for character in token {
+            if escaped {
+                name.append(character == "1" ? "/" : character == "0" ? "~" : character)
+                escaped = false
+            } else if character == "~" {
+                escaped = true
+            } else {
+                name.append(character)
+            }
+        }
+        return name
     }
 
     /// The problems of `model`, in the order the checks were added.

@@ -1,4 +1,5 @@
 import JSONAPI
+import Synchronization
 
 /// Models as resource objects and back: the one place the service turns a typed model into the
 /// members JSON:API writes (through `JSONAPIEncoder`, so attributes and relationships are
@@ -6,17 +7,37 @@ import JSONAPI
 /// `JSONAPIDecoder`, with every problem listed at its pointer).
 enum ResourceRecords {
     /// The resource objects of `models`, in order: attributes and linkage, no `included`.
-    static func records<Model: Encodable & JSONAPIResource>(of models: [Model]) throws -> [JSONAPIResourceObject] {
+    ///
+    /// Every optional attribute is there, `null` when the model has none: synthesized `Encodable`
+    /// leaves a nil out, and a client merging the resource into what it holds would read the
+    /// absent member as unchanged, not as cleared.
+    static func records<Model: Codable & JSONAPIResource>(of models: [Model]) throws -> [JSONAPIResourceObject] {
         guard !models.isEmpty else { return [] }
         var options = EncodingOptions()
         options.includePaths = []
         let bytes = try JSONAPIEncoder(options: options).encode(models)
         let document = try Document(parsing: bytes)
-        return document.primaryResources.map(JSONAPIResourceObject.init)
+        let optional = optionalAttributes(of: Model.self)
+        return document.primaryResources.map { view in
+            var record = JSONAPIResourceObject(view)
+            for name in optional where record.attributes[name] == nil { record.attributes[name] = .null }
+            return record
+        }
+    }
+
+    /// The optional attributes of each model type, from its shape, found once per type.
+    private static let optionalAttributeNames = Mutex<[ObjectIdentifier: [String]]>([:])
+
+    static func optionalAttributes<Model: Decodable & JSONAPIResource>(of model: Model.Type) -> [String] {
+        let key = ObjectIdentifier(model)
+        if let names = optionalAttributeNames.withLock({ $0[key] }) { return names }
+        let names = ResourceShape(of: model).attributes.filter(\.value.isOptional).map(\.name)
+        optionalAttributeNames.withLock { $0[key] = names }
+        return names
     }
 
     /// The resource object of `model`.
-    static func record<Model: Encodable & JSONAPIResource>(of model: Model) throws -> JSONAPIResourceObject {
+    static func record<Model: Codable & JSONAPIResource>(of model: Model) throws -> JSONAPIResourceObject {
         guard let record = try records(of: [model]).first else {
             throw JSONAPIHTTPError([
                 JSONAPIErrorObject(status: 500, title: "Internal Server Error", detail: "a model encoded no resource")

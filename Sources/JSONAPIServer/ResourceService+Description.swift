@@ -35,6 +35,9 @@ extension ResourceService {
         var shape = resource.shape
         shape.attributes.removeAll { hidden.contains($0.name) }
         shape.relationships.removeAll { hidden.contains($0.name) }
+        for index in shape.attributes.indices {
+            shape.attributes[index].value.bounds = resource.bounds[shape.attributes[index].name]
+        }
         return ResourceDescription(
             shape: shape, readOnly: resource.fields.readOnly.subtracting(hidden),
             filterable: resource.fields.filterable.subtracting(hidden), operations: resource.operations,

@@ -37,7 +37,7 @@ import Testing
         var service = ResourceService()
         service.serve(ResourceDeclaration(source: InMemoryDataSource<Author>()))
         var books = ResourceDeclaration(source: InMemoryDataSource<Book>())
-        books.validation.check(\.title, "a title is 1 to 200 characters") { (1...200).contains($0.count) }
+        books.validation.length(\.title, 1...200)
         service.serve(books)
         service.serve(ResourceDeclaration(source: InMemoryDataSource<Review>()))
 

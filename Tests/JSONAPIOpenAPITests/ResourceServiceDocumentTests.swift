@@ -95,6 +95,36 @@ import Testing
         #expect(forbidden["ShelfCreateDocument"]["properties"]["data"]["properties"]["id"].isAbsent)
     }
 
+    /// Limits declared as validation rules are stated where the attribute is; a closure check is
+    /// not (it cannot be read).
+    @Test func validationBoundsAreStated() throws {
+        let service = Self.service { shelves in
+            shelves.validation.length(\.label, 1...40)
+            shelves.validation.range(\.capacity, 0...500)
+            shelves.validation.check(\.label, "not `x`") { $0 != "x" }
+        }
+        #expect(
+            service.description(of: "shelves")?.shape.attributes.first { $0.name == "label" }?.value.bounds
+                == ValueBounds(length: 1...40))
+        let document = service.openAPIDocument(title: "Shelves", version: "1")
+        try document.validate()
+        let schemas = Self.schemas(try Encoded(document))
+        for name in ["Shelf", "ShelfCreateDocument", "ShelfUpdateDocument"] {
+            var attributes = schemas[name]["properties"]
+            if name != "Shelf" { attributes = attributes["data"]["properties"] }
+            attributes = attributes["attributes"]["properties"]
+            #expect(attributes["label"]["minLength"].int == 1, "\(name)")
+            #expect(attributes["label"]["maxLength"].int == 40, "\(name)")
+            // Narrower than Int32's own range, which it replaces.
+            #expect(attributes["capacity"]["minimum"].int == 0, "\(name)")
+            #expect(attributes["capacity"]["maximum"].int == 500, "\(name)")
+        }
+        // Without the rules: Int32's range, no length.
+        let plain = Self.schemas(try Encoded(Self.service().openAPIDocument(title: "Shelves", version: "1")))
+        #expect(plain["Shelf"]["properties"]["attributes"]["properties"]["label"]["maxLength"].isAbsent)
+        #expect(plain["Shelf"]["properties"]["attributes"]["properties"]["capacity"]["maximum"].int == Int(Int32.max))
+    }
+
     @Test func filtersAreTyped() throws {
         let encoded = try Encoded(Self.service().openAPIDocument(title: "Shelves", version: "1"))
         let filter = encoded["paths"]["/shelves"]["get"]["parameters"].elements.first { $0["name"].string == "filter" }

@@ -39,7 +39,7 @@ struct DocumentationExampleTests {
         books.fields.sortable = ["title", "year"]
         books.clientIDs = .allowed
         books.requiresIfMatch = true
-        books.validation.check(\.title, "a title is 1 to 200 characters") { (1...200).contains($0.count) }
+        books.validation.length(\.title, 1...200)
         books.authorize = { action, request in
             if case .delete = action, request.userInfo["role"] as? String != "admin" { return .forbid() }
             return .allow

@@ -147,12 +147,31 @@ public struct ValueShape: Sendable, Hashable {
     /// The Swift type the model reads the value as, such as `"Date"` or `"[String]"` (without
     /// `Optional`).
     public var typeName: String
+    /// Limits a declaration puts on the value beyond its type, which descriptions of it (OpenAPI
+    /// schemas) state; nil for none. The model's type alone never gives any.
+    public var bounds: ValueBounds?
 
     /// Creates a value shape.
     public init(_ kind: Kind, isOptional: Bool = false, typeName: String) {
         self.kind = kind
         self.isOptional = isOptional
         self.typeName = typeName
+    }
+}
+
+/// Limits on a value beyond its type: what a server's validation checks (`ResourceValidation` in
+/// `JSONAPIServer`) and a schema of the value states.
+public struct ValueBounds: Sendable, Hashable {
+    /// The length of a string in Unicode scalars, as JSON Schema's `minLength` and `maxLength`
+    /// count it; nil for no limit.
+    public var length: ClosedRange<Int>?
+    /// The values an integer may take; nil for no limit beyond its type's.
+    public var range: ClosedRange<Int>?
+
+    /// Creates bounds.
+    public init(length: ClosedRange<Int>? = nil, range: ClosedRange<Int>? = nil) {
+        self.length = length
+        self.range = range
     }
 }
 
