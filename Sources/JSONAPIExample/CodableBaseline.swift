@@ -157,7 +157,7 @@ struct CodableBaseline: Sendable {
         }
         var article = document.data
         guard article.type == "articles" else { throw BaselineError(status: 409) }
-        let stored = store.writeInPlace { state -> Article in
+        let stored = store.write { state -> Article in
             article.id = article.id ?? state.newID()
             var resource = JSONAPIResourceObject(
                 type: "articles", id: article.id,

@@ -3,9 +3,8 @@ import JSONAPIServer
 import Synchronization
 
 /// The example's four types as plain `Codable` models, declared once and served by
-/// `ResourceService` (`JSONAPIServer`), from the same seeded data as ``ExampleService``.
-/// The load benchmark serves them under `/layer/` (and, keeping no answers, under
-/// `/layer-uncached/`) beside the hand-written endpoints and the `Codable` baseline.
+/// `ResourceService` (`JSONAPIServer`): the whole of ``ExampleService``. The load benchmark
+/// also serves them keeping no answers (under `/uncached/`) beside the `Codable` baseline.
 enum ExampleResources {
     struct Person: Codable, Sendable, JSONAPIResource {
         static let resourceType = "people"
@@ -38,7 +37,7 @@ enum ExampleResources {
     }
 
     /// An article made up from its number, never stored: the resources of the streamed
-    /// collection the load benchmark reads whole (`/layer/streamed-articles`).
+    /// collection the load benchmark reads whole (`/streamed-articles`).
     struct StreamedArticle: Codable, Sendable, JSONAPIResource {
         static let resourceType = "streamed-articles"
         var id: String
@@ -102,12 +101,13 @@ enum ExampleResources {
         func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
     }
 
-    /// The service of the four types over `store`'s resources as they are now; `linkBase` is the
-    /// prefix its routes are served under. With `streamedArticles` above 0, it also serves that
-    /// many generated articles as a streamed, read-only collection.
+    /// The service of the four types over `store`'s resources as they are now, under
+    /// `configuration`, with pages of 10 unless `page[size]` asks for up to `maximumPageSize`.
+    /// Clients may choose ids; an article created without `createdAt` is stamped with the
+    /// service's fixed creation date. With `streamedArticles` above 0, it also serves that many
+    /// generated articles as a streamed, read-only collection.
     static func service(
-        store: ExampleStore, maximumPageSize: Int = ExampleServer.defaultMaximumPageSize, linkBase: String,
-        streamedArticles: Int = 0
+        store: ExampleStore, maximumPageSize: Int, configuration: JSONAPIConfiguration, streamedArticles: Int = 0
     ) throws -> ResourceService {
         let (people, tags, comments, articles) = store.read { state in
             (
@@ -124,8 +124,7 @@ enum ExampleResources {
                 }
             )
         }
-        var service = ResourceService(configuration: ExampleService.configuration())
-        service.linkBase = linkBase
+        var service = ResourceService(configuration: configuration)
         let pagination = QueryRules.Pagination.pages(
             defaultSize: min(10, maximumPageSize), maximumSize: maximumPageSize)
         var declarations = (
@@ -138,7 +137,14 @@ enum ExampleResources {
         declarations.tags.pagination = pagination
         declarations.comments.pagination = pagination
         declarations.articles.pagination = pagination
-        declarations.articles.validation.check(\.title, "a title is not empty") { !$0.isEmpty }
+        declarations.people.clientIDs = .allowed
+        declarations.tags.clientIDs = .allowed
+        declarations.comments.clientIDs = .allowed
+        declarations.articles.clientIDs = .allowed
+        declarations.articles.validation.length(\.title, 1...500)
+        declarations.articles.beforeWrite = { article, write, _ in
+            if write == .create, article.createdAt == nil { article.createdAt = creationDate }
+        }
         service.serve(declarations.people)
         service.serve(declarations.tags)
         service.serve(declarations.comments)
@@ -158,11 +164,14 @@ enum ExampleResources {
 }
 
 extension ExampleResources {
-    /// `service` over the same data sources, keeping no answers, served under
-    /// `/layer-uncached/`: every read written anew, for the load benchmark.
+    /// The `createdAt` of an article created without one.
+    static let creationDate = "2024-02-01T00:00:00Z"
+
+    /// `service` over the same data sources, keeping no answers, served under `/uncached/`:
+    /// every read written anew, for the load benchmark.
     static func uncached(_ service: ResourceService) -> ResourceService {
         var uncached = service
-        uncached.linkBase = "/layer-uncached"
+        uncached.linkBase = "/uncached"
         uncached.responseCacheLimit = 0
         return uncached
     }

@@ -31,12 +31,12 @@ public enum ExampleServer {
     public static let idleTimeouts: ClosedRange<Duration> = .milliseconds(1) ... .seconds(86_400)
 
     /// Serves `articles` generated articles (and their people, comments and tags) from `seed` on
-    /// 127.0.0.1:`port` with `framework` until the process is stopped; with `baseline`, also the
-    /// `Codable` baseline's endpoints under `/baseline/`, the same types declared on the resource
-    /// layer under `/layer/` (and without its response cache under `/layer-uncached/`), and the layer's answer to the benchmark's list request as
-    /// precomputed bytes at `/baseline/precomputed/articles` (for `scripts/loadtest`); with
-    /// `streamedArticles` above 0 as well, that many generated articles as one streamed
-    /// collection at `/layer/streamed-articles`.
+    /// 127.0.0.1:`port` with `framework` until the process is stopped; with `streamedArticles`
+    /// above 0, also that many generated articles as one streamed collection at
+    /// `/streamed-articles`. With `baseline`, also the `Codable` baseline's endpoints under
+    /// `/baseline/`, the service without its response cache under `/uncached/`, and the
+    /// service's answer to the benchmark's list request as precomputed bytes at
+    /// `/baseline/precomputed/articles` (for `scripts/loadtest`).
     ///
     /// Collections answer pages of 10 resources unless `page[size]` asks for more, up to
     /// `maximumPageSize` (default ``defaultMaximumPageSize``); a larger `page[size]` is a 400.
@@ -55,24 +55,19 @@ public enum ExampleServer {
             throw InvalidOption(description: "the idle timeout must be from 1 ms to a day")
         }
         let service = try ExampleService(
-            store: .seeded(articles: articles, seed: seed), maximumPageSize: maximumPageSize)
-        let layer =
-            baseline
-            ? try ExampleResources.service(
-                store: service.store, maximumPageSize: maximumPageSize, linkBase: "/layer",
-                streamedArticles: streamedArticles)
-            : nil
+            store: .seeded(articles: articles, seed: seed), maximumPageSize: maximumPageSize,
+            streamedArticles: streamedArticles)
         switch framework {
         #if Vapor
             case "vapor":
                 try await VaporFront.run(
-                    service: service, port: port, baseline: baseline, layer: layer,
+                    service: service, port: port, baseline: baseline,
                     timeouts: .init(idleTimeout: idleTimeout))
         #endif
         #if Hummingbird
             case "hummingbird":
                 try await HummingbirdFront.application(
-                    service: service, port: port, baseline: baseline, layer: layer,
+                    service: service, port: port, baseline: baseline,
                     timeouts: .init(idleTimeout: idleTimeout)
                 ).runService()
         #endif

@@ -1,150 +1,56 @@
 import JSONAPI
 import Synchronization
 
-/// The example service's data: resources of every type in memory, in insertion order.
-///
-/// Framework-neutral: it knows JSON:API resource objects and nothing of HTTP servers. Every
-/// mutation runs under one lock. A change that may fail part-way (an update, a delete, a
-/// relationship change, a batch of Atomic Operations) runs on the state itself with a journal
-/// of what it changed, and a failure undoes the journal: all or nothing, and no write copies the
-/// store (a write's cost does not grow with it, beyond a delete's O(log n) bookkeeping).
+/// The example's seed data, and the store of the `Codable` baseline: resources of every type in
+/// memory, in creation order, by id. The service itself copies the seed into its declared data
+/// sources (``ExampleResources``); the baseline reads it and adds what it creates. Nothing is
+/// removed, so a page is a slice.
 final class ExampleStore: Sendable {
-    /// The resources of one type: by id, and in creation order.
-    ///
-    /// Creation order is a list of slots; a delete leaves a hole (nil) instead of moving every
-    /// later id, and a count of the live slots (``LiveSlots``) finds the first resource of a
-    /// page without walking the holes. The holes are squeezed out when they outnumber the
-    /// resources, outside any journaled change, so each delete pays for its hole once.
+    /// The resources of one type: in creation order, and the position of each id.
     struct Table: Sendable {
-        var byID: [String: (resource: JSONAPIResourceObject, slot: Int)] = [:]
-        var slots: [String?] = []
-        var live = LiveSlots()
-
-        var count: Int { byID.count }
-
-        /// The ids in creation order, from the `start`-th resource on (counted from 0).
-        func ids(from start: Int) -> some Sequence<String> {
-            let first = live.slot(ofLive: start) ?? slots.count
-            return slots[first...].lazy.compactMap { $0 }
-        }
-
-        mutating func insert(_ resource: JSONAPIResourceObject, id: String) {
-            byID[id] = (resource, slots.count)
-            slots.append(id)
-            live.append(isLive: true)
-        }
-
-        mutating func remove(_ id: String) -> (resource: JSONAPIResourceObject, slot: Int)? {
-            guard let entry = byID.removeValue(forKey: id) else { return nil }
-            slots[entry.slot] = nil
-            live.set(entry.slot, isLive: false)
-            return entry
-        }
-
-        /// Undoes the insertion of `id`, which took the last slot.
-        mutating func removeLast(_ id: String) {
-            byID[id] = nil
-            slots.removeLast()
-            live.removeLast()
-        }
-
-        /// Puts back a resource removed from `slot`.
-        mutating func restore(_ resource: JSONAPIResourceObject, id: String, slot: Int) {
-            byID[id] = (resource, slot)
-            slots[slot] = id
-            live.set(slot, isLive: true)
-        }
-
-        /// Squeezes the holes out when they outnumber the resources.
-        mutating func compactIfSparse() {
-            guard slots.count - byID.count > max(64, byID.count) else { return }
-            slots.removeAll { $0 == nil }
-            live = LiveSlots(count: slots.count)
-            for (slot, id) in slots.enumerated() {
-                if let id { byID[id]?.slot = slot }
-            }
-        }
-    }
-
-    /// What a journaled change did, to undo it.
-    enum Change: Sendable {
-        case inserted(type: String, id: String)
-        case replaced(JSONAPIResourceObject)
-        case removed(JSONAPIResourceObject, id: String, slot: Int)
-        case issuedID(previous: Int)
+        var resources: [JSONAPIResourceObject] = []
+        var positions: [String: Int] = [:]
     }
 
     struct State: Sendable {
         var tables: [String: Table] = [:]
         var nextID = 1
-        /// The changes of the running journaled write; nil outside one.
-        var journal: [Change]?
 
-        func resource(_ type: String, _ id: String) -> JSONAPIResourceObject? { tables[type]?.byID[id]?.resource }
-
-        func all(_ type: String) -> [JSONAPIResourceObject] {
-            guard let table = tables[type] else { return [] }
-            return table.ids(from: 0).compactMap { table.byID[$0]?.resource }
+        func resource(_ type: String, _ id: String) -> JSONAPIResourceObject? {
+            guard let table = tables[type], let position = table.positions[id] else { return nil }
+            return table.resources[position]
         }
 
+        func all(_ type: String) -> [JSONAPIResourceObject] { tables[type]?.resources ?? [] }
+
         /// How many resources of `type` there are.
-        func count(_ type: String) -> Int { tables[type]?.count ?? 0 }
+        func count(_ type: String) -> Int { tables[type]?.resources.count ?? 0 }
 
         /// Page `number` (from 1) of `size` resources of `type` in creation order, without copying
         /// the others; empty past the end (and for numbers whose offset does not fit an `Int`).
         func page(_ type: String, number: Int, size: Int) -> [JSONAPIResourceObject] {
             guard let table = tables[type], number >= 1, size >= 1 else { return [] }
             let (start, overflow) = (number - 1).multipliedReportingOverflow(by: size)
-            guard !overflow, start < table.count else { return [] }
-            return table.ids(from: start).prefix(size).compactMap { table.byID[$0]?.resource }
+            guard !overflow, start < table.resources.count else { return [] }
+            return Array(table.resources[start..<(start + min(size, table.resources.count - start))])
         }
 
+        /// Adds `resource`, or replaces the one with its type and id where it stands.
         mutating func put(_ resource: JSONAPIResourceObject) {
             guard let id = resource.id else { return }
-            if let old = tables[resource.type]?.byID[id] {
-                journal?.append(.replaced(old.resource))
-                tables[resource.type]?.byID[id] = (resource, old.slot)
+            if let position = tables[resource.type]?.positions[id] {
+                tables[resource.type]?.resources[position] = resource
             } else {
-                journal?.append(.inserted(type: resource.type, id: id))
-                tables[resource.type, default: Table()].insert(resource, id: id)
+                var table = tables.removeValue(forKey: resource.type) ?? Table()
+                table.positions[id] = table.resources.count
+                table.resources.append(resource)
+                tables[resource.type] = table
             }
-        }
-
-        mutating func remove(_ type: String, _ id: String) {
-            guard let removed = tables[type]?.remove(id) else { return }
-            journal?.append(.removed(removed.resource, id: id, slot: removed.slot))
-            if journal == nil { tables[type]?.compactIfSparse() }
         }
 
         mutating func newID() -> String {
-            journal?.append(.issuedID(previous: nextID))
             defer { nextID += 1 }
             return "n\(nextID)"
-        }
-
-        /// Undoes the journal's changes, newest first, and ends the journal.
-        mutating func rollBack() {
-            let changes = journal ?? []
-            journal = nil
-            for change in changes.reversed() {
-                switch change {
-                case .inserted(let type, let id): tables[type]?.removeLast(id)
-                case .replaced(let resource):
-                    if let id = resource.id, let slot = tables[resource.type]?.byID[id]?.slot {
-                        tables[resource.type]?.byID[id] = (resource, slot)
-                    }
-                case .removed(let resource, let id, let slot):
-                    tables[resource.type]?.restore(resource, id: id, slot: slot)
-                case .issuedID(let previous): nextID = previous
-                }
-            }
-        }
-
-        /// Ends the journal, keeping the changes; tables left sparse by its deletes are squeezed.
-        mutating func commit() {
-            let changes = journal ?? []
-            journal = nil
-            for case .removed(let resource, _, _) in changes { tables[resource.type]?.compactIfSparse() }
         }
     }
 
@@ -156,26 +62,9 @@ final class ExampleStore: Sendable {
         try state.withLock { try body($0) }
     }
 
-    /// Runs `body` on the state itself, for a change that mutates only after every check has
-    /// passed (a single create): no journal is kept.
-    func writeInPlace<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    /// Runs `body` on the state itself, under the store's lock.
+    func write<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try state.withLock { try body(&$0) }
-    }
-
-    /// Runs `body` on the state with a journal of its changes: when `body` throws, every change
-    /// it made is undone, so the store is as it was.
-    func write<Result>(_ body: (inout State) throws -> Result) throws -> Result {
-        try state.withLock { current in
-            current.journal = []
-            do {
-                let result = try body(&current)
-                current.commit()
-                return result
-            } catch {
-                current.rollBack()
-                throw error
-            }
-        }
     }
 
     /// Deterministic data: the same `seed` and `articles` give the same resources.
@@ -245,79 +134,5 @@ struct SplitMix64 {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
-    }
-}
-
-/// Which slots of a ``ExampleStore/Table`` hold a resource, as a Fenwick tree of 0/1 counts:
-/// marking a slot and finding the slot of the k-th resource both take O(log n).
-struct LiveSlots: Sendable {
-    /// `tree[i - 1]` is the count of live slots in `(i - lowbit(i), i]` (slots from 1).
-    private var tree: [Int] = []
-    private var flags: [Bool] = []
-
-    init() {}
-
-    /// `count` slots, all live.
-    init(count: Int) {
-        flags = Array(repeating: true, count: count)
-        tree = Array(repeating: 0, count: count)
-        for i in stride(from: 1, through: count, by: 1) {
-            tree[i - 1] += 1
-            let parent = i + (i & -i)
-            if parent <= count { tree[parent - 1] += tree[i - 1] }
-        }
-    }
-
-    mutating func append(isLive: Bool) {
-        let i = tree.count + 1
-        // The new node covers (i - lowbit(i), i]: the live slots in (i - lowbit(i), i - 1], plus itself.
-        let low = i - (i & -i)
-        tree.append(prefix(i - 1) - prefix(low) + (isLive ? 1 : 0))
-        flags.append(isLive)
-    }
-
-    mutating func removeLast() {
-        tree.removeLast()
-        flags.removeLast()
-    }
-
-    mutating func set(_ slot: Int, isLive: Bool) {
-        guard flags[slot] != isLive else { return }
-        flags[slot] = isLive
-        let delta = isLive ? 1 : -1
-        var i = slot + 1
-        while i <= tree.count {
-            tree[i - 1] += delta
-            i += i & -i
-        }
-    }
-
-    /// The live slots among the first `count`.
-    func prefix(_ count: Int) -> Int {
-        var sum = 0
-        var i = count
-        while i > 0 {
-            sum += tree[i - 1]
-            i -= i & -i
-        }
-        return sum
-    }
-
-    /// The slot of the `k`-th live slot (from 0); nil when there are `k` or fewer.
-    func slot(ofLive k: Int) -> Int? {
-        guard k >= 0 else { return nil }
-        var position = 0
-        var remaining = k + 1
-        var step = 1
-        while step * 2 <= tree.count { step *= 2 }
-        while step > 0 {
-            let next = position + step
-            if next <= tree.count && tree[next - 1] < remaining {
-                position = next
-                remaining -= tree[next - 1]
-            }
-            step /= 2
-        }
-        return position < tree.count ? position : nil
     }
 }

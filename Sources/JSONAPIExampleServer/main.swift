@@ -23,9 +23,9 @@ struct ServerOptions {
                                       [--idle-timeout S] [--framework hummingbird|vapor] [--baseline]
                                       [--streamed-articles N]
 
-        An in-memory JSON:API 1.1 service: /articles, /people, /comments, /tags and
-        POST /operations (Atomic Operations), described by its OpenAPI document at
-        GET /openapi.json (in a build with the OpenAPI trait).
+        An in-memory JSON:API 1.1 service declared on the resource layer: /articles, /people,
+        /comments, /tags and POST /operations (Atomic Operations), described by its OpenAPI
+        document at GET /openapi.json (in a build with the OpenAPI trait).
 
         OPTIONS:
           --port N          TCP port on 127.0.0.1 (default 8080; 0 picks a free one)
@@ -39,10 +39,10 @@ struct ServerOptions {
                             (default \(ExampleServer.defaultIdleTimeout.components.seconds); fractions allowed)
           --framework NAME  the HTTP framework: hummingbird (default) or vapor
           --baseline        also serve the load benchmark's Codable baseline under /baseline/ and
-                            the same types declared on the resource layer under /layer/
+                            the service without its response cache under /uncached/
           --streamed-articles N
-                            with --baseline, also N generated articles as one streamed collection
-                            at /layer/streamed-articles (0...100000000; default 0)
+                            also N generated articles as one streamed collection at
+                            /streamed-articles (0...100000000; default 0)
           -h, --help        show this help
         """
 

@@ -136,7 +136,7 @@ enum UsingTheClientExample {
         do {
             func print(_ text: String) { printed.append(text) }
             do {
-                _ = try await articles.get(id: "42")
+                _ = try await articles.get(id: "4242")
             } catch let error as JSONAPIClientError where error.kind == .errorResponse && error.status == 404 {
                 print(error.errors.first?.detail ?? "not found")
             }
@@ -194,7 +194,7 @@ enum ClientLandingPageExample {
 
 @Suite struct ClientArticleExampleTests {
     @Test func usingTheClient() async throws {
-        let service = ExampleService(store: .seeded(articles: 40, seed: 3))
+        let service = try ExampleService(store: .seeded(articles: 40, seed: 3))
         try await ExampleServiceFront.hummingbird.serve(service) { base in
             let seen = try await UsingTheClientExample.run(baseURL: base)
             #expect(seen.pageCount == 0)  // no article is titled "Hello" yet
@@ -218,7 +218,7 @@ enum ClientLandingPageExample {
     }
 
     @Test func landingPage() async throws {
-        let service = ExampleService(store: .seeded(articles: 25, seed: 3))
+        let service = try ExampleService(store: .seeded(articles: 25, seed: 3))
         try await ExampleServiceFront.hummingbird.serve(service) { base in
             let printed = try await ClientLandingPageExample.run(baseURL: base)
             #expect(printed.count == 21)  // 20 titles, then the total and the next link

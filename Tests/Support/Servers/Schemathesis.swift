@@ -46,7 +46,7 @@ enum Schemathesis {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
         #expect((document["openapi"] as? String)?.hasPrefix("3.1") == true)
 
-        try installIfMissing()
+        try await python { try installIfMissing() }
         let configURL = FileManager.default.temporaryDirectory.appendingPathComponent(
             "jsonapi-schemathesis-\(UUID().uuidString).toml")
         try Data(configuration.utf8).write(to: configURL)
@@ -58,7 +58,7 @@ enum Schemathesis {
             "--workers", "1", "--request-timeout", "10", "--no-color", "--generation-database", "none",
             "--suppress-health-check", "all",
         ]
-        return try await python(arguments, deadline: deadline)
+        return try await python { try runSync(arguments, deadline: deadline) }
     }
 
     /// The one check turned off, and only where it cannot be right. `ensure_resource_availability`
@@ -90,11 +90,12 @@ enum Schemathesis {
         }
     }
 
-    /// Runs `python3 ARGUMENTS` off the concurrency pool (the server under test needs it).
-    static func python(_ arguments: [String], deadline: Double) async throws -> Run {
+    /// Runs `work` (which waits for python3) off the concurrency pool: the server under test
+    /// answers on that pool, and on two cores two blocked threads would stall it.
+    static func python<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try runSync(arguments, deadline: deadline) })
+                continuation.resume(with: Swift.Result { try work() })
             }
         }
     }
