@@ -62,7 +62,8 @@ public struct JSONAPIResourceRoutes<Context: RequestContext>: Sendable {
 }
 
 extension RouterMethods {
-    /// Registers the standard endpoints of resource type `path` (see ``JSONAPIResourceRoutes``).
+    /// Registers the standard endpoints of resource type `path` (see ``JSONAPIResourceRoutes``),
+    /// with `HEAD` wherever `GET` is served.
     @discardableResult
     public func addJSONAPIResource(_ path: String, _ routes: JSONAPIResourceRoutes<Context>) -> Self {
         let resource = "\(path)/:id"
@@ -84,6 +85,17 @@ extension RouterMethods {
         for (routePath, method, handler) in endpoints {
             guard let handler else { continue }
             on(RouterPath(routePath), method: method, use: handler)
+            if method == .get {
+                // HEAD: the head GET answers, without its body (RFC 9110 §9.3.2). Hummingbird
+                // adds HEAD routes only with `autoGenerateHeadEndpoints`.
+                on(RouterPath(routePath), method: .head) { request, context in
+                    let response = try await handler(request, context).response(from: request, context: context)
+                    guard response.headers[.contentLength] == nil else { return response.createHeadResponse() }
+                    // GET's body has no length until it is written (a streamed collection): no
+                    // Content-Length, which would have to be GET's.
+                    return Response(status: response.status, headers: response.headers, body: ResponseBody { _ in })
+                }
+            }
             if allowed[routePath] == nil { paths.append(routePath) }
             allowed[routePath, default: []].append(method)
         }
@@ -95,7 +107,7 @@ extension RouterMethods {
 
     /// Answers 405 Method Not Allowed, with an `Allow` header and an error document, to every
     /// standard method that `path` does not serve (`GET`, `POST`, `PUT`, `PATCH`, `DELETE`,
-    /// `TRACE`, `QUERY`; Hummingbird answers `HEAD` as `GET`), so that a known path with a wrong
+    /// `TRACE`, `QUERY`; ``addJSONAPIResource(_:_:)`` answers `HEAD` where it serves `GET`), so that a known path with a wrong
     /// method is not a 404.
     ///
     /// ``addJSONAPIResource(_:_:)`` and ``addJSONAPIOperations(_:configuration:perform:)`` call it

@@ -45,10 +45,10 @@ extension RouterMethods {
         case .success(nil): break
         case .success(let bytes?):
             let body = ByteBuffer(bytes: bytes)
-            get("openapi.json") { _, _ in
-                Response(
-                    status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: body))
-            }
+            let document = Response(
+                status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: body))
+            get("openapi.json") { _, _ in document }
+            head("openapi.json") { _, _ in document.createHeadResponse() }
             addJSONAPIMethodNotAllowed("openapi.json", allowing: [.get, .head])
         case .failure(let error):
             // Not served silently wrong: every request for it answers why it could not be written.

@@ -17,7 +17,7 @@ extension ResourceService {
             parsing: request.query, rules: rules(for: resource, collection: true), options: configuration.queryOptions)
         let listQuery = ResourceListQuery(
             sort: query.sort, filter: try await resolveFilter(query.filter, of: resource, request))
-        guard request.method != "HEAD" else { return ResourceResponse(status: 200) }
+        // HEAD: the response GET would send, chunked as that one is, without a chunk written.
         var response = ResourceResponse(status: 200)
         response.chunks = ResourceBodyChunks(
             service: self, resource: resource, request: request, query: query, listQuery: listQuery)
@@ -94,6 +94,7 @@ public final class ResourceBodyChunks: AsyncSequence, Sendable, Hashable {
 
         init(_ chunks: ResourceBodyChunks) {
             self.chunks = chunks
+            if chunks.request.method == "HEAD" { phase = .done }
             writer = JSONWriter(options: chunks.service.configuration.writingOptions)
             var names: [String] = []
             var subpaths: [String: [String]] = [:]

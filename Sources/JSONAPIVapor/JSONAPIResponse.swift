@@ -87,9 +87,14 @@ public struct JSONAPIResponse: AsyncResponseEncodable, Sendable {
         return response
     }
 
-    /// The Vapor response.
+    /// The Vapor response. To `HEAD`, a streamed body is not started: Vapor would frame the
+    /// empty body as chunked and send its last chunk after the head.
     public func encodeResponse(for request: Request) async throws -> Response {
-        response()
+        guard request.method == .HEAD, chunks != nil else { return response() }
+        var head = self
+        head.chunks = nil
+        head.body = ByteBuffer()
+        return head.response()
     }
 
     /// The Vapor response, without a request.

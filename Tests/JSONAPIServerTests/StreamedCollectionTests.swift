@@ -51,6 +51,20 @@ struct StreamedCollectionTests {
         #expect(whole.links?["self"]?.href == "/books" + (query.isEmpty ? "" : "?" + query))
     }
 
+    @Test("HEAD is checked as GET is and writes nothing of the collection")
+    func headWritesNothing() async throws {
+        let service = Self.streamed(try Library.sources())
+        func head(_ query: String) -> ResourceRequest {
+            ResourceRequest(method: "HEAD", type: "books", endpoint: .collection, query: query)
+        }
+        let response = try await service.respond(to: head("include=author"))
+        #expect(response.status == 200)
+        #expect(response.body == nil)
+        let (bytes, sizes) = try await Self.body(response)
+        #expect(bytes.isEmpty && sizes.isEmpty)
+        await #expect(throws: (any Error).self) { try await service.respond(to: head("include=nope")) }
+    }
+
     @Test("large collections come in bounded chunks; pages are refused")
     func boundedChunks() async throws {
         let authors = try InMemoryDataSource(

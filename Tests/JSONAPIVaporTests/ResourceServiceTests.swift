@@ -26,7 +26,8 @@ import Vapor
         app.middleware.use(JSONAPIMiddleware(configuration: service.configuration))
         app.jsonapiService(service)
         try await withRunningServer(app) { port in
-            try await ResourceServiceScenario(port: port).streamedCollection()
+            try await ResourceServiceScenario(port: port).streamedCollection(
+                headLengthIssue: "Vapor writes Content-Length: 0 for a HEAD answered without a body")
         }
     }
 }

@@ -85,6 +85,8 @@ extension ExampleServiceScenario {
         #expect(response.header("Content-Type") == "application/json")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
         #expect(document["openapi"] as? String == "3.1.1")
+        let head = try #require(try await LoopbackHTTP.send(port: port, "HEAD", "/openapi.json"))
+        #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Type") == "application/json")
         let paths = try #require(document["paths"] as? [String: Any])
         for path in [
             "/articles", "/articles/{id}", "/articles/{id}/author", "/articles/{id}/comments",

@@ -81,6 +81,13 @@ struct ExampleServiceScenario {
         try await send("GET", "/articles/1/relationships/tags", expect: 200)
         try await send("GET", "/people", expect: 200)
         try await send("GET", "/comments?include=author", expect: 200)
+        // HEAD: the head GET answers (its type and ETag), no body.
+        for target in ["/articles?include=author", "/articles/1", "/articles/1/relationships/tags"] {
+            let head = try #require(try await LoopbackHTTP.send(port: port, "HEAD", target), "HEAD \(target)")
+            #expect(head.status == 200, "HEAD \(target): \(head.status)")
+            #expect(head.body.isEmpty && head.header("Content-Type") == Self.jsonapi, "HEAD \(target)")
+            #expect(head.header("ETag") != nil, "HEAD \(target)")
+        }
     }
 
     /// Writes: create with `lid` and with a client id, `PATCH` keeping absent and `null` apart,

@@ -102,7 +102,7 @@ enum LoopbackHTTP {
         }
         let received = try readAll(socket)
         if received.isEmpty { return nil }
-        return try parse(received)
+        return try parse(received, bodiless: method == "HEAD")
     }
 
     /// A blocking socket connected to 127.0.0.1:`port`, whose reads give up after
@@ -179,7 +179,9 @@ enum LoopbackHTTP {
     }
 
     /// Parses a whole HTTP/1.1 response (`Content-Length`, chunked, or to EOF).
-    static func parse(_ bytes: [UInt8]) throws -> Response {
+    /// Parses one response; a `bodiless` one (the answer to `HEAD`) has no body whatever its
+    /// head says (RFC 9110 §9.3.2).
+    static func parse(_ bytes: [UInt8], bodiless: Bool = false) throws -> Response {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard let end = bytes.firstRange(of: separator) else {
             throw Failure(description: "no end of headers in \(bytes.count) bytes")
@@ -198,7 +200,12 @@ enum LoopbackHTTP {
                 ))
         }
         var response = Response(status: status, headers: headers, body: Array(bytes[end.upperBound...]))
-        if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
+        if bodiless {
+            // Not even a chunked body's last chunk.
+            guard response.body.isEmpty else {
+                throw Failure(description: "\(response.body.count) bytes of body after the head of a HEAD answer")
+            }
+        } else if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
             response.body = try dechunk(response.body)
         } else if let length = response.header("Content-Length").flatMap(Int.init) {
             guard response.body.count >= length else {

@@ -43,14 +43,30 @@ struct ResourceServiceScenario {
         return service
     }
 
-    /// A streamed collection over the socket: the whole collection, no `ETag`, pages refused.
-    func streamedCollection() async throws {
+    /// A streamed collection over the socket: the whole collection, no `ETag`, pages refused,
+    /// and `HEAD` answered with GET's head. `headLengthIssue` names a framework that cannot
+    /// leave `Content-Length` out of that head (the check is then a known issue).
+    func streamedCollection(headLengthIssue: String? = nil) async throws {
         let response = try await send("GET", "/authors?sort=-born&fields[authors]=name", expect: 200)
         #expect(response.header("ETag") == nil)
         let document = try Document(parsing: response.body)
         #expect(document.primaryResources.count == 2000)
         #expect(document.primaryResources.prefix(2).map(\.id) == ["2000", "1999"])
         try await send("GET", "/authors?page[size]=2", expect: 400)
+        // HEAD: GET's head, framed as GET's is (no length: the body is not written to count it).
+        let head = try await send("HEAD", "/authors?sort=-born", expect: 200)
+        #expect(head.body.isEmpty)
+        #expect(head.header("Content-Type") == Self.jsonapi)
+        // GET's length is not known before it is written, so none may be given.
+        let length = head.header("Content-Length")
+        if let headLengthIssue {
+            withKnownIssue(Comment(rawValue: headLengthIssue)) {
+                #expect(length == nil, "HEAD Content-Length \(length ?? "")")
+            }
+        } else {
+            #expect(length == nil, "HEAD Content-Length \(length ?? "")")
+        }
+        try await send("HEAD", "/authors?include=nope", expect: 400)
     }
 
     @discardableResult
