@@ -265,19 +265,7 @@ public struct ResourceValidation<Model: JSONAPIResource & Sendable>: Sendable {
     /// The last token of a JSON pointer, unescaped (`~1` is `/`, `~0` is `~`).
     static func memberName(pointer: String) -> String {
         let token = pointer.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
-        var name = ""
-        var escaped = false
-        for character in token {
-            if escaped {
-                name.append(character == "1" ? "/" : character == "0" ? "~" : character)
-                escaped = false
-            } else if character == "~" {
-                escaped = true
-            } else {
-                name.append(character)
-            }
-        }
-        return name
+        return String(token).replacing("~1", with: "/").replacing("~0", with: "~")
     }
 
     /// The problems of `model`, in the order the checks were added.
