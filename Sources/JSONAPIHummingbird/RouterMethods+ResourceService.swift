@@ -118,16 +118,19 @@ extension Array where Element == String {
 
 extension JSONAPIResponse {
     /// The Hummingbird response of a ``JSONAPIServer/ResourceResponse``: its status and document
-    /// (sent as it is written when the response streams it), `Location` and `ETag`; no body and
-    /// no `Content-Type` for 204 and 304.
+    /// (sent as it is written when the response streams it), `Location`, `ETag` and the
+    /// profiles it applies in `Content-Type`; no body and no `Content-Type` for 204 and 304.
     public init(_ response: ResourceResponse) {
         var headers = HTTPFields()
         if let location = response.location { headers[.location] = location }
         if let etag = response.etag { headers[.eTag] = etag }
+        let type = JSONAPIMediaType(profiles: response.profiles)
         if let body = response.body {
-            self.init(status: HTTPResponse.Status(code: response.status), bytes: body, headers: headers)
+            self.init(
+                status: HTTPResponse.Status(code: response.status), bytes: body, mediaType: type, headers: headers)
         } else if let chunks = response.chunks {
-            self.init(status: HTTPResponse.Status(code: response.status), bytes: [], headers: headers)
+            self.init(
+                status: HTTPResponse.Status(code: response.status), bytes: [], mediaType: type, headers: headers)
             self.chunks = chunks
         } else {
             self.init(status: HTTPResponse.Status(code: response.status), bytes: [], headers: headers)

@@ -99,6 +99,9 @@ public struct ResourceResponse: Sendable, Hashable {
     /// The document as it is written, when it is streamed (``body`` is then nil): a collection
     /// whose declaration has ``ResourceDeclaration/streamsCollections``.
     public var chunks: ResourceBodyChunks?
+    /// The URIs of the JSON:API profiles the document applies, for the `profile` parameter of its
+    /// `Content-Type` (``ResourceService/filterProfile`` when a `filter` was applied).
+    public var profiles: [String] = []
 
     /// Creates a response.
     public init(status: Int, body: [UInt8]? = nil, location: String? = nil, etag: String? = nil) {

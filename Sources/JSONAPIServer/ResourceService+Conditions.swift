@@ -10,18 +10,23 @@ extension ResourceService {
     /// `response` with its `ETag`, or a 304 when `If-None-Match` matches it.
     func conditional(_ response: ResourceResponse, _ request: ResourceRequest) throws -> ResourceResponse {
         guard let body = response.body else { return response }
-        var answer = Self.answer(body, etag: Self.entityTag(of: body), request)
+        var answer = Self.answer(body, etag: Self.entityTag(of: body), profiles: response.profiles, request)
         answer.location = response.location
         if answer.status != 304 { answer.status = response.status }
         return answer
     }
 
-    /// 200 with `body` and its `etag`, or 304 when `If-None-Match` matches it.
-    static func answer(_ body: [UInt8], etag: String, _ request: ResourceRequest) -> ResourceResponse {
+    /// 200 with `body`, its `etag` and the `profiles` it applies, or 304 when `If-None-Match`
+    /// matches it.
+    static func answer(
+        _ body: [UInt8], etag: String, profiles: [String], _ request: ResourceRequest
+    ) -> ResourceResponse {
         if let ifNoneMatch = request.ifNoneMatch, matches(ifNoneMatch, etag, weak: true) {
             return ResourceResponse(status: 304, etag: etag)
         }
-        return ResourceResponse(status: 200, body: body, etag: etag)
+        var response = ResourceResponse(status: 200, body: body, etag: etag)
+        response.profiles = profiles
+        return response
     }
 
     /// Checks `If-Match` against `current`, the representation a `GET` of the target answers

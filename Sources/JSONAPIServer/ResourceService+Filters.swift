@@ -7,6 +7,29 @@ import JSONAPI
 // a field through relationships turned into linkage to the related resources that match.
 
 extension ResourceService {
+    /// The URI of the JSON:API profile that gives the `filter` parameters the meaning the
+    /// service's filter language defines (<doc:FilterLanguage>): `filter[NAME]=VALUE` and
+    /// `filter=EXPRESSION`.
+    ///
+    /// A collection read that applied a `filter` names it in the `profile` parameter of its
+    /// `Content-Type` (``ResourceResponse/profiles``), so a client can tell how its filter was
+    /// read:
+    ///
+    /// ```
+    /// GET /books?filter=greaterThan(year,1960)
+    /// Content-Type: application/vnd.api+json; profile="urn:uuid:7f51c128-c6a3-457b-8401-953818e9a3a6"
+    /// ```
+    ///
+    /// The URI is a name, minted once for this language and never reused: a client that knows
+    /// the language compares it, and a request whose `Accept` names it is answered as any other.
+    public static let filterProfile = "urn:uuid:7f51c128-c6a3-457b-8401-953818e9a3a6"
+
+    /// The profiles a collection read applies by its query: ``filterProfile`` when it has a
+    /// `filter` parameter of either form.
+    func profiles(appliedBy query: JSONAPIQuery) -> [String] {
+        query.filter.isEmpty ? [] : [Self.filterProfile]
+    }
+
     /// The problems of one `filter` parameter on `resource`'s collection.
     func problems(of entry: JSONAPIQuery.Filter.Entry, _ resource: any ServedResource) -> [QueryProblem] {
         switch entry.path.count {

@@ -16,7 +16,9 @@ extension ResourceService {
         let body = try document(
             .many(records), included: included, query: query, links: links,
             meta: total.map { ["total": JSON($0)] })
-        return try conditional(ResourceResponse(status: 200, body: body), request)
+        var response = ResourceResponse(status: 200, body: body)
+        response.profiles = profiles(appliedBy: query)
+        return try conditional(response, request)
     }
 
     /// `GET /TYPE/ID`.

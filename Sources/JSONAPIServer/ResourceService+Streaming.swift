@@ -19,6 +19,7 @@ extension ResourceService {
             sort: query.sort, filter: try await resolveFilter(query.filter, of: resource, request))
         // HEAD: the response GET would send, chunked as that one is, without a chunk written.
         var response = ResourceResponse(status: 200)
+        response.profiles = profiles(appliedBy: query)
         response.chunks = ResourceBodyChunks(
             service: self, resource: resource, request: request, query: query, listQuery: listQuery)
         return response

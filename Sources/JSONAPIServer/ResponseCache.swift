@@ -19,6 +19,7 @@ final class ResponseCache: Sendable {
     struct Entry {
         var body: [UInt8]
         var etag: String
+        var profiles: [String]
         var versions: [UInt64]
     }
 
@@ -76,14 +77,16 @@ extension ResourceService {
         let key = ResponseCache.Key(
             type: request.type, endpoint: request.endpoint, query: request.query, target: request.target)
         if let entry = responseCache.entry(key, versions: versions) {
-            return Self.answer(entry.body, etag: entry.etag, request)
+            return Self.answer(entry.body, etag: entry.etag, profiles: entry.profiles, request)
         }
         // Computed whole (not as a 304), so that the next request may reuse it.
         var whole = request
         whole.ifNoneMatch = nil
         let response = try await compute(whole)
         guard response.status == 200, let body = response.body, let etag = response.etag else { return response }
-        responseCache.store(key, .init(body: body, etag: etag, versions: versions), limit: responseCacheLimit)
-        return Self.answer(body, etag: etag, request)
+        responseCache.store(
+            key, .init(body: body, etag: etag, profiles: response.profiles, versions: versions),
+            limit: responseCacheLimit)
+        return Self.answer(body, etag: etag, profiles: response.profiles, request)
     }
 }

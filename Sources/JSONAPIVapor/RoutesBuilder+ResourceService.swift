@@ -111,13 +111,15 @@ extension RoutesBuilder {
 
 extension JSONAPIResponse {
     /// The Vapor response of a ``JSONAPIServer/ResourceResponse``: its status and document (sent
-    /// as it is written when the response streams it), `Location` and `ETag`; no body and no
-    /// `Content-Type` for 204 and 304.
+    /// as it is written when the response streams it), `Location`, `ETag` and the
+    /// profiles it applies in `Content-Type`; no body and no `Content-Type` for 204 and 304.
     public init(_ response: ResourceResponse) {
         var headers = HTTPHeaders()
         if let location = response.location { headers.replaceOrAdd(name: .location, value: location) }
         if let etag = response.etag { headers.replaceOrAdd(name: .eTag, value: etag) }
-        self.init(status: HTTPResponseStatus(statusCode: response.status), bytes: response.body ?? [], headers: headers)
+        self.init(
+            status: HTTPResponseStatus(statusCode: response.status), bytes: response.body ?? [],
+            mediaType: JSONAPIMediaType(profiles: response.profiles), headers: headers)
         chunks = response.chunks
         if response.body == nil && response.chunks == nil { mediaType = nil }
     }

@@ -75,6 +75,27 @@ struct FilterLanguageTests {
         #expect(try await ids("greaterThan(author.born,1925)") == ["2"])
     }
 
+    @Test("a filtered read names the filter language's profile, also when answered again")
+    func profile() async throws {
+        let service = Library.service(try Library.sources())
+        let profile = [ResourceService.filterProfile]
+        for query in ["filter=isNull(rating)", "filter[year]=1965", "filter=any(year,1965)&include=author"] {
+            let first = await service.send("GET", "books", .collection, query: query)
+            #expect(first.status == 200 && first.response?.profiles == profile, "\(query)")
+            // The second answer comes from the response cache, the third is a 304 without a body.
+            let again = await service.send("GET", "books", .collection, query: query)
+            #expect(again.response?.profiles == profile && again.body == first.body, "\(query)")
+            let etag = try #require(first.response?.etag)
+            let unchanged = await service.send("GET", "books", .collection, query: query, ifNoneMatch: etag)
+            #expect(unchanged.status == 304 && unchanged.body == nil)
+        }
+        for query in ["", "include=author", "sort=-year"] {
+            #expect(await service.send("GET", "books", .collection, query: query).response?.profiles == [])
+        }
+        #expect(await service.send("GET", "books", .resource(id: "1")).response?.profiles == [])
+        #expect(ResourceService.filterProfile.hasPrefix("urn:uuid:"))
+    }
+
     @Test("each problem of an expression is a 400 naming `filter` and the offset")
     func problems() async throws {
         let service = Library.service(try Library.sources())

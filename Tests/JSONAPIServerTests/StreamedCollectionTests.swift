@@ -37,11 +37,15 @@ struct StreamedCollectionTests {
         let sources = try Library.sources()
         let streamed = Self.streamed(sources)
         let paged = Library.service(sources)
-        let (bytes, _) = try await Self.body(try await streamed.respond(to: Self.get(streamed, "books", query)))
+        let response = try await streamed.respond(to: Self.get(streamed, "books", query))
+        let (bytes, _) = try await Self.body(response)
         let whole = try Document(parsing: bytes)
         let pagedQuery = query.isEmpty ? "page[size]=100" : query + "&page[size]=100"
         let answer = try await paged.respond(to: Self.get(paged, "books", pagedQuery))
         let reference = try Document(parsing: try #require(answer.body))
+        // Both name the filter language's profile exactly when the query filters.
+        #expect(response.profiles == answer.profiles)
+        #expect(response.profiles == (query.contains("filter") ? [ResourceService.filterProfile] : []))
         #expect(whole.primaryResources.map(\.identifier) == reference.primaryResources.map(\.identifier))
         for (left, right) in zip(whole.primaryResources, reference.primaryResources) {
             #expect(left.jsonBytes() == right.jsonBytes())

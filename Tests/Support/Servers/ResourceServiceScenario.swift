@@ -72,7 +72,7 @@ struct ResourceServiceScenario {
     @discardableResult
     func send(
         _ method: String, _ target: String, body: String? = nil, headers: [(String, String)] = [],
-        expect status: Int, sourceLocation: SourceLocation = #_sourceLocation
+        expect status: Int, profiles: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> LoopbackHTTP.Response {
         var all = headers
         if body != nil { all.append(("Content-Type", Self.jsonapi)) }
@@ -85,7 +85,9 @@ struct ResourceServiceScenario {
             #expect(response.body.isEmpty, sourceLocation: sourceLocation)
             #expect(response.header("Content-Type") == nil, sourceLocation: sourceLocation)
         } else if method != "HEAD" {
-            #expect(response.header("Content-Type") == Self.jsonapi, sourceLocation: sourceLocation)
+            #expect(
+                response.header("Content-Type") == JSONAPIMediaType(profiles: profiles).description,
+                sourceLocation: sourceLocation)
             let document = try Document(parsing: response.body)
             #expect(document.hasErrors == (response.status >= 400), sourceLocation: sourceLocation)
         }
@@ -104,6 +106,13 @@ struct ResourceServiceScenario {
         try await send("GET", "/books/1/relationships/reviews", expect: 200)
         try await send("GET", "/books/9", expect: 404)
         try await send("GET", "/books?sort=author", expect: 400)
+        // A filtered read names the filter language's profile, asked for in Accept or not.
+        let profile = ResourceService.filterProfile
+        for accept in [[], [("Accept", JSONAPIMediaType(profiles: [profile]).description)]] {
+            let filtered = try await send(
+                "GET", "/books?filter=greaterThan(year,1975)", headers: accept, expect: 200, profiles: [profile])
+            #expect(try Document(parsing: filtered.body).primaryResources.map(\.id) == ["3"])
+        }
 
         // A create: 201 with Location, which answers.
         let created = try await send(
@@ -162,7 +171,8 @@ struct ResourceServiceScenario {
                         """#.utf8))))
         #expect(operations.status == 422, "\(operations.text)")
         #expect(operations.text.contains(#""pointer":"/atomic:operations/1/data/attributes/born""#))
-        let shelley = try await send("GET", "/authors?filter[name]=Mary%20Shelley", expect: 200)
+        let shelley = try await send(
+            "GET", "/authors?filter[name]=Mary%20Shelley", expect: 200, profiles: [ResourceService.filterProfile])
         #expect(try Document(parsing: shelley.body).primaryResources.isEmpty)
         let added = try #require(
             try await LoopbackHTTP.send(
