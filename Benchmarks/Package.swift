@@ -58,6 +58,16 @@ let package = Package(
             ],
             path: "StreamBenchmark"
         ),
+        // A read through the server's resource layer beside the cost of its ETag, in one process
+        // (scripts/server-bench).
+        .executableTarget(
+            name: "jsonapi-server-benchmark",
+            dependencies: [
+                .product(name: "JSONAPI", package: "swift-jsonapi"),
+                .product(name: "JSONAPIServer", package: "swift-jsonapi"),
+            ],
+            path: "ServerBenchmark"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
