@@ -106,6 +106,32 @@ struct ResourceServiceReadingTests {
         )
     }
 
+    @Test("the entity tag changes with every byte, at every length and position")
+    func entityTags() {
+        var random = SplitMix64(seed: 11)
+        var seen: Set<String> = []
+        // Lengths around the 8- and 32-byte steps; each body and each one-bit change of it
+        // (every position of the shorter ones) gets a tag of its own.
+        for length in [0, 1, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100, 1000] {
+            let body = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let tag = ResourceService.entityTag(of: body)
+            #expect(tag == ResourceService.entityTag(of: body))
+            #expect(tag.count == 18 && tag.first == "\"" && tag.last == "\"")
+            #expect(seen.insert(tag).inserted, "length \(length)")
+            for position in stride(from: 0, to: length, by: max(length / 40, 1)) {
+                for bit in [0, 3, 7] {
+                    var changed = body
+                    changed[position] ^= 1 << bit
+                    #expect(
+                        seen.insert(ResourceService.entityTag(of: changed)).inserted,
+                        "length \(length), byte \(position), bit \(bit)")
+                }
+            }
+        }
+        // A trailing zero byte is not the same body.
+        #expect(ResourceService.entityTag(of: [1, 2, 3]) != ResourceService.entityTag(of: [1, 2, 3, 0]))
+    }
+
     @Test("ETag on reads, 304 for a matching If-None-Match, a new tag after a change")
     func etags() async throws {
         let service = Library.service(try Library.sources())
