@@ -96,7 +96,7 @@ func service(cacheLimit: Int) throws -> ResourceService {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
-guard arguments.count <= 1, let iterations = Int(arguments.first ?? "400"), iterations > 0 else {
+guard arguments.count <= 1, let iterations = Int(arguments.first ?? "1000"), iterations > 0 else {
     fail("usage: jsonapi-server-benchmark [ITERATIONS]", status: 2)
 }
 let query = "include=author,comments&page[size]=100"
