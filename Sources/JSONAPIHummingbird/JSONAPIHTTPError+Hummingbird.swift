@@ -8,8 +8,8 @@ extension JSONAPIHTTPError: HTTPResponseError {
     /// The status of the error document.
     public var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
 
-    /// The error document, as `application/vnd.api+json`.
+    /// The error document, as `application/vnd.api+json` (with `Allow` for a 405).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        JSONAPIResponse(errors: JSONAPIErrorDocument(errors: errors)).response(from: request, context: context)
+        JSONAPIResponse(describing: self).response(from: request, context: context)
     }
 }

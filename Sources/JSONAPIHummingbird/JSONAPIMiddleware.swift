@@ -44,8 +44,7 @@ public struct JSONAPIMiddleware<Context: RequestContext>: RouterMiddleware {
             if objects.contains(where: { ($0.httpStatus ?? 500) >= 500 }) {
                 context.logger.error("request failed: \(String(reflecting: error))")
             }
-            response = JSONAPIResponse(errors: JSONAPIErrorDocument(errors: objects))
-                .response(from: request, context: context)
+            response = JSONAPIResponse(describing: error).response(from: request, context: context)
         }
         Self.addVaryAccept(to: &response.headers)
         return response

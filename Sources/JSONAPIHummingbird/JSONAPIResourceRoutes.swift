@@ -126,10 +126,7 @@ extension RouterMethods {
         let names = allowing.map(\.rawValue)
         for method in standardMethods where !allowing.contains(method) {
             on(RouterPath(path), method: method) { request, _ -> JSONAPIResponse in
-                let error = JSONAPIHTTPError.methodNotAllowed(request.method.rawValue, allowed: names)
-                var response = JSONAPIResponse(errors: JSONAPIErrorDocument(errors: error.errors))
-                response.headers[.allow] = JSONAPIHTTPError.allowHeader(names)
-                return response
+                JSONAPIResponse(describing: JSONAPIHTTPError.methodNotAllowed(request.method.rawValue, allowed: names))
             }
         }
         return self

@@ -112,6 +112,16 @@ public struct ResourceService: Sendable {
         return methods
     }
 
+    /// The 405 that ``respond(to:)`` answers a request with `method` (upper case) to `endpoint`
+    /// of the served `type` with, listing the methods it allows (``methods(type:endpoint:)``;
+    /// `HEAD` goes where `GET` goes), or nil when the endpoint serves the method. The adapters
+    /// ask it before they read a request, and answer the refusal with its `Allow` header.
+    public func methodRefusal(_ method: String, type: String, endpoint: ResourceRequest.Endpoint) -> JSONAPIHTTPError? {
+        let allowed = methods(type: type, endpoint: endpoint)
+        return allowed.contains(method == "HEAD" ? "GET" : method)
+            ? nil : JSONAPIHTTPError.methodNotAllowed(method, allowed: allowed)
+    }
+
     /// Answers one request.
     ///
     /// - Throws: A `JSONAPIErrorConvertible` error for every refusal (404, 405, 400, 409, 412,
@@ -121,11 +131,10 @@ public struct ResourceService: Sendable {
         guard let resource = resources[request.type] else {
             throw JSONAPIHTTPError.notFound("no resource type `\(request.type)`")
         }
-        let method = request.method == "HEAD" ? "GET" : request.method
-        let allowed = methods(type: request.type, endpoint: request.endpoint)
-        guard allowed.contains(method) else {
-            throw JSONAPIHTTPError.methodNotAllowed(request.method, allowed: allowed)
+        if let refusal = methodRefusal(request.method, type: request.type, endpoint: request.endpoint) {
+            throw refusal
         }
+        let method = request.method == "HEAD" ? "GET" : request.method
         if method == "GET", case .collection = request.endpoint, resource.streamsCollections {
             return try await streamedCollection(resource, request)
         }
@@ -145,7 +154,10 @@ public struct ResourceService: Sendable {
         case (.collection, _): return try await create(resource, request)
         case (.resource(let id), "PATCH"): return try await update(resource, id: id, request)
         case (.resource(let id), _): return try await delete(resource, id: id, request)
-        case (.related, _): throw JSONAPIHTTPError.methodNotAllowed(request.method, allowed: allowed)
+        case (.related, _):
+            // Not reached: a related endpoint allows GET alone, refused above otherwise.
+            throw JSONAPIHTTPError.methodNotAllowed(
+                request.method, allowed: methods(type: request.type, endpoint: request.endpoint))
         case (.relationship(let id, let name), _):
             return try await changeRelationship(resource, id: id, name: name, request)
         }

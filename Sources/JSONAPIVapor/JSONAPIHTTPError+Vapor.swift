@@ -9,4 +9,9 @@ extension JSONAPIHTTPError: AbortError {
 
     /// The first error object's detail, or its title.
     public var reason: String { errors.first.map { $0.detail ?? $0.title ?? "" } ?? "" }
+
+    /// `Allow` for a 405 (``JSONAPI/JSONAPIHTTPError/allowedMethods``), nothing otherwise.
+    public var headers: HTTPHeaders {
+        allowedMethods.isEmpty ? [:] : ["Allow": JSONAPIHTTPError.allowHeader(allowedMethods)]
+    }
 }

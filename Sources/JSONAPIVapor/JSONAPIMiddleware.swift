@@ -46,7 +46,7 @@ public struct JSONAPIMiddleware: AsyncMiddleware {
             if objects.contains(where: { ($0.httpStatus ?? 500) >= 500 }) {
                 request.logger.error("request failed: \(String(reflecting: error))")
             }
-            response = JSONAPIResponse(errors: JSONAPIErrorDocument(errors: objects)).response()
+            response = JSONAPIResponse(describing: error).response()
         }
         Self.addVaryAccept(to: &response.headers)
         if ConnectionClosing.isMarked(request) { response = ConnectionClosing.closing(response) }

@@ -125,10 +125,7 @@ extension RoutesBuilder {
         let names = allowing.map(\.rawValue)
         for method in standardMethods where !allowing.contains(method) {
             on(method, path, body: .collect) { request -> JSONAPIResponse in
-                let error = JSONAPIHTTPError.methodNotAllowed(request.method.rawValue, allowed: names)
-                var response = JSONAPIResponse(errors: JSONAPIErrorDocument(errors: error.errors))
-                response.headers.replaceOrAdd(name: .allow, value: JSONAPIHTTPError.allowHeader(names))
-                return response
+                JSONAPIResponse(describing: JSONAPIHTTPError.methodNotAllowed(request.method.rawValue, allowed: names))
             }
         }
     }

@@ -75,9 +75,14 @@ public struct JSONAPIResponse: AsyncResponseEncodable, Sendable {
             mediaType: mediaType)
     }
 
-    /// The error document describing `error` (see ``JSONAPIMiddleware/errorObjects(describing:)``).
+    /// The error document describing `error` (see ``JSONAPIMiddleware/errorObjects(describing:)``),
+    /// with the `Allow` header of a ``JSONAPI/JSONAPIHTTPError`` that lists its allowed methods
+    /// (a 405).
     public init(describing error: any Error) {
         self.init(errors: JSONAPIErrorDocument(errors: JSONAPIMiddleware.errorObjects(describing: error)))
+        if let allowed = (error as? JSONAPIHTTPError)?.allowedMethods, !allowed.isEmpty {
+            headers.replaceOrAdd(name: .allow, value: JSONAPIHTTPError.allowHeader(allowed))
+        }
     }
 
     /// 204 No Content: no body and no `Content-Type`.

@@ -62,13 +62,8 @@ extension RoutesBuilder {
                     let endpoint = try endpoint(request)
                     // A method the route serves for some relationships but not this one (POST to a
                     // to-one): 405 with the `Allow` the service gives for it.
-                    let allowed = service.methods(type: type, endpoint: endpoint)
-                    let method = request.method == .HEAD ? "GET" : request.method.rawValue
-                    guard allowed.contains(method) else {
-                        let error = JSONAPIHTTPError.methodNotAllowed(request.method.rawValue, allowed: allowed)
-                        var response = JSONAPIResponse(errors: JSONAPIErrorDocument(errors: error.errors))
-                        response.headers.replaceOrAdd(name: .allow, value: JSONAPIHTTPError.allowHeader(allowed))
-                        return response
+                    if let refusal = service.methodRefusal(request.method.rawValue, type: type, endpoint: endpoint) {
+                        return JSONAPIResponse(describing: refusal)
                     }
                     let resourceRequest = ResourceRequest(
                         method: request.method.rawValue, type: type, endpoint: endpoint,

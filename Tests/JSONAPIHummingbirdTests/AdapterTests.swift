@@ -46,11 +46,14 @@ import Testing
         }
     }
 
-    @Test func plainErrorIsAGeneric500() async throws {
+    @Test func errorsBecomeErrorDocuments() async throws {
         let router = Router()
         router.add(middleware: JSONAPIMiddleware())
         router.get("boom") { _, _ -> JSONAPIResponse in throw SecretFailure() }
         router.get("ok") { _, _ in JSONAPIResponse(bytes: Array(#"{"meta":{}}"#.utf8)) }
+        router.get("archive") { _, _ -> JSONAPIResponse in
+            throw JSONAPIHTTPError.methodNotAllowed("GET", allowed: ["POST", "DELETE"])
+        }
         try await Application(router: router).test(.live) { client in
             try await client.execute(uri: "/boom", method: .get) { response in
                 #expect(response.status == .internalServerError)
@@ -62,6 +65,13 @@ import Testing
             try await client.execute(uri: "/ok", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/vnd.api+json")
+            }
+            // A 405 thrown by a handler keeps the methods it lists in `Allow`.
+            try await client.execute(uri: "/archive", method: .get) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "POST, DELETE")
+                let document = try Document(parsing: Array(String(buffer: response.body).utf8))
+                #expect(document.errors.first?.status == "405")
             }
         }
     }

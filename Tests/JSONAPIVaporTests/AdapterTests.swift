@@ -25,6 +25,9 @@ import Vapor
         app.routes.defaultMaxBodySize = 1024
         app.get("boom") { _ async throws -> JSONAPIResponse in throw SecretFailure() }
         app.get("abort") { _ async throws -> JSONAPIResponse in throw Abort(.forbidden, reason: "token 1234 expired") }
+        app.get("archive") { _ async throws -> JSONAPIResponse in
+            throw JSONAPIHTTPError.methodNotAllowed("GET", allowed: ["POST", "DELETE"])
+        }
         app.post("echo") { request async throws -> Response in
             let article = try request.content.decode(Article.self, using: JSONAPIContentCoder())
             let response = Response(status: .ok)
@@ -69,6 +72,10 @@ import Vapor
             #expect(!abort.text.contains("1234"))
             try ExampleServiceScenario.check(
                 try await send(port, "GET", "/nowhere"), method: "GET", target: "/nowhere", status: 404)
+            // A 405 thrown by a handler keeps the methods it lists in `Allow`.
+            let refused = try await send(port, "GET", "/archive")
+            try ExampleServiceScenario.check(refused, method: "GET", target: "/archive", status: 405)
+            #expect(refused.header("Allow") == "POST, DELETE")
         }
     }
 

@@ -14,6 +14,9 @@
 public struct JSONAPIHTTPError: Error, Sendable, JSONAPIErrorConvertible {
     /// The error objects, at least one.
     public var errors: [JSONAPIErrorObject]
+    /// The methods the target serves, for the `Allow` header of a 405 (``methodNotAllowed(_:allowed:)``);
+    /// empty for every other error.
+    public var allowedMethods: [String] = []
 
     /// Creates an error from error objects; an empty list stands for a generic 500.
     public init(_ errors: [JSONAPIErrorObject]) {
@@ -69,15 +72,18 @@ public struct JSONAPIHTTPError: Error, Sendable, JSONAPIErrorConvertible {
     /// 405 Method Not Allowed: the path names a resource, but not one the method applies to.
     ///
     /// The response must list the methods that do apply in an `Allow` header
-    /// (``allowHeader(_:)``); the adapters' resource routes answer every other method so.
+    /// (``allowHeader(_:)``): the error keeps them in ``allowedMethods``, and the adapters write
+    /// that header for it wherever they answer it.
     ///
     /// - Parameters:
     ///   - method: The method of the request (`PUT`).
     ///   - allowed: The methods the path serves (`GET`, `PATCH`, `DELETE`).
     public static func methodNotAllowed(_ method: String, allowed: [String]) -> JSONAPIHTTPError {
-        JSONAPIHTTPError(
+        var error = JSONAPIHTTPError(
             status: 405, code: "method-not-allowed", title: "Method Not Allowed",
             detail: "\(method) is not allowed here; this resource allows \(allowHeader(allowed))")
+        error.allowedMethods = allowed
+        return error
     }
 
     /// The value of an `Allow` header (RFC 9110 §10.2.1) listing `methods`: comma-separated, in
