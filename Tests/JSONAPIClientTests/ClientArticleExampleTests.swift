@@ -55,6 +55,8 @@ enum UsingTheClientExample {
         var operations = 0
         var notFound = ""
         var storedAuthor: String?
+        var sources: [String] = []
+        var conflictTitle = ""
         var routedPath = ""
     }
 
@@ -153,6 +155,32 @@ enum UsingTheClientExample {
             seen.storedAuthor = stored?.author.id
         }
 
+        // Caching and conditional writes: another client changes article 1 between the read and
+        // the write.
+        do {
+            var printed: [String] = []
+            func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+            let reader = JSONAPIClient(baseURL: baseURL, transport: URLSessionTransport())
+            let first = try await reader.send(reader.request("GET", baseURL + "/articles/1"))
+            let again = try await reader.send(reader.request("GET", baseURL + "/articles/1"))
+            print(first.source, again.source)  // network revalidated
+
+            let other = JSONAPIClient(baseURL: baseURL, transport: URLSessionTransport())
+            _ = try await other.resources(Article.self).update(ArticlePatch(id: "1", title: .value("Theirs")))
+            do {
+                _ = try await reader.resources(Article.self).update(ArticlePatch(id: "1", title: .value("Mine")))
+            } catch let error as JSONAPIClientError where error.kind == .preconditionFailed {
+                let current = try await reader.resources(Article.self).get(id: "1")  // read it again, then decide
+                print(current.value.title)
+            }
+
+            var uncached = JSONAPIClient.Configuration()
+            uncached.caching.isEnabled = false  // every request as the caller made it
+            seen.sources = printed.first.map { [$0] } ?? []
+            seen.conflictTitle = printed.dropFirst().first ?? ""
+            #expect(!uncached.caching.isEnabled)
+        }
+
         // Routing.
         do {
             var router = JSONAPIPathTemplateRouter()
@@ -209,6 +237,8 @@ enum ClientLandingPageExample {
             #expect(seen.operations == 2)
             #expect(!seen.notFound.isEmpty)
             #expect(seen.storedAuthor == "9")  // article 1's author was set to person 9
+            #expect(seen.sources == ["network revalidated"])
+            #expect(seen.conflictTitle == "Theirs")  // the write was refused, the other client's title kept
             #expect(seen.routedPath == "/v2/batch")
             // What the writes did, read back.
             let client = JSONAPIClient(baseURL: base, transport: URLSessionTransport())

@@ -8,6 +8,11 @@ public struct JSONAPIClientResponse: Sendable {
     public var headers: JSONAPIHTTPHeaders
     /// The parsed body; nil when there was none (`204 No Content`, or an empty `202`).
     public var document: Document?
+    /// Whether the server sent this answer, or the client's cache gave it (see
+    /// ``JSONAPIClient/Caching``).
+    public var source: JSONAPIResponseSource = .network
+    /// The body's length as received.
+    var bodyBytes = 0
 
     /// The `Location` header (a created resource's URL).
     public var location: String? { headers["Location"] }
@@ -17,9 +22,16 @@ extension JSONAPIClient {
     /// Sends `request` and parses the body as it arrives.
     ///
     /// A status of 400 or more throws (``JSONAPIClientError/Kind/errorResponse`` with the error
-    /// objects when the body is an error document); a 2xx body must be a JSON:API document; a
-    /// `204` or an empty body gives no document. Every successful document is merged into
-    /// ``store``.
+    /// objects when the body is an error document; ``JSONAPIClientError/Kind/preconditionFailed``
+    /// for a 412); a 2xx body must be a JSON:API document; a `204` or an empty body gives no
+    /// document. Every successful document is merged into ``store``.
+    ///
+    /// With ``Configuration/caching`` on, a `GET` is answered from the client's cache while the
+    /// kept answer is fresh (`Cache-Control: max-age`, `Expires`), and otherwise sent with
+    /// `If-None-Match` when the kept answer has an `ETag`; a `304` then answers with the kept
+    /// document (``JSONAPIClientResponse/source`` tells which). A `PATCH` or `DELETE` of a URL
+    /// whose kept answer has an `ETag` carries `If-Match`. A request that already carries a
+    /// condition (`If-None-Match`, `If-Match`, `If-Modified-Since`, `Range`) is sent as it is.
     ///
     /// - Parameters:
     ///   - request: The request, as ``JSONAPIClient/request(_:_:body:headers:extensions:)`` makes it.
@@ -36,18 +48,67 @@ extension JSONAPIClient {
                 .invalidRequest, method: request.method, url: request.url, underlying: error,
                 message: error.message)
         }
-        let response: JSONAPIClientResponse
+        let caching = configuration.caching
+        let original = request
+        var request = request
+        var kept: HTTPResponseCache.Entry?
+        if caching.isEnabled, !Self.isConditional(request) {
+            if request.method == "GET", let entry = httpCache.entry(for: request) {
+                let asked = CacheDirectives(request.headers.values("Cache-Control"))
+                if entry.isFresh(at: .now), !asked.noCache, asked.maxAge != 0 {
+                    store?.merge(entry.document)
+                    return JSONAPIClientResponse(
+                        status: 200, headers: entry.headers, document: entry.document, source: .cache)
+                }
+                if let etag = entry.etag {
+                    request.headers.replaceOrAdd(name: "If-None-Match", value: etag)
+                    kept = entry
+                }
+            } else if caching.sendsIfMatch, request.method == "PATCH" || request.method == "DELETE",
+                let etag = httpCache.etag(of: request.url)
+            {
+                request.headers.replaceOrAdd(name: "If-Match", value: etag)
+            }
+        }
+        var response: JSONAPIClientResponse
         do {
+            let sent = request
             if let timeout = request.timeout {
-                response = try await withTimeout(timeout, request) { try await self.exchange(request, kind: kind) }
+                response = try await withTimeout(timeout, request) { try await self.exchange(sent, kind: kind) }
             } else {
                 response = try await exchange(request, kind: kind)
             }
         } catch {
-            throw classify(error, request)
+            let failure = classify(error, original)
+            // The kept answer is not the current one: revalidated before it is used again, its
+            // ETag kept so that a write stays conditional until the resource is read anew.
+            if failure.kind == .preconditionFailed { httpCache.markStale(request.url) }
+            throw failure
+        }
+        if caching.isEnabled {
+            if let kept, response.status == 304 {
+                let entry = httpCache.revalidated(
+                    kept, by: original, headers: response.headers, limit: caching.maximumBytes)
+                response = JSONAPIClientResponse(
+                    status: 200, headers: entry.headers, document: entry.document, source: .revalidated)
+            } else if request.method == "GET", response.status == 200, let document = response.document {
+                httpCache.store(
+                    original, headers: response.headers, document: document, bytes: response.bodyBytes,
+                    limit: caching.maximumBytes)
+            } else if request.method != "GET" && request.method != "HEAD" && response.status < 400 {
+                httpCache.invalidate(request.url)
+                if let location = response.location { httpCache.invalidate(absoluteURL(location)) }
+            }
         }
         if let document = response.document { store?.merge(document) }
         return response
+    }
+
+    /// Whether `request` carries a condition or a range of its own, which the cache leaves alone.
+    private static func isConditional(_ request: JSONAPIHTTPRequest) -> Bool {
+        ["If-None-Match", "If-Match", "If-Modified-Since", "If-Unmodified-Since", "If-Range", "Range"].contains {
+            request.headers[$0] != nil
+        }
     }
 
     /// Runs `body`, throwing ``JSONAPIClientError/Kind/timeout`` when it takes longer than `timeout`.
@@ -122,7 +183,8 @@ extension JSONAPIClient {
         }
         try Task.checkCancellation()
         let document = try reader.finish()
-        return JSONAPIClientResponse(status: head.status, headers: head.headers, document: document)
+        return JSONAPIClientResponse(
+            status: head.status, headers: head.headers, document: document, bodyBytes: reader.received)
     }
 }
 
@@ -237,9 +299,16 @@ struct BodyReader {
                 errors = document.errors.map(JSONAPIErrorObject.init)
             }
             if errors.isEmpty {
+                if status == 412 {
+                    throw failure(.preconditionFailed, "the server answered 412: the resource changed\(bodyQuote)")
+                }
                 throw failure(.unexpectedStatus, "the server answered \(status)\(bodyQuote)")
             }
             let summary = errors.compactMap { $0.detail ?? $0.title }.first.map { ": " + $0 } ?? ""
+            if status == 412 {
+                throw failure(
+                    .preconditionFailed, errors: errors, "the server answered 412: the resource changed\(summary)")
+            }
             throw failure(
                 .errorResponse, errors: errors, "the server answered \(status) with an error document\(summary)")
         }

@@ -45,6 +45,8 @@ public final class JSONAPIClient: Sendable {
         public var decoding = DecodingOptions()
         /// How models are encoded into request bodies.
         public var encoding = EncodingOptions()
+        /// How responses are cached and writes made conditional. Default on, 32 MiB.
+        public var caching = Caching()
 
         /// The default configuration.
         public init() {}
@@ -57,6 +59,9 @@ public final class JSONAPIClient: Sendable {
             if let timeout, timeout <= .zero {
                 throw JSONAPIError(.invalidOption, "timeout must be positive")
             }
+            guard caching.maximumBytes >= 0 else {
+                throw JSONAPIError(.invalidOption, "caching.maximumBytes must not be negative")
+            }
             try decoding.validate()
         }
     }
@@ -68,6 +73,8 @@ public final class JSONAPIClient: Sendable {
     /// The identity map every successful response is merged into, when there is one.
     public let store: ResourceStore?
     let transport: any JSONAPITransport
+    /// The answers ``Configuration/caching`` keeps.
+    let httpCache = HTTPResponseCache()
 
     /// Creates a client.
     ///

@@ -20,6 +20,7 @@ public struct JSONAPIClientError: Error, Sendable, CustomStringConvertible {
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String {
             case errorResponse = "error response"
+            case preconditionFailed = "precondition failed"
             case unexpectedStatus = "unexpected status"
             case unsupportedMediaType = "unsupported media type"
             case invalidDocument = "invalid document"
@@ -37,6 +38,11 @@ public struct JSONAPIClientError: Error, Sendable, CustomStringConvertible {
 
         /// A status of 400 or more with a JSON:API error document; ``errors`` holds its error objects.
         public static let errorResponse = Kind(.errorResponse)
+        /// `412 Precondition Failed`: the request's `If-Match` names a representation that is no
+        /// longer current (someone changed the resource since it was read); ``errors`` holds the
+        /// error objects when the body is an error document. Read the resource again before
+        /// writing it.
+        public static let preconditionFailed = Kind(.preconditionFailed)
         /// A status the request does not expect (a 3xx, or a 4xx/5xx whose body is no error document).
         public static let unexpectedStatus = Kind(.unexpectedStatus)
         /// A body whose `Content-Type` is not `application/vnd.api+json` (or has parameters JSON:API forbids).
