@@ -32,6 +32,16 @@ enum UsingTheClientExample {
         var author: Person
     }
 
+    struct RequestID: JSONAPIInterceptor {
+        func intercept(_ request: JSONAPIHTTPRequest, next: JSONAPIInterceptorNext) async throws
+            -> JSONAPIClientResponse
+        {
+            var request = request
+            request.headers.replaceOrAdd(name: "X-Request-ID", value: UUID().uuidString)
+            return try await next(request)
+        }
+    }
+
     struct VersionedRouter: JSONAPIRouter {
         func path(for endpoint: JSONAPIEndpoint) -> String {
             switch endpoint {
@@ -57,6 +67,7 @@ enum UsingTheClientExample {
         var storedAuthor: String?
         var sources: [String] = []
         var conflictTitle = ""
+        var resilientTitle = ""
         var routedPath = ""
     }
 
@@ -181,6 +192,15 @@ enum UsingTheClientExample {
             #expect(!uncached.caching.isEnabled)
         }
 
+        // Retries and interceptors: a client configured so reads the service as any other.
+        do {
+            var resilient = JSONAPIClient.Configuration()
+            resilient.retries = JSONAPIClient.RetryPolicy(maximumAttempts: 4)
+            resilient.interceptors = [RequestID()]
+            let client = JSONAPIClient(baseURL: baseURL, transport: URLSessionTransport(), configuration: resilient)
+            seen.resilientTitle = try await client.resources(Article.self).get(id: "2").value.title
+        }
+
         // Routing.
         do {
             var router = JSONAPIPathTemplateRouter()
@@ -238,7 +258,8 @@ enum ClientLandingPageExample {
             #expect(!seen.notFound.isEmpty)
             #expect(seen.storedAuthor == "9")  // article 1's author was set to person 9
             #expect(seen.sources == ["network revalidated"])
-            #expect(seen.conflictTitle == "Theirs")  // the write was refused, the other client's title kept
+            #expect(seen.conflictTitle == "Theirs")
+            #expect(!seen.resilientTitle.isEmpty)  // the write was refused, the other client's title kept
             #expect(seen.routedPath == "/v2/batch")
             // What the writes did, read back.
             let client = JSONAPIClient(baseURL: base, transport: URLSessionTransport())

@@ -20,6 +20,9 @@ final class ScriptedTransport: JSONAPITransport, Sendable {
                 body: #"{"data":{"type":"articles","id":"1","attributes":{"title":"\#(title)"}}}"#)
         }
 
+        /// No answer: the transport throws, as one does for a refused or lost connection.
+        static let failing = Answer(status: 0, headers: [:], body: "")
+
         static func status(_ status: Int, _ headers: JSONAPIHTTPHeaders = [:], body: String = "") -> Answer {
             var fields = headers
             if !body.isEmpty { fields.add(name: "Content-Type", value: "application/vnd.api+json") }
@@ -28,6 +31,7 @@ final class ScriptedTransport: JSONAPITransport, Sendable {
     }
 
     struct OutOfAnswers: Error {}
+    struct ConnectionLost: Error {}
 
     private let state: Mutex<(answers: [Answer], requests: [JSONAPIHTTPRequest])>
 
@@ -42,6 +46,7 @@ final class ScriptedTransport: JSONAPITransport, Sendable {
             guard !state.answers.isEmpty else { throw OutOfAnswers() }
             return state.answers.removeFirst()
         }
+        if answer.status == 0 { throw ConnectionLost() }
         let bytes = Array(answer.body.utf8)
         return JSONAPITransportResponse(
             status: answer.status, headers: answer.headers,

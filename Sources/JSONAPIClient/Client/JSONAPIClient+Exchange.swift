@@ -72,12 +72,7 @@ extension JSONAPIClient {
         }
         var response: JSONAPIClientResponse
         do {
-            let sent = request
-            if let timeout = request.timeout {
-                response = try await withTimeout(timeout, request) { try await self.exchange(sent, kind: kind) }
-            } else {
-                response = try await exchange(request, kind: kind)
-            }
+            response = try await attempts(request, kind: kind)
         } catch {
             let failure = classify(error, original)
             // The kept answer is not the current one: revalidated before it is used again, its
@@ -112,7 +107,7 @@ extension JSONAPIClient {
     }
 
     /// Runs `body`, throwing ``JSONAPIClientError/Kind/timeout`` when it takes longer than `timeout`.
-    private func withTimeout(
+    func withTimeout(
         _ timeout: Duration, _ request: JSONAPIHTTPRequest,
         _ body: @escaping @Sendable () async throws -> JSONAPIClientResponse
     ) async throws -> JSONAPIClientResponse {
@@ -133,7 +128,7 @@ extension JSONAPIClient {
     }
 
     /// Any error as a ``JSONAPIClientError`` of the request.
-    private func classify(_ error: any Error, _ request: JSONAPIHTTPRequest) -> JSONAPIClientError {
+    func classify(_ error: any Error, _ request: JSONAPIHTTPRequest) -> JSONAPIClientError {
         if var error = error as? JSONAPIClientError {
             error.method = request.method
             error.url = request.url
@@ -149,7 +144,7 @@ extension JSONAPIClient {
             message: "the request failed: \(error)")
     }
 
-    private func exchange(_ request: JSONAPIHTTPRequest, kind: ParsingOptions.Kind) async throws
+    func exchange(_ request: JSONAPIHTTPRequest, kind: ParsingOptions.Kind) async throws
         -> JSONAPIClientResponse
     {
         try await exchange(request, kind: kind, over: transport)
@@ -218,9 +213,11 @@ struct BodyReader {
         _ kind: JSONAPIClientError.Kind, errors: [JSONAPIErrorObject] = [], parsingError: JSONAPIError? = nil,
         underlying: (any Error)? = nil, _ message: String
     ) -> JSONAPIClientError {
-        JSONAPIClientError(
+        var error = JSONAPIClientError(
             kind, method: request.method, url: request.url, status: status, errors: errors,
             parsingError: parsingError, underlying: underlying, message: message)
+        error.headers = headers
+        return error
     }
 
     /// Decides from the head whether the body is parsed, and sizes the parser.

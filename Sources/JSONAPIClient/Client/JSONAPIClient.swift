@@ -47,6 +47,11 @@ public final class JSONAPIClient: Sendable {
         public var encoding = EncodingOptions()
         /// How responses are cached and writes made conditional. Default on, 32 MiB.
         public var caching = Caching()
+        /// When failed requests are sent again; nil (the default) sends each once.
+        public var retries: RetryPolicy?
+        /// The chain each attempt of a request goes through, first to last, before the transport
+        /// (authentication, tracing, logging). Default none.
+        public var interceptors: [any JSONAPIInterceptor] = []
 
         /// The default configuration.
         public init() {}
@@ -62,6 +67,7 @@ public final class JSONAPIClient: Sendable {
             guard caching.maximumBytes >= 0 else {
                 throw JSONAPIError(.invalidOption, "caching.maximumBytes must not be negative")
             }
+            try retries?.validate()
             try decoding.validate()
         }
     }

@@ -78,6 +78,8 @@ public struct JSONAPIClientError: Error, Sendable, CustomStringConvertible {
     public var url: String
     /// The response status, when a response head arrived.
     public var status: Int?
+    /// The response's header fields, when a response head arrived (`Retry-After`, rate limits).
+    public var headers: JSONAPIHTTPHeaders = [:]
     /// The error objects of an error document (``Kind/errorResponse``).
     public var errors: [JSONAPIErrorObject]
     /// The parser's error, for ``Kind/invalidDocument`` (with its byte offset and JSON Pointer).

@@ -45,6 +45,11 @@ public struct JSONAPIHTTPRequest: Sendable, Hashable {
     /// How long the whole exchange may take, when the caller set a limit; a transport may use it
     /// for its own deadline (the client enforces it as well).
     public var timeout: Duration?
+    /// Whether a ``JSONAPIClient/RetryPolicy`` may send the request again: nil (the default)
+    /// decides by the method (never a `POST`); true for a `POST` that is safe to repeat (one
+    /// with a client-chosen id, which the server refuses as a duplicate), false for a request
+    /// that must go once.
+    public var isRetryable: Bool?
 
     /// Creates a request.
     public init(
