@@ -68,6 +68,16 @@ let package = Package(
             ],
             path: "ServerBenchmark"
         ),
+        // What the client adds around the transport per request (interceptors, its cache), and
+        // the store's merge per resource, in one process (scripts/client-overhead).
+        .executableTarget(
+            name: "jsonapi-client-overhead",
+            dependencies: [
+                .product(name: "JSONAPI", package: "swift-jsonapi"),
+                .product(name: "JSONAPIClient", package: "swift-jsonapi"),
+            ],
+            path: "ClientOverhead"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
