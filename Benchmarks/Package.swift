@@ -64,7 +64,7 @@ let package = Package(
             name: "jsonapi-server-benchmark",
             dependencies: [
                 .product(name: "JSONAPI", package: "swift-jsonapi"),
-                .product(name: "JSONAPIServer", package: "swift-jsonapi"),
+                .product(name: "JSONAPIServer", package: "swift-jsonapi"), "Timing",
             ],
             path: "ServerBenchmark"
         ),
@@ -74,10 +74,12 @@ let package = Package(
             name: "jsonapi-client-overhead",
             dependencies: [
                 .product(name: "JSONAPI", package: "swift-jsonapi"),
-                .product(name: "JSONAPIClient", package: "swift-jsonapi"),
+                .product(name: "JSONAPIClient", package: "swift-jsonapi"), "Timing",
             ],
             path: "ClientOverhead"
         ),
+        // Medians and minimums of repeated calls, for the in-process benchmarks above.
+        .target(name: "Timing", path: "Timing"),
     ],
     swiftLanguageModes: [.v6]
 )

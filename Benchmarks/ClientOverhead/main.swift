@@ -10,11 +10,11 @@
 import Foundation
 import JSONAPI
 import JSONAPIClient
+import Timing
 
-/// Says what went wrong and ends the process with status 1 (2 for a usage error).
+/// Ends the process with `message`.
 func fail(_ message: String, status: Int32 = 1) -> Never {
-    FileHandle.standardError.write(Data(("jsonapi-client-overhead: " + message + "\n").utf8))
-    exit(status)
+    fail("jsonapi-client-overhead", message, status: status)
 }
 
 /// Answers every request with the same document, whole, at once.
@@ -40,25 +40,6 @@ struct PassOn: JSONAPIInterceptor {
     {
         try await next(request)
     }
-}
-
-func microseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
-}
-
-func report(_ name: String, _ times: [Double], count: Int = 1) {
-    let sorted = times.sorted()
-    print("variant=\(name) median_us=\(sorted[sorted.count / 2]) min_us=\(sorted[0]) count=\(count)")
-}
-
-/// Times `iterations` calls of `work` after a tenth as many untimed ones.
-func measure(_ iterations: Int, _ work: () async throws -> Void) async throws -> [Double] {
-    for _ in 0..<max(iterations / 10, 1) { try await work() }
-    let clock = ContinuousClock()
-    var times: [Double] = []
-    times.reserveCapacity(iterations)
-    for _ in 0..<iterations { times.append(microseconds(try await clock.measure { try await work() })) }
-    return times
 }
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -102,7 +83,7 @@ do {
         let request = client.request("GET", "http://127.0.0.1:1/articles/1")
         let first = try await client.send(request)
         guard first.document?.primaryResources.first?.id == "1" else { fail("\(name): no article in the answer") }
-        report(name, try await measure(iterations) { _ = try await client.send(request) })
+        report(name, try await measure(iterations) { _ = try await client.send(request) }, "count=1")
         if cached, try await client.send(request).source != .cache {
             fail("the cached client did not answer from its cache")
         }
@@ -119,8 +100,8 @@ do {
         again.append(microseconds(clock.measure { store.merge(document) }) / Double(count))
         guard store.count == count else { fail("the store holds \(store.count) resources, not \(count)") }
     }
-    report("merge-new", fresh, count: count)
-    report("merge-again", again, count: count)
+    report("merge-new", fresh, "count=\(count)")
+    report("merge-again", again, "count=\(count)")
 } catch {
     fail("\(error)")
 }

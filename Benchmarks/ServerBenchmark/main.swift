@@ -10,11 +10,11 @@
 import Foundation
 import JSONAPI
 import JSONAPIServer
+import Timing
 
-/// Says what went wrong and ends the process with status 1 (2 for a usage error).
+/// Ends the process with `message`.
 func fail(_ message: String, status: Int32 = 1) -> Never {
-    FileHandle.standardError.write(Data(("jsonapi-server-benchmark: " + message + "\n").utf8))
-    exit(status)
+    fail("jsonapi-server-benchmark", message, status: status)
 }
 
 // Plain `Codable` models, as a user writes them.
@@ -101,34 +101,6 @@ guard arguments.count <= 1, let iterations = Int(arguments.first ?? "1000"), ite
 }
 let query = "include=author,comments&page[size]=100"
 let request = ResourceRequest(method: "GET", type: "articles", endpoint: .collection, query: query)
-func microseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
-}
-
-func report(_ name: String, _ times: [Double], bytes: Int) {
-    let sorted = times.sorted()
-    let median = sorted[sorted.count / 2]
-    print("variant=\(name) median_us=\(median) min_us=\(sorted[0]) bytes=\(bytes)")
-}
-
-/// Times `iterations` calls of `work` after a tenth as many untimed ones.
-func measure(_ iterations: Int, _ work: () async throws -> Void) async throws -> [Double] {
-    for _ in 0..<max(iterations / 10, 1) { try await work() }
-    let clock = ContinuousClock()
-    var times: [Double] = []
-    times.reserveCapacity(iterations)
-    for _ in 0..<iterations { times.append(microseconds(try await clock.measure { try await work() })) }
-    return times
-}
-
-/// Times `iterations` calls of synchronous `work` on one thread (an `await` between calls may
-/// move the task to another core, away from the bytes in its cache).
-func measureOnOneThread(_ iterations: Int, _ work: () -> Void) -> [Double] {
-    for _ in 0..<max(iterations / 10, 1) { work() }
-    let clock = ContinuousClock()
-    return (0..<iterations).map { _ in microseconds(clock.measure { work() }) }
-}
-
 do {
     let uncached = try service(cacheLimit: 0)
     let cached = try service(cacheLimit: 8 << 20)
@@ -145,12 +117,14 @@ do {
         fail("the page does not hold what the benchmark asks for")
     }
     var tag = ""
-    report("respond", try await measure(iterations) { _ = try await uncached.respond(to: request) }, bytes: body.count)
     report(
-        "respond-cached", try await measure(iterations) { _ = try await cached.respond(to: request) }, bytes: body.count
-    )
+        "respond", try await measure(iterations) { _ = try await uncached.respond(to: request) }, "bytes=\(body.count)")
     report(
-        "entity-tag", measureOnOneThread(iterations) { tag = ResourceService.entityTag(of: body) }, bytes: body.count)
+        "respond-cached", try await measure(iterations) { _ = try await cached.respond(to: request) },
+        "bytes=\(body.count)")
+    report(
+        "entity-tag", measureOnOneThread(iterations) { tag = ResourceService.entityTag(of: body) },
+        "bytes=\(body.count)")
     guard tag == etag else { fail("the entity tag changed between calls") }
 } catch {
     fail("\(error)")
