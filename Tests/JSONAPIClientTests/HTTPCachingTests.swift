@@ -168,6 +168,47 @@ final class ScriptedTransport: JSONAPITransport, Sendable {
         #expect(other.source == .network && Self.title(other) == "B")
     }
 
+    /// Sets `Authorization` from the request's `X-User`, as an authentication interceptor would.
+    struct Credentials: JSONAPIInterceptor {
+        func intercept(_ request: JSONAPIHTTPRequest, next: JSONAPIInterceptorNext) async throws
+            -> JSONAPIClientResponse
+        {
+            var request = request
+            request.headers.replaceOrAdd(name: "Authorization", value: "Bearer " + (request.headers["X-User"] ?? ""))
+            return try await next(request)
+        }
+    }
+
+    @Test("an answer is given only to requests with the same credentials, also those an interceptor sets")
+    func credentials() async throws {
+        let fresh: JSONAPIHTTPHeaders = ["Cache-Control": "max-age=60"]
+        let transport = ScriptedTransport([
+            .article("Ann's", fresh), .article("Bo's", fresh), .article("Ann's", fresh), .article("Cy's", fresh),
+            .article("nobody's", fresh),
+        ])
+        let client = Self.client(transport) { $0.interceptors = [Credentials()] }
+        func read(_ user: String) async throws -> JSONAPIClientResponse {
+            try await client.send(client.request("GET", Self.url, headers: ["X-User": user]))
+        }
+        #expect(try await read("ann").source == .network)
+        let bo = try await read("bo")
+        #expect(bo.source == .network && Self.title(bo) == "Bo's")
+        // One answer is kept per URL: Bo's, which is not given to Ann; hers is kept again after.
+        let ann = try await read("ann")
+        #expect(ann.source == .network && Self.title(ann) == "Ann's")
+        #expect(try await read("ann").source == .cache)
+        #expect(transport.requests.map { $0.headers["Authorization"] } == ["Bearer ann", "Bearer bo", "Bearer ann"])
+        // Credentials set on the request itself, and none at all.
+        let plain = Self.client(transport)
+        let cy = try await plain.send(plain.request("GET", Self.url, headers: ["Cookie": "session=cy"]))
+        #expect(cy.source == .network && Self.title(cy) == "Cy's")
+        let cyAgain = try await plain.send(plain.request("GET", Self.url, headers: ["Cookie": "session=cy"]))
+        #expect(cyAgain.source == .cache)
+        let nobody = try await plain.send(plain.request("GET", Self.url))
+        #expect(nobody.source == .network && Self.title(nobody) == "nobody's")
+        #expect(transport.requests.count == 5)
+    }
+
     @Test("writes carry If-Match with the kept ETag; a success drops the kept answer; 412 is its own kind")
     func conditionalWrites() async throws {
         let problem = #"{"errors":[{"status":"412","title":"Precondition Failed"}]}"#

@@ -7,7 +7,8 @@ import Synchronization
 // is given again without a request; a stale one is revalidated with `If-None-Match`, and a
 // `304` answers with the kept document. No heuristic freshness: an answer that states none is
 // revalidated every time, so the server decides what is current. Answers to a write of a URL
-// drop what is kept for it.
+// drop what is kept for it. The cache sits between the interceptors and the transport, so it
+// sees every header they set, and keys answers by the credentials they were sent with.
 
 extension JSONAPIClient {
     /// How the client caches responses (RFC 9111) and asks for conditional writes.
@@ -19,7 +20,8 @@ extension JSONAPIClient {
     /// ```
     public struct Caching: Sendable {
         /// Whether `GET` answers are kept, answered again while fresh and revalidated with
-        /// `If-None-Match` when stale. Default true.
+        /// `If-None-Match` when stale, one per URL, given only to requests with the same
+        /// credentials (`Authorization`, `Cookie`, as the interceptors set them). Default true.
         public var isEnabled = true
         /// The most body bytes kept, over all kept answers; the oldest go first. Default
         /// 32 MiB; 0 keeps none.
@@ -177,6 +179,9 @@ final class HTTPResponseCache: Sendable {
                 if !name.isEmpty { varying[name] = request.headers[name] }
             }
         }
+        // An answer to a request with credentials is given only to requests with the same ones,
+        // so that a client acting for several users never hands one user's answer to another.
+        for name in ["authorization", "cookie"] where varying[name] == nil { varying[name] = request.headers[name] }
         var lifetime = response.maxAge
         if lifetime == nil, let expires = headers["Expires"] {
             // An Expires that is not a date means already expired (RFC 9111 §5.3).

@@ -48,15 +48,32 @@ extension JSONAPIClient {
                 .invalidRequest, method: request.method, url: request.url, underlying: error,
                 message: error.message)
         }
+        let response: JSONAPIClientResponse
+        do {
+            response = try await attempts(request, kind: kind)
+        } catch {
+            throw classify(error, request)
+        }
+        if let document = response.document { store?.merge(document) }
+        return response
+    }
+
+    /// One exchange as the interceptors hand it to the transport, through the client's cache
+    /// (``Configuration/caching``): a fresh kept answer without a request, a stale one
+    /// revalidated, `If-Match` on writes, and what comes back kept or dropped. It sees each
+    /// request with every header the interceptors set, credentials included.
+    func cachedExchange(_ request: JSONAPIHTTPRequest, kind: ParsingOptions.Kind) async throws
+        -> JSONAPIClientResponse
+    {
         let caching = configuration.caching
+        guard caching.isEnabled else { return try await timedExchange(request, kind: kind) }
         let original = request
         var request = request
         var kept: HTTPResponseCache.Entry?
-        if caching.isEnabled, !Self.isConditional(request) {
+        if !Self.isConditional(request) {
             if request.method == "GET", let entry = httpCache.entry(for: request) {
                 let asked = CacheDirectives(request.headers.values("Cache-Control"))
                 if entry.isFresh(at: .now), !asked.noCache, asked.maxAge != 0 {
-                    store?.merge(entry.document)
                     return JSONAPIClientResponse(
                         status: 200, headers: entry.headers, document: entry.document, source: .cache)
                 }
@@ -70,9 +87,9 @@ extension JSONAPIClient {
                 request.headers.replaceOrAdd(name: "If-Match", value: etag)
             }
         }
-        var response: JSONAPIClientResponse
+        let response: JSONAPIClientResponse
         do {
-            response = try await attempts(request, kind: kind)
+            response = try await timedExchange(request, kind: kind)
         } catch {
             let failure = classify(error, original)
             // The kept answer is not the current one: revalidated before it is used again, its
@@ -80,23 +97,31 @@ extension JSONAPIClient {
             if failure.kind == .preconditionFailed { httpCache.markStale(request.url) }
             throw failure
         }
-        if caching.isEnabled {
-            if let kept, response.status == 304 {
-                let entry = httpCache.revalidated(
-                    kept, by: original, headers: response.headers, limit: caching.maximumBytes)
-                response = JSONAPIClientResponse(
-                    status: 200, headers: entry.headers, document: entry.document, source: .revalidated)
-            } else if request.method == "GET", response.status == 200, let document = response.document {
-                httpCache.store(
-                    original, headers: response.headers, document: document, bytes: response.bodyBytes,
-                    limit: caching.maximumBytes)
-            } else if request.method != "GET" && request.method != "HEAD" && response.status < 400 {
-                httpCache.invalidate(request.url)
-                if let location = response.location { httpCache.invalidate(absoluteURL(location)) }
-            }
+        if let kept, response.status == 304 {
+            let entry = httpCache.revalidated(
+                kept, by: original, headers: response.headers, limit: caching.maximumBytes)
+            return JSONAPIClientResponse(
+                status: 200, headers: entry.headers, document: entry.document, source: .revalidated)
         }
-        if let document = response.document { store?.merge(document) }
+        if request.method == "GET", response.status == 200, let document = response.document {
+            httpCache.store(
+                original, headers: response.headers, document: document, bytes: response.bodyBytes,
+                limit: caching.maximumBytes)
+        } else if request.method != "GET" && request.method != "HEAD" && response.status < 400 {
+            httpCache.invalidate(request.url)
+            if let location = response.location { httpCache.invalidate(absoluteURL(location)) }
+        }
         return response
+    }
+
+    /// The exchange with the transport, within the request's timeout.
+    private func timedExchange(_ request: JSONAPIHTTPRequest, kind: ParsingOptions.Kind) async throws
+        -> JSONAPIClientResponse
+    {
+        if let timeout = request.timeout {
+            return try await withTimeout(timeout, request) { try await self.exchange(request, kind: kind) }
+        }
+        return try await exchange(request, kind: kind)
     }
 
     /// Whether `request` carries a condition or a range of its own, which the cache leaves alone.

@@ -160,16 +160,13 @@ extension JSONAPIClient {
         }
     }
 
-    /// One attempt: the interceptors in order, then the exchange with the transport.
+    /// One attempt: the interceptors in order, then the cache and the exchange with the transport.
     private func intercepted(_ request: JSONAPIHTTPRequest, kind: ParsingOptions.Kind) async throws
         -> JSONAPIClientResponse
     {
         let transport: JSONAPIInterceptorNext = { request in
             do {
-                if let timeout = request.timeout {
-                    return try await self.withTimeout(timeout, request) { try await self.exchange(request, kind: kind) }
-                }
-                return try await self.exchange(request, kind: kind)
+                return try await self.cachedExchange(request, kind: kind)
             } catch {
                 throw self.classify(error, request)
             }
