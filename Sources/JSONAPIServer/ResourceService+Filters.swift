@@ -17,7 +17,7 @@ extension ResourceService {
     ///
     /// ```
     /// GET /books?filter=greaterThan(year,1960)
-    /// Content-Type: application/vnd.api+json; profile="urn:uuid:7f51c128-c6a3-457b-8401-953818e9a3a6"
+    /// Content-Type: application/vnd.api+json; profile="urn:uuid:…"   (this URI)
     /// ```
     ///
     /// The URI is a name, minted once for this language and never reused: a client that knows
