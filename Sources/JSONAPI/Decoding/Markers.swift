@@ -25,8 +25,24 @@ func sameType<T, U>(_ value: U, as type: T.Type) -> T {
     unsafe unsafeBitCast(value, to: T.self)
 }
 
+/// The root of the decoder's internal marker protocols: a type that conforms to none of the
+/// library's protocols answers one conformance question here instead of one per marker.
+///
+/// A failed `T.self as? any P.Type` searches every conformance record the process has loaded
+/// (in a server, tens of thousands with Foundation and NIO), and ``TypeTraits`` would ask a plain
+/// model struct about each marker in turn. Every marker refines this protocol, so a type that
+/// does not conform to it conforms to no marker, and the answers are the same.
+protocol DecodingMarked {}
+
+// The generic containers are marked whatever their elements: their marker conformances are
+// conditional, and a conditional conformance does not imply the inherited one. Marked only
+// means "ask about the markers".
+extension Array: DecodingMarked {}
+extension Optional: DecodingMarked {}
+extension Dictionary: DecodingMarked {}
+
 /// `Array` of any `Decodable`.
-protocol DecodableArrayMarker {
+protocol DecodableArrayMarker: DecodingMarked {
     static func decodeArray<R>(from decoder: ResourceDecoder, _ node: Node, as type: R.Type) throws -> R
 }
 
@@ -37,7 +53,7 @@ extension Array: DecodableArrayMarker where Element: Decodable {
 }
 
 /// `Optional` of any `Decodable`.
-protocol DecodableOptionalMarker {
+protocol DecodableOptionalMarker: DecodingMarked {
     static func decodeOptional<R>(from decoder: ResourceDecoder, _ node: Node, key: KeyRef, as type: R.Type)
         throws -> R
 }
@@ -51,7 +67,7 @@ extension Optional: DecodableOptionalMarker where Wrapped: Decodable {
 }
 
 /// `[String: V]`.
-protocol DecodableDictionaryMarker {
+protocol DecodableDictionaryMarker: DecodingMarked {
     static func decodeDictionary<R>(from decoder: ResourceDecoder, _ node: Node, as type: R.Type) throws -> R
 }
 
@@ -63,11 +79,11 @@ extension Dictionary: DecodableDictionaryMarker where Key == String, Value: Deco
 
 /// Types that decode from a resource identifier alone, so a linkage to a resource the document
 /// does not contain is no reason to skip or fail.
-protocol LinkageDecodable {}
+protocol LinkageDecodable: DecodingMarked {}
 
 /// Types that decode a relationship object itself (its linkage, meta and links), so an optional
 /// of one is `nil` only when the relationship is absent, not when its linkage is `null`.
-protocol RelationshipObjectDecodable {}
+protocol RelationshipObjectDecodable: DecodingMarked {}
 
 /// Types with a value for a member that is absent (``Field``).
 protocol AbsentRepresentable {
@@ -75,7 +91,7 @@ protocol AbsentRepresentable {
 }
 
 /// ``Lazy`` references, so unions inside them are recognised.
-protocol LazyMarker {
+protocol LazyMarker: DecodingMarked {
     static var model: Any.Type { get }
 }
 
@@ -83,7 +99,7 @@ protocol LazyMarker {
 /// one generic call per array instead of one per element, and no copy of each element through
 /// the generic result. Used only for types that need no target resource and are no union, so
 /// no element is ever skipped.
-protocol LinkageArrayDecodable {
+protocol LinkageArrayDecodable: DecodingMarked {
     /// Appends the elements to `result` (whose element type `R` is `Self`) through `append`.
     static func appendLinkages<R, Result>(
         from decoder: ResourceDecoder, first: UInt32, count: Int, into result: inout Result,
@@ -94,7 +110,7 @@ protocol LinkageArrayDecodable {
 /// The library's own view-like types (identifiers, lazy references, document views), which
 /// read what they need from the node directly: no `Decoder` round trip, no frame, no cast.
 /// They decode nothing nested, so errors they throw carry `key` in their coding path.
-protocol DirectDecodable {
+protocol DirectDecodable: DecodingMarked {
     static func decodeDirect(from decoder: ResourceDecoder, _ node: Node, key: KeyRef) throws -> Self
 
     /// ``decodeDirect(from:_:key:)`` as the type `R` the decoder found this reader on: `Self`,

@@ -41,6 +41,9 @@ struct TypeTraits: @unchecked Sendable {
     }
 
     private static func make<T>(_ type: T.Type) -> TypeTraits {
+        // One question for all the internal markers: a type that is not `DecodingMarked` (a plain
+        // model or attribute struct) conforms to none of them.
+        let marked = T.self is any DecodingMarked.Type
         let kind: ResourceDecoder.TypeInfo.Kind
         // Identifiers of a union (``UnionIdentifier``, or an enum with a case per member) read
         // from linkage alone and skip what their union does not handle, as the union does.
@@ -55,30 +58,30 @@ struct TypeTraits: @unchecked Sendable {
             kind = .decimal
         } else if T.self == UUID.self {
             kind = .uuid
-        } else if let scalar = T.self as? any ScalarDecodable.Type {
+        } else if marked, let scalar = T.self as? any ScalarDecodable.Type {
             kind = .scalar(scalar)
-        } else if let direct = T.self as? any DirectDecodable.Type {
+        } else if marked, let direct = T.self as? any DirectDecodable.Type {
             kind = .direct(direct)
         } else if let unionIdentifier {
             kind = .direct(unionIdentifier.directDecoding)
-        } else if let marker = T.self as? any DecodableArrayMarker.Type {
+        } else if marked, let marker = T.self as? any DecodableArrayMarker.Type {
             kind = .array(marker)
-        } else if let marker = T.self as? any DecodableOptionalMarker.Type {
+        } else if marked, let marker = T.self as? any DecodableOptionalMarker.Type {
             kind = .optional(marker)
-        } else if let marker = T.self as? any DecodableDictionaryMarker.Type {
+        } else if marked, let marker = T.self as? any DecodableDictionaryMarker.Type {
             kind = .dictionary(marker)
         } else {
             kind = .plain
         }
+        let lazyModel = marked ? (T.self as? any LazyMarker.Type)?.model : nil
         let unionType =
-            (T.self as? any ResourceUnion.Type) ?? ((T.self as? any LazyMarker.Type)?.model as? any ResourceUnion.Type)
-            ?? unionIdentifier?.unionType
+            (T.self as? any ResourceUnion.Type) ?? (lazyModel as? any ResourceUnion.Type) ?? unionIdentifier?.unionType
         return TypeTraits(
             kind: kind, model: T.self as? any JSONAPIResource.Type,
             lossless: T.self as? any LosslessStringConvertible.Type,
-            needsTarget: !(T.self is any LinkageDecodable.Type) && unionIdentifier == nil,
-            readsRelationshipObject: T.self is any RelationshipObjectDecodable.Type,
-            linkageArray: T.self as? any LinkageArrayDecodable.Type,
+            needsTarget: !(marked && T.self is any LinkageDecodable.Type) && unionIdentifier == nil,
+            readsRelationshipObject: marked && T.self is any RelationshipObjectDecodable.Type,
+            linkageArray: marked ? T.self as? any LinkageArrayDecodable.Type : nil,
             union: unionType.map { (name: String(describing: $0), memberNames: $0.memberResourceTypes) },
             readable: T.self as? any ResourceReadable.Type)
     }

@@ -8,7 +8,7 @@
 ///
 /// Strings without escapes are created from their UTF-8 in one copy; numbers are parsed from
 /// their text with `JSONNumberParsing`. Nothing is materialised that was not asked for.
-protocol ScalarDecodable: Decodable {
+protocol ScalarDecodable: Decodable, DecodingMarked {
     /// Reads a value from the JSON value at `range`. `escaped` says whether a string value has
     /// backslash escapes, when the caller knows (nil: find out).
     static func read(_ decoder: ResourceDecoder, value range: ByteRange, escaped: Bool?, key: KeyRef)
