@@ -276,12 +276,9 @@ struct StreamBuffer: ~Copyable {
 
     /// Appends a finite `Double` as ``JSONWriter/number(_:)-(Double)`` writes it.
     mutating func appendFinite(_ value: Double) {
-        let magnitude = value.magnitude
-        if magnitude < 9_007_199_254_740_992.0, magnitude.rounded(.towardZero) == magnitude {
-            appendDigits(UInt64(magnitude), negative: value.sign == .minus)
-            appendPacked(0x302e, count: 2)  // .0
-        } else {
-            appendDescription(value.description)
+        ShortestDouble(value).withText { text in
+            // SAFETY: the span's bytes are valid for the duration of the closure, which copies them.
+            unsafe text.withUnsafeBytes { unsafe append($0) }
         }
     }
 

@@ -136,14 +136,9 @@ extension JSONWriter {
     /// Appends the text of a finite `value` (see ``number(_:)-(Double)``), outside the state machine.
     @inlinable
     mutating func appendFinite(_ value: Double) {
-        // Integral values below 2^53 print as their digits plus ".0", as `description` does.
-        let magnitude = value.magnitude
-        if magnitude < 9_007_199_254_740_992.0, magnitude.rounded(.towardZero) == magnitude {
-            writeDigits(UInt64(magnitude), negative: value.sign == .minus)
-            storage.append(UInt8(ascii: "."))
-            storage.append(UInt8(ascii: "0"))
-        } else {
-            appendDescription(value.description)
+        ShortestDouble(value).withText { text in
+            // SAFETY: the span's bytes are valid for the duration of the closure, which copies them.
+            unsafe text.withUnsafeBufferPointer { unsafe storage.append(contentsOf: $0) }
         }
     }
 

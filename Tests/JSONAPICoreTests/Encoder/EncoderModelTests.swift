@@ -18,6 +18,29 @@ struct EncoderModelTests {
         var scores: [String: Int]
     }
 
+    struct Reading: Codable, JSONAPIResource {
+        static let resourceType = "readings"
+        var id: String
+        var values: [Double]
+        var single: Double
+    }
+
+    /// The encoder writes doubles as `JSONWriter` does: `description`'s text, printed without a
+    /// `String` per number.
+    @Test func doublesAreWrittenAsDescriptionWritesThem() throws {
+        var generator = EncodingTestSupport.SeededGenerator(seed: 11)
+        var values: [Double] = [0.0, -0.0, 1e-05, 0.1, 1e16, 9_007_199_254_740_992, 5e-324, -1.7976931348623157e+308]
+        while values.count < 5_000 {
+            let value = Double(bitPattern: generator.next())
+            if value.isFinite { values.append(value) }
+        }
+        let bytes = try JSONAPIEncoder().encode(Reading(id: "1", values: values, single: values[1]))
+        let written = text(bytes)
+        let list = values.map(\.description).joined(separator: ",")
+        #expect(written.contains(#""values":[\#(list)]"#))
+        #expect(written.contains(#""single":-0.0"#))
+    }
+
     @Test func keyStrategiesMirrorTheDecoder() throws {
         let profile = Profile(
             id: UUID(), firstName: "Ada", homePageUrl: "https://x",

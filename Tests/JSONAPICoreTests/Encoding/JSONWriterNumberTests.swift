@@ -107,6 +107,38 @@ struct EncodingWriterNumberTests {
         }
     }
 
+    /// The writer prints doubles itself (the Schubfach shortest decimal, no `String`): its text
+    /// must be `description`'s, byte for byte, which is the shortest that reads back (the closest
+    /// of those) in `description`'s layout.
+    @Test func doublesAreWrittenAsDescriptionWritesThem() throws {
+        var values: [Double] = [0.0001, 0.00009999, 1e-05, 9_007_199_254_740_994, 1.5e16, 8e-323, 1e-323, 5e-324]
+        var generator = Support.SeededGenerator(seed: 7)
+        while values.count < 60_000 {
+            let value = Double(bitPattern: generator.next())
+            if value.isFinite { values.append(value) }
+        }
+        for _ in 0..<20_000 {
+            // Subnormals, and decimals of the kind documents carry (a few digits, some exponent).
+            values.append(Double(bitPattern: generator.next() & 0x800F_FFFF_FFFF_FFFF))
+            let digits = Double(Int64(bitPattern: generator.next()) >> Int64(generator.next() % 60))
+            values.append(digits * pow(10, Double(Int(generator.next() % 40) - 20)))
+        }
+        for exponent in Double.leastNonzeroMagnitude.exponent...Double.greatestFiniteMagnitude.exponent {
+            let power = Double(sign: .plus, exponent: exponent, significand: 1)
+            values += [power, power.nextUp, power.nextDown]
+        }
+        for exponent in -325...308 {
+            if let power = Double("1e\(exponent)") { values += [power, power.nextUp, power.nextDown] }
+        }
+        for value in values {
+            var writer = JSONWriter()
+            try writer.number(value)
+            let text = String(decoding: try writer.finish(), as: UTF8.self)
+            #expect(text == value.description)
+            #expect(try Support.written { try $0.number(-value) } == (-value).description)
+        }
+    }
+
     @Test func doublesReadBackByFoundation() throws {
         var generator = Support.SeededGenerator(seed: 99)
         var values: [Double] = []
