@@ -18,9 +18,15 @@ ROOT = pathlib.Path("Sources/JSONAPI")
 
 # The owners of raw memory, relative to Sources/JSONAPI: a directory (ending in /) or a file.
 OWNERS = [
-    "Memory/",  # ByteView, and the decoder's storage: TrivialStack, ContainerPool, ResultSlot
+    "Memory/",  # ByteView: how everything else reads bytes it does not own
     "Scanner/",  # the tokenizer, the syntax validator and the string decoder: the hot byte loops
     "Parsing/InputBuffer.swift",  # the parser's input bytes
+    "Parsing/JSONAPIRules+Chunk.swift",  # the whole-object readers' key matching, on the scanner's chunk
+    "Parsing/MemberNameRules+Chunk.swift",  # the sixteen-byte member-name test, on the scanner's chunk
+    "Decoding/TrivialStack.swift",  # the decoder's frames and the member table's entries
+    "Decoding/ContainerPool.swift",  # the decoder's reused container boxes
+    "Decoding/ResultSlot.swift",  # the memory a reader-decoded value passes through
+    "Decoding/ArrayFiller.swift",  # arrays filled through their storage in generic code
     "Encoding/StreamBuffer.swift",  # the encoder's output bytes
     "Arena/TypeTable.swift",  # interned type names
     "Arena/ResourceIndex.swift",  # the (type, id) index

@@ -12,20 +12,21 @@
 // -------
 // ByteRange            start, end: UInt32            [start, end) of a value in the input;
 //                                                    `.absent` (both UInt32.max) when missing.
-// StringRef            start, end: UInt32            the raw contents between the quotes;
-//                                                    escapes flagged in the owner's `flags`.
+//                                                    For an id or a member name: the raw
+//                                                    contents between the quotes, escapes
+//                                                    flagged in the owner's `flags`.
 // ResourceRecord       type: UInt32                  index into `types`
-//   (48 bytes)         id: StringRef
+//   (48 bytes)         id: ByteRange                 (string contents)
 //                      object: ByteRange             the whole `{...}` of the resource
 //                      attributes, links: ByteRange
 //                      firstRelationship, relationshipCount: UInt32   slice of `relationships`
 //                      flags: UInt32                 idHasEscapes, lidHasEscapes, idIsNumber, hasLid, hasMeta
-// RelationshipRecord   name: StringRef               the member name under `relationships`
+// RelationshipRecord   name: ByteRange               the member name under `relationships`
 //   (28 bytes)         object: ByteRange
 //                      firstLinkage, linkageCount: UInt32             slice of `linkages`
 //                      flags                         nameHasEscapes, hasLinks, hasMeta, and in
 //                                                    the top 4 bits data: absent, null, one, many
-// LinkageRecord        type: UInt32, id: StringRef, object: ByteRange
+// LinkageRecord        type: UInt32, id: ByteRange (string contents), object: ByteRange
 //   (28 bytes)         target: UInt32                resolved resource index, or UInt32.max
 //                      flags                         idHasEscapes, lidHasEscapes, hasLid, hasMeta
 //

@@ -5,7 +5,7 @@
 // therefore a copy of its byte range, normalised to the writer's format:
 //
 //   compact            the bytes with the whitespace between tokens dropped: one scan that
-//                      skips string contents eight bytes at a time, then one append per run of
+//                      skips string contents sixteen bytes at a time, then one append per run of
 //                      bytes between whitespace (a single memcpy when the input is compact)
 //   pretty             the bytes re-indented by `JSONWriter.rawValue` (strings untouched)
 //   sorted keys        an explicit-stack walk of the value that orders each object's members by
@@ -137,8 +137,9 @@ extension JSONWriter {
 
     /// Appends `json` without the whitespace between its tokens.
     ///
-    /// String contents are skipped eight bytes at a time; each run of bytes between whitespace
-    /// is appended at once, so compact input is copied with a single append.
+    /// String contents are skipped sixteen bytes per step (`ValueReader`'s string skip); each run
+    /// of bytes between whitespace is appended at once, so compact input is copied with a single
+    /// append.
     static func appendMinified(_ json: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         let json = unsafe json.view
         let count = json.count

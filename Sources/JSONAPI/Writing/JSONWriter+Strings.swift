@@ -134,8 +134,8 @@ extension JSONWriter {
 
     /// Appends `utf8` with the bytes JSON requires escaped (and `/` when asked).
     ///
-    /// Scans eight bytes at a time for a byte that needs an escape and copies each run of
-    /// plain bytes with one append.
+    /// Scans sixteen bytes at a time (then eight, then one near the end and after a hit) for a
+    /// byte that needs an escape and copies each run of plain bytes with one append.
     @usableFromInline
     mutating func writeEscaped(_ utf8: UnsafeRawBufferPointer) {
         guard let base = utf8.baseAddress else { return }

@@ -1,6 +1,7 @@
 /// The parser's sixteen-byte member-name test, which reads past the name into the input around
-/// it: a hot byte loop of the parser (every attribute and meta key goes through it), kept with
-/// the scanner's because it compares addresses and loads from them.
+/// it: a hot byte loop of the parser (every attribute and meta key goes through it), beside the
+/// rules it applies, and one of the raw memory owners because it compares addresses and loads
+/// from them.
 extension MemberNameRules {
     /// ``isPlainFast(_:)`` for a name lying inside `buffer`: sixteen bytes tested at once when
     /// the buffer holds sixteen from the name's start (the bytes past the name are ignored).

@@ -1,7 +1,8 @@
 /// The whole-object readers' key matching, which loads the sixteen bytes at a key's opening quote
 /// from the scanner's chunk: a hot byte loop of the parser (every member of every identifier,
-/// relationship and resource taken whole goes through it), kept with the scanner's because it
-/// loads from the chunk's address. The event path matches through a view instead
+/// relationship and resource taken whole goes through it), beside the rules it applies, and one
+/// of the raw memory owners because it loads from the chunk's address. The event path matches
+/// through a view instead
 /// (``JSONAPIRules/quotedKey(_:at:in:)``, ``JSONAPIRules/QuotedName/matches(_:_:)``).
 extension JSONAPIRules.QuotedName {
     /// Whether the key at `p[j]` (its opening quote), wholly before `n`, is this name.
