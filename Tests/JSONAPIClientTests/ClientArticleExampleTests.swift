@@ -65,6 +65,7 @@ enum UsingTheClientExample {
         var operations = 0
         var notFound = ""
         var storedAuthor: String?
+        var liveChanges: [String] = []
         var sources: [String] = []
         var conflictTitle = ""
         var resilientTitle = ""
@@ -166,6 +167,20 @@ enum UsingTheClientExample {
             seen.storedAuthor = stored?.author.id
         }
 
+        // The live store.
+        do {
+            var printed: [String] = []
+            func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+            let live = ResourceStore()
+            let liveClient = JSONAPIClient(baseURL: baseURL, transport: URLSessionTransport(), store: live)
+            let changes = live.changes(of: ResourceStore.Key(type: "articles", id: "2"))
+            let liveArticles = liveClient.resources(Article.self)
+            _ = try await liveArticles.get(id: "2")
+            _ = try await liveArticles.update(ArticlePatch(id: "2", title: .value("Live")), optimistic: true)
+            for await change in changes.prefix(2) { print(change) }  // articles/2 inserted, articles/2 updated
+            seen.liveChanges = printed
+        }
+
         // Caching and conditional writes: another client changes article 1 between the read and
         // the write.
         do {
@@ -257,6 +272,7 @@ enum ClientLandingPageExample {
             #expect(seen.operations == 2)
             #expect(!seen.notFound.isEmpty)
             #expect(seen.storedAuthor == "9")  // article 1's author was set to person 9
+            #expect(seen.liveChanges == ["articles/2 inserted", "articles/2 updated"])
             #expect(seen.sources == ["network revalidated"])
             #expect(seen.conflictTitle == "Theirs")
             #expect(!seen.resilientTitle.isEmpty)  // the write was refused, the other client's title kept

@@ -122,40 +122,72 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
         let url = client.url(for: .collection(type: Model.resourceType))
         try sameType(Body.self, "POST", url)
         let bytes = try client.encode("POST", url) { try $0.encodeCreate(body, meta: meta) }
-        return try await client.write(Model.self, client.request("POST", url, body: bytes, headers: headers))
+        let response = try await client.write(Model.self, client.request("POST", url, body: bytes, headers: headers))
+        // The store's linkages to the new resource by its `lid` now name the id it was given.
+        if let store = client.store, let document = response.document, case .one(let created) = document.primary,
+            let id = created.id,
+            let sent = try? Document(parsing: bytes, options: ParsingOptions(kind: .createRequest)),
+            case .one(let resource) = sent.primary, let lid = resource.lid
+        {
+            store.replaceLocalIdentifier(lid, type: Model.resourceType, with: id)
+        }
+        return response
     }
 
     /// Updates a resource (`PATCH /articles/1`) with the members `patch` sets: `Field.absent`
     /// members are left out, `Field.null` ones sent as `null`. The URL's id is the patch's `id`.
+    ///
+    /// With `optimistic`, the client's store takes the patch before the request is sent (its
+    /// observers see the change at once) and puts the previous copy back if the server answers
+    /// with an error or no answer comes.
     public func update<Body: JSONAPIResource & Encodable>(
-        _ patch: Body, meta: (any Encodable & Sendable)? = nil, headers: JSONAPIHTTPHeaders = [:]
+        _ patch: Body, meta: (any Encodable & Sendable)? = nil, optimistic: Bool = false,
+        headers: JSONAPIHTTPHeaders = [:]
     ) async throws -> WriteResponse<Model> {
         let collection = client.url(for: .collection(type: Model.resourceType))
         try sameType(Body.self, "PATCH", collection)
         let bytes = try client.encode("PATCH", collection) { try $0.encodeUpdate(patch, meta: meta) }
-        let id: String
+        let sent: ResourceObject
         do {
-            let sent = try Document(parsing: bytes, options: ParsingOptions(kind: .updateRequest))
-            guard case .one(let resource) = sent.primary, let sentID = resource.id, !sentID.isEmpty else {
+            let document = try Document(parsing: bytes, options: ParsingOptions(kind: .updateRequest))
+            guard case .one(let resource) = document.primary, let sentID = resource.id, !sentID.isEmpty else {
                 throw JSONAPIError(.specViolation, "the update body has no id")
             }
-            id = sentID
+            sent = resource
         } catch {
             throw JSONAPIClientError(
                 .invalidRequest, method: "PATCH", url: collection, underlying: error,
                 message: "an update needs the resource's id: \(error)")
         }
-        let url = client.url(for: .resource(type: Model.resourceType, id: id))
-        return try await client.write(Model.self, client.request("PATCH", url, body: bytes, headers: headers))
+        let url = client.url(for: .resource(type: Model.resourceType, id: sent.id ?? ""))
+        let rollback = optimistic ? client.store?.mergeOptimistically(JSONAPIResourceObject(sent)) : nil
+        do {
+            return try await client.write(Model.self, client.request("PATCH", url, body: bytes, headers: headers))
+        } catch {
+            if let rollback { client.store?.rollBack(rollback) }
+            throw error
+        }
     }
 
-    /// Deletes the resource `id` (`DELETE /articles/1`); it leaves the client's store too.
-    public func delete(id: String, headers: JSONAPIHTTPHeaders = [:]) async throws
+    /// Deletes the resource `id` (`DELETE /articles/1`). Once the server has deleted it (any
+    /// success but `202 Accepted`), it leaves the client's store, and so does every stored
+    /// linkage to it (``ResourceStore/delete(type:id:)``).
+    ///
+    /// With `optimistic`, it leaves the store before the request is sent, and comes back (with
+    /// the linkages) if the server answers with an error or no answer comes.
+    public func delete(id: String, optimistic: Bool = false, headers: JSONAPIHTTPHeaders = [:]) async throws
         -> WriteResponse<Model>
     {
         let url = try client.url(for: .resource(type: Model.resourceType, id: checked(id, "DELETE")))
-        let response = try await client.write(Model.self, client.request("DELETE", url, headers: headers))
-        if response.status != 202 { client.store?.remove(type: Model.resourceType, id: id) }
+        let rollback = optimistic ? client.store?.deleteOptimistically(type: Model.resourceType, id: id) : nil
+        let response: WriteResponse<Model>
+        do {
+            response = try await client.write(Model.self, client.request("DELETE", url, headers: headers))
+        } catch {
+            if let rollback { client.store?.rollBack(rollback) }
+            throw error
+        }
+        if response.status != 202 { client.store?.delete(type: Model.resourceType, id: id) }
         return response
     }
 
@@ -176,8 +208,29 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
             type: Model.resourceType, id: checked(id, update.method), relationship: relationship)
         let url = client.url(for: endpoint)
         let bytes = try client.encode(update.method, url) { try $0.encode(update) }
-        return try await client.send(
+        let response = try await client.send(
             client.request(update.method, url, body: bytes, headers: headers), kind: .relationshipUpdate)
+        // The stored linkage follows what the server did: the linkage a `200` carries, or the
+        // update itself when the server says it did exactly that (`204`, a `200` without one).
+        if let store = client.store, response.status != 202 {
+            let key = ResourceStore.Key(type: Model.resourceType, id: id)
+            switch response.document?.primary {
+            case .identifier(let identifier)?:
+                store.apply(
+                    RelationshipUpdate(operation: .replaceToOne, identifiers: [identifier.identifier]), to: key,
+                    relationship: relationship)
+            case .null? where update.operation == .replaceToOne:
+                store.apply(
+                    RelationshipUpdate(operation: .replaceToOne, identifiers: []), to: key, relationship: relationship)
+            case .identifiers(let identifiers)?:
+                store.apply(
+                    RelationshipUpdate(operation: .replaceToMany, identifiers: identifiers.map(\.identifier)), to: key,
+                    relationship: relationship)
+            default:
+                store.apply(update, to: key, relationship: relationship)
+            }
+        }
+        return response
     }
 
     private func checked(_ id: String, _ method: String) throws(JSONAPIClientError) -> String {
