@@ -83,6 +83,30 @@ import Testing
             Set(every.suffix(2)) == [Change(key: articles1, kind: .removed), Change(key: articles2, kind: .removed)])
     }
 
+    @Test("tasks merging at once: every change reaches every stream, each resource's in order")
+    func concurrentMerges() async {
+        let store = ResourceStore()
+        let all = store.changes()
+        let people = store.changes(ofType: "people")
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for round in 0..<50 {
+                        store.merge(Self.person(String(task), "name \(round)"))
+                        store.merge(Self.article("\(task)-\(round)", title: "t", author: String(task), tags: []))
+                    }
+                }
+            }
+        }
+        let changes = await Self.take(8 * 100, from: all)
+        #expect(changes.count == 800)
+        for task in 0..<8 {
+            let person = changes.filter { $0.key == Key(type: "people", id: String(task)) }.map(\.kind)
+            #expect(person == [.inserted] + Array(repeating: .updated, count: 49))
+        }
+        #expect(await Self.take(400, from: people).count == 400)
+    }
+
     @Test("eviction is reported as a removal")
     func eviction() async {
         let store = ResourceStore(maximumResources: 1)
