@@ -172,24 +172,28 @@ public final class ResourceStore: Sendable, Observable {
         return state.withLock { $0.revision }
     }
 
-    /// Runs `body` on the state and reports the changes it returns: to Observation, and to each
-    /// subscriber whose filter matches, in the order they happened (handed out under the lock,
-    /// so two writers' changes never interleave out of order).
+    /// Runs `body` on the state and reports the changes it returns: to each subscriber whose
+    /// filter matches, in the order they happened (handed out under the lock, so two writers'
+    /// changes never interleave out of order), then to Observation. Nothing changed, nobody is
+    /// told: Observation hears of a mutation only once it has happened and changed something.
     private func mutate<Result>(_ body: (inout State) -> (Result, [Change])) -> Result {
-        registrar.withMutation(of: self, keyPath: \.revision) {
-            state.withLock { state in
-                let (result, changes) = body(&state)
-                guard !changes.isEmpty else { return result }
-                state.revision &+= 1
-                state.subscribers.removeAll { $0.ended.load(ordering: .relaxed) }
-                for subscriber in state.subscribers {
-                    for change in changes where subscriber.filter.matches(change.key) {
-                        subscriber.continuation.yield(change)
-                    }
+        let (result, changed) = state.withLock { state in
+            let (result, changes) = body(&state)
+            guard !changes.isEmpty else { return (result, false) }
+            state.revision &+= 1
+            state.subscribers.removeAll { $0.ended.load(ordering: .relaxed) }
+            for subscriber in state.subscribers {
+                for change in changes where subscriber.filter.matches(change.key) {
+                    subscriber.continuation.yield(change)
                 }
-                return result
             }
+            return (result, true)
         }
+        if changed {
+            registrar.willSet(self, keyPath: \.revision)
+            registrar.didSet(self, keyPath: \.revision)
+        }
+        return result
     }
 
     /// Marks a read of the store for Swift Observation.
