@@ -271,7 +271,8 @@ import Testing
     func optimisticUpdate() async throws {
         let store = ResourceStore()
         store.merge(Self.article("1", title: "A", author: "9", tags: []))
-        let (client, _) = Self.client([.status(422, body: Self.error422), .failing, .status(204)], store: store)
+        let (client, _) = Self.client(
+            [.status(422, body: Self.error422), .failing, .status(204), .status(200, body: #"{"data":"#)], store: store)
         let articles = client.resources(Article.self)
         let changes = store.changes(of: Key(type: "articles", id: "1"))
         await #expect(throws: JSONAPIClientError.self) {
@@ -284,8 +285,13 @@ import Testing
         #expect(store.resource(type: "articles", id: "1")?.attributes["title"] == JSON("A"))
         _ = try await articles.update(ArticlePatch(id: "1", title: .value("kept")), optimistic: true)
         #expect(store.resource(type: "articles", id: "1")?.attributes["title"] == JSON("kept"))
+        // A success whose body is no JSON:API document: the server did write, so no roll-back.
+        await #expect(throws: JSONAPIClientError.self) {
+            try await articles.update(ArticlePatch(id: "1", title: .value("written")), optimistic: true)
+        }
+        #expect(store.resource(type: "articles", id: "1")?.attributes["title"] == JSON("written"))
         // Observers saw each optimistic copy and each roll-back.
-        #expect(await Self.take(5, from: changes).map(\.kind) == [.updated, .updated, .updated, .updated, .updated])
+        #expect(await Self.take(6, from: changes).map(\.kind) == Array(repeating: .updated, count: 6))
     }
 
     @Test("a delete through the client removes the resource and the linkages to it; a 202 leaves both")

@@ -139,7 +139,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
     ///
     /// With `optimistic`, the client's store takes the patch before the request is sent (its
     /// observers see the change at once) and puts the previous copy back if the server answers
-    /// with an error or no answer comes.
+    /// with an error or no answer comes (a success whose body cannot be read keeps it).
     public func update<Body: JSONAPIResource & Encodable>(
         _ patch: Body, meta: (any Encodable & Sendable)? = nil, optimistic: Bool = false,
         headers: JSONAPIHTTPHeaders = [:]
@@ -164,7 +164,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
         do {
             return try await client.write(Model.self, client.request("PATCH", url, body: bytes, headers: headers))
         } catch {
-            if let rollback { client.store?.rollBack(rollback) }
+            if let rollback, !Self.wasAccepted(error) { client.store?.rollBack(rollback) }
             throw error
         }
     }
@@ -184,7 +184,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
         do {
             response = try await client.write(Model.self, client.request("DELETE", url, headers: headers))
         } catch {
-            if let rollback { client.store?.rollBack(rollback) }
+            if let rollback, !Self.wasAccepted(error) { client.store?.rollBack(rollback) }
             throw error
         }
         if response.status != 202 { client.store?.delete(type: Model.resourceType, id: id) }
@@ -231,6 +231,14 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
             }
         }
         return response
+    }
+
+    /// Whether the server accepted a write that still failed: it answered with a success, and
+    /// what failed was reading the answer. An optimistic change then stands (the store already
+    /// holds whatever the answer brought); any other failure rolls it back.
+    private static func wasAccepted(_ error: any Error) -> Bool {
+        guard let error = error as? JSONAPIClientError, let status = error.status else { return false }
+        return (200..<300).contains(status)
     }
 
     private func checked(_ id: String, _ method: String) throws(JSONAPIClientError) -> String {
