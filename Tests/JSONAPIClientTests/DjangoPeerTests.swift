@@ -172,4 +172,54 @@ final class DjangoPeer: Sendable {
         #expect(store.resource(type: "people", id: "1")?.attributes["name"]?.stringValue == "Ann")
         #expect(store.resource(type: "articles", id: id) == nil)
     }
+
+    /// The live store beside the server's own state: after each write the store's copy is
+    /// compared with what a client without a store reads back from the server.
+    @Test(arguments: TransportKind.allCases)
+    func liveStoreFollowsTheServer(_ transport: TransportKind) async throws {
+        let peer = try await DjangoPeer.start()
+        defer { peer.stop() }
+        let store = ResourceStore()
+        let client = transport.client(peer.baseURL, store: store)
+        let server = transport.client(peer.baseURL)  // reads the truth, outside the store
+        let articles = client.resources(PeerArticle.self)
+        _ = try await articles.list(JSONAPIQuery().including("author").paged(number: 1, size: 3))
+        let changes = store.changes(of: ResourceStore.Key(type: "articles", id: "1"))
+
+        func stored() -> JSONAPIRelationship.Linkage? {
+            store.resource(type: "articles", id: "1")?.relationships["author"]?.data
+        }
+        func served() async throws -> JSONAPIRelationship.Linkage {
+            let article = try await server.resources(PeerArticle.self).get(id: "1").value
+            return article.author.map { .one(ResourceIdentifier(type: "people", id: $0.id)) } ?? .null
+        }
+
+        // A new author, set through the relationship endpoint.
+        let dee = try await client.resources(Person.self).create(NewPerson(name: "Dee"))
+        let deeID = try #require(dee.resource?.id)
+        try await articles.changeRelationship(id: "1", "author", .toOne(Identifier<Person>(deeID)))
+        #expect(stored() == .one(ResourceIdentifier(type: "people", id: deeID)))
+        #expect(try await served() == stored())
+
+        // Deleting the author: the server sets the article's author to null (SET_NULL), and so
+        // does the store.
+        _ = try await client.resources(Person.self).delete(id: deeID)
+        #expect(store.resource(type: "people", id: deeID) == nil)
+        #expect(stored() == .null)
+        #expect(try await served() == .null)
+
+        // An optimistic rename the server refuses (a blank title): rolled back to the server's.
+        await #expect(throws: JSONAPIClientError.self) {
+            try await articles.update(ArticlePatch(id: "1", title: .value(" ")), optimistic: true)
+        }
+        let title = try await server.resources(PeerArticle.self).get(id: "1").value.title
+        #expect(store.resource(type: "articles", id: "1")?.attributes["title"] == JSON(title))
+
+        var kinds: [ResourceStore.Change.Kind] = []
+        for await change in changes {
+            kinds.append(change.kind)
+            if kinds.count == 4 { break }
+        }
+        #expect(kinds == [.updated, .updated, .updated, .updated])
+    }
 }
