@@ -133,13 +133,13 @@ public struct Document: Sendable {
                         "the document is longer than \(options.maximumDocumentBytes) bytes (ParsingOptions.maximumDocumentBytes)"
                     ), in: unsafe buffer)
             }
-            driver.builder.reserveCapacity(forDocumentBytes: buffer.count)
+            driver.reserveCapacity(forDocumentBytes: buffer.count)
             do throws(JSONAPIError) {
                 unsafe try driver.feed(all: buffer, from: 0, isFinal: true)
             } catch {
                 throw unsafe ParseDriver.located(error, in: buffer)
             }
-            return driver.builder.finish()
+            return unsafe driver.finish(all: buffer)
         }
         return unsafe try Document(bytes: bytes, output: output, options: options)
     }

@@ -24,8 +24,7 @@ extension DocumentBuilder {
             let record = arena.resources[second]
             problem(
                 Int(record.object.start), .duplicateResource,
-                "resource with type `\(arena.types.name(record.type))` and id `\(text(record.id))` appears more than once; (type, id) pairs must be unique"
-            )
+                DocumentWideRules.duplicateResourceMessage(type: arena.types.name(record.type), id: text(record.id)))
         }
 
         // 2. Linkage resolution: every identifier to a resource position, once.
@@ -109,53 +108,52 @@ extension DocumentBuilder {
         }
     }
 
-    /// Breadth-first walk from primary data along resolved linkage; warns for each included
-    /// resource never reached.
+    /// Full linkage (`DocumentWideRules`): the closure from primary data over the records'
+    /// resolved identifiers; warns for each included resource it does not reach.
     private mutating func checkFullLinkage() {
         let top = arena.topLevel
-        var reached = [Bool](repeating: false, count: arena.resources.count)
-        var queue: [UInt32] = []
-        queue.reserveCapacity(arena.resources.count)
+        let graph = RecordGraph(arena: arena)
+        let reached: [Bool]
         if top.primaryIsLinkage {
             let start = Int(top.primaryStart)
-            for i in start..<min(start + Int(top.primaryCount), arena.linkages.count) {
-                let target = arena.linkages[i].target
-                if target != .max && !reached[Int(target)] {
-                    reached[Int(target)] = true
-                    queue.append(target)
-                }
+            var roots: [Int] = []
+            for l in start..<min(start + Int(top.primaryCount), arena.linkages.count) {
+                let target = arena.linkages[l].target
+                if target != .max { roots.append(Int(target)) }
             }
+            reached = FullLinkage.reached(in: graph, from: roots)
         } else {
-            let start = Int(top.primaryStart)
-            for i in start..<min(start + Int(top.primaryCount), arena.resources.count) {
-                reached[i] = true
-                queue.append(UInt32(i))
-            }
-        }
-        var head = 0
-        while head < queue.count {
-            let record = arena.resources[Int(queue[head])]
-            head += 1
-            let first = Int(record.firstRelationship)
-            for r in first..<(first + Int(record.relationshipCount)) {
-                let relationship = arena.relationships[r]
-                let firstLink = Int(relationship.firstLinkage)
-                for l in firstLink..<(firstLink + Int(relationship.linkageCount)) {
-                    let target = arena.linkages[l].target
-                    if target != .max && !reached[Int(target)] {
-                        reached[Int(target)] = true
-                        queue.append(target)
-                    }
-                }
-            }
+            let start = min(Int(top.primaryStart), arena.resources.count)
+            reached = FullLinkage.reached(
+                in: graph, from: start..<min(start + Int(top.primaryCount), arena.resources.count))
         }
         let start = Int(top.includedStart)
         for i in start..<min(start + Int(top.includedCount), arena.resources.count) where !reached[i] {
             let record = arena.resources[i]
             warning(
                 Int(record.object.start), .unreachableResource,
-                "included resource with type `\(arena.types.name(record.type))` and id `\(text(record.id))` is not reachable from primary data through relationships (full linkage)"
-            )
+                DocumentWideRules.unreachableResourceMessage(type: arena.types.name(record.type), id: text(record.id)))
+        }
+    }
+}
+
+/// A document's records as full linkage sees them: each names the records its identifiers
+/// resolved to.
+private struct RecordGraph: LinkageGraph {
+    let arena: ResourceArena
+
+    var nodeCount: Int { arena.resources.count }
+
+    func forEachNamed(by node: Int, _ body: (Int) -> Void) {
+        let record = arena.resources[node]
+        let first = Int(record.firstRelationship)
+        for r in first..<(first &+ Int(record.relationshipCount)) {
+            let relationship = arena.relationships[r]
+            let firstLink = Int(relationship.firstLinkage)
+            for l in firstLink..<(firstLink &+ Int(relationship.linkageCount)) {
+                let target = arena.linkages[l].target
+                if target != .max { body(Int(target)) }
+            }
         }
     }
 }

@@ -35,7 +35,7 @@ public struct DocumentParser {
         }
         driver = ParseDriver(options: options)
         let expected = failed == nil ? min(max(expectedByteCount, 0), options.maximumDocumentBytes) : 0
-        driver.builder.reserveCapacity(forDocumentBytes: expected)
+        driver.reserveCapacity(forDocumentBytes: expected)
         input = InputBuffer(reserving: expected, recycles: options.recyclesMemory)
     }
 
@@ -95,8 +95,7 @@ public struct DocumentParser {
         guard !finished else { throw JSONAPIError(.invalidJSON, "finish() called twice") }
         finished = true
         try run(from: input.count, isFinal: true)
-        unsafe driver.builder.input = input.bytes
-        let output = driver.builder.finish()
+        let output = unsafe driver.finish(all: input.bytes)
         return unsafe try Document(bytes: .buffer(input), output: output, options: driver.options)
     }
 

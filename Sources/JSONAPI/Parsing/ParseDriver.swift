@@ -1,9 +1,10 @@
 /// Runs the chosen tokenizer over the input and owns the builder; shared by whole-buffer and
-/// chunked parsing so both take exactly the same path.
+/// chunked parsing and the resource stream, so all take exactly the same path. Callers talk to
+/// the driver only: the tokenizer and the builder are its own, changed only here.
 struct ParseDriver {
-    var builder: DocumentBuilder
-    var scanner: JSONScanner
-    var custom: (any DocumentTokenizer)?
+    private(set) var builder: DocumentBuilder
+    private(set) var scanner: JSONScanner
+    private var custom: (any DocumentTokenizer)?
     let options: ParsingOptions
 
     init(options: ParsingOptions) {
@@ -11,6 +12,21 @@ struct ParseDriver {
         builder = DocumentBuilder(options: options)
         scanner = JSONScanner(maximumDepth: options.maximumDepth, maximumStringBytes: options.maximumStringBytes)
         custom = options.backend.makeTokenizer?(options)
+    }
+
+    /// The records built so far.
+    var arena: ResourceArena { builder.arena }
+
+    /// Sizes the builder's record arrays for a document of about `byteCount` bytes.
+    mutating func reserveCapacity(forDocumentBytes byteCount: Int) {
+        builder.reserveCapacity(forDocumentBytes: byteCount)
+    }
+
+    /// Ends the build once the tokenizer has accepted the last byte of `all` (every byte of the
+    /// document): the identifier index, linkage and the document-wide rules.
+    mutating func finish(all: UnsafeRawBufferPointer) -> DocumentBuilder.Output {
+        unsafe builder.input = all
+        return builder.finish()
     }
 
     /// Tokenizes `all[base...]`; `all` is every byte received so far.
@@ -70,4 +86,60 @@ struct ParseDriver {
         }
         return result
     }
+}
+
+// MARK: - Window operations
+
+// For a reader whose input is a sliding window (the resource stream): offsets are window
+// coordinates, and the window's owner feeds the bytes. The driver asks its tokenizer and builder,
+// each through its own window operations (`JSONScanner+Window.swift`,
+// `DocumentBuilder+Window.swift`, `ResourceArena+Release.swift`).
+
+extension ParseDriver {
+    /// The window offset of the first byte the open unit (a resource of `data` or `included`, a
+    /// top-level member) needs, or nil between units.
+    var openUnitStart: Int? {
+        if let frame = builder.openResourceFrame, builder.resourceFrameIsInArray { return Int(frame.start) }
+        if scanner.isBetweenTokens && builder.isBetweenStreamUnits { return nil }
+        return 0
+    }
+
+    /// The window offset of the `{` of the resource object being built, if one is open (its
+    /// record is already in the arena).
+    var openResourceStart: Int? { builder.openResourceFrame.map { Int($0.start) } }
+
+    /// How many leading window bytes may be released now, and whether the kept bytes must then
+    /// be scanned again from the first: inside an element of `data` or `included`, everything
+    /// before its `{` goes and the element is read again; between units, everything scanned goes;
+    /// inside anything else, nothing.
+    var releasablePrefix: (count: Int, rescans: Bool) {
+        if let frame = builder.openResourceFrame {
+            return builder.resourceFrameIsInArray ? (Int(frame.start), true) : (0, false)
+        }
+        if scanner.isBetweenTokens && builder.isBetweenStreamUnits { return (scanner.bytesConsumed, false) }
+        return (0, false)
+    }
+
+    /// Releases the window's first `count` bytes (``releasablePrefix``) and every record: the
+    /// builder forgets its records (and, when `rescanning`, the open element), and the tokenizer
+    /// moves to the new coordinates or, when `rescanning`, to before the element, whose bytes
+    /// the caller feeds again from offset 0.
+    mutating func releasePrefix(_ count: Int, rescanning: Bool) {
+        builder.releaseRecords(rollingBack: rescanning, retainFrom: count)
+        if rescanning {
+            scanner.restartBeforeArrayElement()
+        } else {
+            scanner.rebase(droppingFirst: count)
+        }
+    }
+
+    /// The builder's diagnostics before window offset `end` (see
+    /// `DocumentBuilder.takeDiagnostics(before:)`).
+    mutating func takeDiagnostics(before end: Int) -> (diagnostics: [DocumentBuilder.PendingDiagnostic], uncounted: Int)
+    {
+        builder.takeDiagnostics(before: end)
+    }
+
+    /// The document's frame while it is open: the top-level member being read, and its start.
+    var documentFrame: DocumentBuilder.Frame? { builder.documentFrame }
 }

@@ -1,17 +1,15 @@
-// The document-wide rules of a stream: `(type, id)` uniqueness and full linkage, decided with
-// memory proportional to the number of resources, never to bytes.
+// The document-wide rules (`DocumentWideRules`) in a stream: `(type, id)` uniqueness and full
+// linkage, decided with memory proportional to the number of resources, never to bytes.
 //
 // Every resource's key, and every key its identifiers name, goes into the exact identity index
 // (`IdentityIndex`) as it arrives, with two flags: *defined* (a resource with this key was seen:
-// a second one is a duplicate) and *reached* (reachable from primary data). A primary resource
-// is reached; an included resource that is already reached when it arrives marks the keys its
-// identifiers name reached at once, which in the usual layout (`data` first, `included` after,
-// each resource linked from something before it) is every resource. An included resource not
-// yet reached is *deferred*: its key and its identifiers' keys go to a log, and when the input
-// ends the log is walked until nothing changes; what is still unreached is reported.
+// a second one is a duplicate) and *reached* (reachable from primary data). Full linkage is
+// `FullLinkage` over those flags: the index's handles are its keys, a reached resource marks the
+// keys its identifiers name as it inserts them, and one not yet reached is deferred until the
+// input ends.
 //
 // Identifiers with only a `lid` (JSON:API 1.1) name resources by `(type, lid)`, kept in a second
-// index of the same kind; a handle from it carries `DeferredLinkage.localKey`.
+// index of the same kind; a handle from it carries `ResourceStream.localKey`.
 
 extension ResourceStream {
     /// Puts the records `trackedRecords ..< end` into the identity index, in document order.
@@ -20,7 +18,7 @@ extension ResourceStream {
         guard var index = identity else { return }
         identity = nil
         defer { identity = index }
-        let arena = driver.builder.arena
+        let arena = driver.arena
         let bytes = unsafe window.bytes
         let checksLinkage = options.parsing.checksFullLinkage
 
@@ -50,7 +48,6 @@ extension ResourceStream {
             // no identifier can reach it.
             var handle: UInt64 = 0
             var localHandle: UInt64 = 0
-            var wasReached = !included
             var keyWasReached = false
             if record.type != .max, record.id.isPresent {
                 let old = unsafe ResourceIndex.withUnescaped(
@@ -64,7 +61,6 @@ extension ResourceStream {
                 } else {
                     handle = index.lastHandle
                     keyWasReached = old & IdentityIndex.reached != 0
-                    if keyWasReached { wasReached = true }
                 }
             }
             guard checksLinkage else { continue }
@@ -76,21 +72,22 @@ extension ResourceStream {
                     lid, escaped: record.flags.contains(.lidHasEscapes), input: bytes, scratch: &scratch
                 ) { unsafe local.insert(type: record.type, id: $0, setting: IdentityIndex.defined) }
                 if old & IdentityIndex.defined == 0 {
-                    localHandle = local.lastHandle | DeferredLinkage.localKey
+                    localHandle = local.lastHandle | Self.localKey
                     lidWasReached = old & IdentityIndex.reached != 0
-                    if lidWasReached { wasReached = true }
                 }
                 localIdentity = local
             }
+            let wasReached = FullLinkage.isReachedOnArrival(
+                isPrimary: !included, keyWasNamedByReached: keyWasReached || lidWasReached)
             if wasReached {
                 // A reached record reaches the keys it owns (identifiers naming it by the other).
                 if handle != 0 && !keyWasReached { index.set(IdentityIndex.reached, onHandle: handle) }
                 if localHandle != 0 && !lidWasReached {
-                    localIdentity?.set(IdentityIndex.reached, onHandle: localHandle & ~DeferredLinkage.localKey)
+                    localIdentity?.set(IdentityIndex.reached, onHandle: localHandle & ~Self.localKey)
                 }
             }
             if included { sawIncluded = true }
-            let firstEdge = deferred.edges.count
+            let defers = !wasReached && (handle != 0 || localHandle != 0)
             Self.forEachIdentifier(of: record, arena: arena) { type, id, idEscaped, lid, lidEscaped in
                 let setting = wasReached ? IdentityIndex.reached : 0
                 var edge: UInt64
@@ -104,12 +101,12 @@ extension ResourceStream {
                     _ = unsafe ResourceIndex.withUnescaped(lid, escaped: lidEscaped, input: bytes, scratch: &scratch) {
                         unsafe local.insert(type: type, id: $0, setting: setting)
                     }
-                    edge = local.lastHandle | DeferredLinkage.localKey
+                    edge = local.lastHandle | Self.localKey
                     localIdentity = local
                 } else {
                     return
                 }
-                if !wasReached && (handle != 0 || localHandle != 0) { deferred.edges.append(edge) }
+                if defers { linkage.addEdge(edge) }
             }
             if !wasReached {
                 let text =
@@ -117,11 +114,10 @@ extension ResourceStream {
                     ? unsafe ResourceIndex.withUnescaped(
                         record.id, escaped: record.flags.contains(.idHasEscapes), input: bytes, scratch: &scratch
                     ) { unsafe Array($0) } : []
-                deferred.entries.append(
-                    DeferredLinkage.Entry(
-                        key: handle, localKey: localHandle, offset: origin &+ Int(record.object.start),
-                        index: position, type: record.type, id: text,
-                        edges: firstEdge..<deferred.edges.count))
+                linkage.deferResource(keys: (handle, localHandle))
+                deferredResources.append(
+                    DeferredResource(
+                        offset: origin &+ Int(record.object.start), index: position, type: record.type, id: text))
             }
         }
     }
@@ -129,16 +125,12 @@ extension ResourceStream {
     /// Marks the keys a relationship document's primary data names reached, once `data` is
     /// complete (it is read whole: see `isBetweenStreamUnits`).
     mutating func trackPrimaryLinkage() {
-        let arena = driver.builder.arena
+        let arena = driver.arena
         guard options.parsing.checksFullLinkage, arena.topLevel.primaryIsLinkage, !primaryLinkageTracked,
             arena.topLevel.dataRange.isPresent, var index = identity
         else { return }
         // `data` has begun; it is over once the document's frame no longer has it as its member.
-        let builder = driver.builder
-        if builder.hasTop {
-            let document = builder.below.first ?? builder.top
-            guard document.kind == .topLevel, document.member != .data else { return }
-        }
+        if let document = driver.documentFrame, document.member == .data { return }
         identity = nil
         defer { identity = index }
         primaryLinkageTracked = true
@@ -186,12 +178,11 @@ extension ResourceStream {
         let id = unsafe ResourceIndex.withUnescaped(
             record.id, escaped: record.flags.contains(.idHasEscapes), input: bytes, scratch: &scratch
         ) { unsafe String(decoding: $0, as: UTF8.self) }
-        let type = driver.builder.arena.types.name(record.type)
+        let type = driver.arena.types.name(record.type)
         let strict = !options.parsing.isLenient
         let diagnostic = locate(
             Int(record.object.start), severity: strict ? .error : .warning, code: .duplicateResource,
-            message:
-                "resource with type `\(type)` and id `\(id)` appears more than once; (type, id) pairs must be unique")
+            message: DocumentWideRules.duplicateResourceMessage(type: type, id: id))
         if strict && (firstError == nil || diagnostic.offset < firstError?.offset ?? .max) {
             firstError = JSONAPIError(
                 diagnostic.code, diagnostic.message, offset: diagnostic.offset, line: diagnostic.line,
@@ -206,64 +197,33 @@ extension ResourceStream {
         identity = nil
         defer { identity = index }
         var local = localIdentity ?? IdentityIndex(expectedKeys: 16)
-        defer { if localIdentity != nil { localIdentity = local } }
-        var done = [Bool](repeating: false, count: deferred.entries.count)
-        func isReached(_ handle: UInt64) -> Bool {
-            guard handle != 0 else { return false }
-            if handle & DeferredLinkage.localKey != 0 {
-                return local.set(0, onHandle: handle & ~DeferredLinkage.localKey) & IdentityIndex.reached != 0
+        let unreached = linkage.unreached { key in
+            if key & Self.localKey != 0 {
+                return local.set(0, onHandle: key & ~Self.localKey) & IdentityIndex.reached != 0
             }
-            return index.set(0, onHandle: handle) & IdentityIndex.reached != 0
+            return index.set(0, onHandle: key) & IdentityIndex.reached != 0
         }
-        func reach(_ handle: UInt64) {
-            if handle & DeferredLinkage.localKey != 0 {
-                local.set(IdentityIndex.reached, onHandle: handle & ~DeferredLinkage.localKey)
-            } else {
-                index.set(IdentityIndex.reached, onHandle: handle)
-            }
-        }
-        var changed = true
-        while changed {
-            changed = false
-            for (i, entry) in deferred.entries.enumerated() where !done[i] {
-                guard isReached(entry.key) || isReached(entry.localKey) else { continue }
-                done[i] = true
-                changed = true
-                for e in entry.edges { reach(deferred.edges[e]) }
-            }
-        }
-        for (i, entry) in deferred.entries.enumerated() where !done[i] {
-            let type = driver.builder.arena.types.name(entry.type)
+        for position in unreached {
+            let entry = deferredResources[position]
+            let type = driver.arena.types.name(entry.type)
             record(
                 Diagnostic(
                     severity: .warning, code: .unreachableResource,
-                    message:
-                        "included resource with type `\(type)` and id `\(String(decoding: entry.id, as: UTF8.self))` is not reachable from primary data through relationships (full linkage)",
+                    message: DocumentWideRules.unreachableResourceMessage(
+                        type: type, id: String(decoding: entry.id, as: UTF8.self)),
                     offset: entry.offset, pointer: "/included/\(entry.index)"))
         }
     }
+
+    /// Marks a handle from the `(type, lid)` index (bit 61 is never set in a handle).
+    static var localKey: UInt64 { 1 << 61 }
 }
 
-/// Included resources that arrived before anything linked to them, and the keys their
-/// identifiers name: what full linkage needs at the end.
-struct DeferredLinkage {
-    /// Marks a handle from the `(type, lid)` index.
-    static let localKey: UInt64 = 1 << 61
-
-    struct Entry {
-        var key: UInt64
-        var localKey: UInt64
-        var offset: Int
-        var index: Int
-        var type: UInt32
-        var id: [UInt8]
-        var edges: Range<Int>
-    }
-
-    var entries: [Entry] = []
-    var edges: [UInt64] = []
-
-    var footprint: Int {
-        entries.count * MemoryLayout<Entry>.stride + entries.reduce(0) { $0 + $1.id.count } + edges.count * 8
-    }
+/// What a stream reports an unreached included resource by: kept for each resource deferred by
+/// full linkage, since its bytes are gone by the end.
+struct DeferredResource {
+    var offset: Int
+    var index: Int
+    var type: UInt32
+    var id: [UInt8]
 }

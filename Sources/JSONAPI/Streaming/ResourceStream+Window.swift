@@ -17,38 +17,21 @@
 
 extension ResourceStream {
     /// The window offset of the first byte the open unit needs, or nil between units.
-    var openUnitStart: Int? {
-        let builder = driver.builder
-        if let frame = builder.openResourceFrame, builder.resourceFrameIsInArray { return Int(frame.start) }
-        if driver.scanner.pending.isNone && builder.opaqueDepth == 0 && builder.isBetweenStreamUnits { return nil }
-        return 0
-    }
+    var openUnitStart: Int? { driver.openUnitStart }
 
     /// Frees the window's front (see the discussion at the top of the file).
     mutating func makeRoom() throws(JSONAPIError) {
-        var retain = 0
-        var rescan = false
-        let builder = driver.builder
-        if let frame = builder.openResourceFrame {
-            if builder.resourceFrameIsInArray {
-                retain = Int(frame.start)
-                rescan = true
-            }
-        } else if driver.scanner.pending.isNone && builder.opaqueDepth == 0 && builder.isBetweenStreamUnits {
-            retain = driver.scanner.offset
-        }
+        let (retain, rescan) = driver.releasablePrefix
         guard retain > 0 else { return }
         ensureUniqueWindow()
         stats.slides &+= 1
         if options.countsLines {
             unsafe withSlice(window.bytes, 0..<retain) { unsafe lines.advance(over: $0) }
         }
-        if origin == 0 {
-            let outer = driver.builder.below.first ?? driver.builder.top
-            documentStart = Int(outer.start)
+        if origin == 0, let document = driver.documentFrame {
+            documentStart = Int(document.start)
         }
-        driver.builder.dropDeliveredRecords(rollingBack: rescan, retainFrom: retain)
-        driver.builder.markOuterFramesReleased()
+        driver.releasePrefix(retain, rescanning: rescan)
         arenaSectionBase = sectionCounts
         queuedRecords = 0
         trackedRecords = 0
@@ -60,7 +43,6 @@ extension ResourceStream {
         origin &+= retain
         scanned = window.count
         if rescan {
-            driver.scanner.restartBeforeArrayElement()
             stats.rescannedBytes &+= window.count
             do throws(JSONAPIError) {
                 unsafe try driver.feed(all: window.bytes, from: 0, isFinal: false)
@@ -68,8 +50,6 @@ extension ResourceStream {
                 // Unreached: the same bytes were scanned without an error before the slide.
                 throw fail(located(error))
             }
-        } else {
-            driver.scanner.offset &-= retain
         }
     }
 
@@ -85,14 +65,14 @@ extension ResourceStream {
             thrown = located(error)
         }
         scanned = window.count
-        let arena = driver.builder.arena
+        let arena = driver.arena
         // A resource cut off by a syntax error is still open: it is never handed out.
-        let open = openResourceIsCounted
-        let completed = arena.resources.count &- (open ? 1 : 0)
+        let openStart = driver.openResourceStart
+        let completed = arena.resources.count &- (openStart == nil ? 0 : 1)
 
         // Rule violations the builder found in finished units.
         var firstError: JSONAPIError? = thrown
-        collectDiagnostics(upTo: open ? openResourceStart : Int.max, firstError: &firstError)
+        collectDiagnostics(upTo: openStart ?? Int.max, firstError: &firstError)
         trackPrimaryLinkage()
         if trackedRecords < completed {
             trackIdentity(upTo: completed, firstError: &firstError)
@@ -122,27 +102,13 @@ extension ResourceStream {
         return b.offset < a.offset ? b : a
     }
 
-    /// Whether the last resource record is still open.
-    private var openResourceIsCounted: Bool { driver.builder.openResourceFrame != nil }
-
-    private var openResourceStart: Int { driver.builder.openResourceFrame.map { Int($0.start) } ?? Int.max }
-
     /// Moves the builder's diagnostics before `end` (window offset) into ``diagnostics``; in
     /// strict mode the earliest error becomes `firstError`. Those at or after `end` belong to the
     /// open resource, which a slide may scan again: they stay with the builder until it closes.
     private mutating func collectDiagnostics(upTo end: Int, firstError: inout JSONAPIError?) {
-        guard !driver.builder.pending.isEmpty else { return }
-        var keep: [DocumentBuilder.PendingDiagnostic] = []
-        var moved: [DocumentBuilder.PendingDiagnostic] = []
-        for item in driver.builder.pending {
-            if item.offset >= end && item.offset != Int(UInt32.max) { keep.append(item) } else { moved.append(item) }
-        }
-        let keptErrors = keep.filter { $0.severity == .error }.count
-        let movedErrors = driver.builder.errorCount &- keptErrors
-        driver.builder.pending = keep
-        driver.builder.errorCount = keptErrors
-        moved.sort { $0.offset < $1.offset }
-        for item in moved {
+        let (taken, uncounted) = driver.takeDiagnostics(before: end)
+        uncountedDiagnostics &+= uncounted
+        for item in taken {
             let diagnostic = locate(item.offset, severity: item.severity, code: item.code, message: item.message)
             if item.severity == .error && !options.parsing.isLenient {
                 if firstError == nil || diagnostic.offset < firstError?.offset ?? .max {
@@ -153,9 +119,6 @@ extension ResourceStream {
             }
             record(diagnostic)
         }
-        _ = movedErrors
-        uncountedDiagnostics &+= driver.builder.uncountedDiagnostics
-        driver.builder.uncountedDiagnostics = 0
     }
 
     mutating func record(_ diagnostic: Diagnostic) {
@@ -176,7 +139,7 @@ extension ResourceStream {
             queue.removeAll(keepingCapacity: true)
             head = 0
         }
-        let arena = driver.builder.arena
+        let arena = driver.arena
         var items: [(start: Int, end: Int, item: Pending)] = []
         for r in queuedRecords..<completed {
             let object = arena.resources[r].object
@@ -234,13 +197,13 @@ extension ResourceStream {
     /// (see ``StreamLocation/locate(_:in:arena:)``).
     func locate(_ offset: Int, severity: Diagnostic.Severity, code: JSONAPIError.Code, message: String) -> Diagnostic {
         // The outer frames' starts are outside the window once it has slid (see
-        // `markOuterFramesReleased`): the top-level object's start is kept here.
+        // `DocumentBuilder.releaseRecords`): the top-level object's start is kept here.
         if offset == Int(UInt32.max) {
             return Diagnostic(
                 severity: severity, code: code, message: message, offset: documentStart,
                 line: documentStart == 0 ? 1 : 0, column: documentStart == 0 ? 1 : 0, pointer: "")
         }
-        let place = unsafe location.locate(offset, in: window.bytes, arena: driver.builder.arena)
+        let place = unsafe location.locate(offset, in: window.bytes, arena: driver.arena)
         return Diagnostic(
             severity: severity, code: code, message: message, offset: place.offset, line: place.line,
             column: place.column, pointer: place.pointer)
@@ -257,10 +220,7 @@ extension ResourceStream {
 
     /// The top-level member being read: its pointer and the window offset of its value.
     private var currentTopLevelMember: (pointer: String, valueStart: Int?)? {
-        let builder = driver.builder
-        guard builder.hasTop else { return nil }
-        let document = builder.below.first ?? builder.top
-        guard document.kind == .topLevel, document.member != .none else { return nil }
+        guard let document = driver.documentFrame, document.member != .none else { return nil }
         let released = document.valueStart == .max
         let name: String
         switch document.member {
@@ -276,107 +236,5 @@ extension ResourceStream {
                 window.bytes.slice(document.key), hasEscapes: document.keyEscaped)
         }
         return (StreamLocation.pointer(name), released ? nil : Int(document.valueStart))
-    }
-}
-
-// MARK: - Builder and scanner support
-
-extension DocumentBuilder {
-    /// The frame of the resource object being built, if one is open.
-    var openResourceFrame: Frame? {
-        guard hasTop else { return nil }
-        if top.kind == .resource { return top }
-        for frame in below where frame.kind == .resource { return frame }
-        return nil
-    }
-
-    /// Whether the open resource is an element of the `data` or `included` array (the frames
-    /// below it are exactly the document's and the array's).
-    var resourceFrameIsInArray: Bool {
-        guard below.count >= 2, below[0].kind == .topLevel,
-            below[1].kind == .dataArray || below[1].kind == .includedArray
-        else { return false }
-        return below.count == 2 ? top.kind == .resource : below[2].kind == .resource
-    }
-
-    /// Whether no member or element is under way whose bytes the builder may still read: the
-    /// builder is between the elements of `data`/`included` or between top-level members.
-    var isBetweenStreamUnits: Bool {
-        guard hasTop else { return false }
-        switch top.kind {
-        // Primary data of identifiers (a relationship document) is read whole: its records
-        // are needed together when it ends.
-        case .dataArray: return below.count == 1 && !arena.topLevel.primaryIsLinkage
-        case .includedArray: return below.count == 1
-        case .topLevel: return below.isEmpty && top.member == .none
-        default: return false
-        }
-    }
-
-    /// Empties the record arrays (every record in them was handed out) and, when `rollingBack`,
-    /// returns to the state before the open resource's `{`: its frames are popped and its
-    /// diagnostics dropped (scanning it again records them again).
-    ///
-    /// Every builder field a resource object changes is listed here or is restored by the pops:
-    /// a new such field must be added, or sliding inside a resource breaks (the split-at-every-
-    /// window tests catch it).
-    mutating func dropDeliveredRecords(rollingBack: Bool, retainFrom: Int) {
-        if rollingBack {
-            while hasTop && top.kind != .dataArray && top.kind != .includedArray { _ = pop() }
-            top.member = .none
-            opaqueDepth = 0
-            fieldNames.removeAll(keepingCapacity: true)
-            fieldNamesEscaped = false
-            if !pending.isEmpty {
-                let dropped = pending.filter { $0.offset >= retainFrom && $0.severity == .error }.count
-                pending.removeAll { $0.offset >= retainFrom }
-                errorCount -= dropped
-            }
-        }
-        arena.resources.removeAll(keepingCapacity: true)
-        arena.relationships.removeAll(keepingCapacity: true)
-        arena.linkages.removeAll(keepingCapacity: true)
-        arena.errors.removeAll(keepingCapacity: true)
-        arena.foreignMembers.removeAll(keepingCapacity: true)
-        arena.resourceLids.entries.removeAll(keepingCapacity: true)
-        arena.resourceMeta.entries.removeAll(keepingCapacity: true)
-        arena.relationshipLinks.entries.removeAll(keepingCapacity: true)
-        arena.relationshipMeta.entries.removeAll(keepingCapacity: true)
-        arena.linkageLids.entries.removeAll(keepingCapacity: true)
-        arena.linkageMeta.entries.removeAll(keepingCapacity: true)
-        resourceDigests.removeAll(keepingCapacity: true)
-        linkageDigests.removeAll(keepingCapacity: true)
-        arena.topLevel.primaryStart = 0
-        arena.topLevel.includedStart = 0
-        arena.topLevel.meta = .absent
-        arena.topLevel.links = .absent
-        arena.topLevel.jsonapi = .absent
-        arena.topLevel.errors = .absent
-    }
-
-    /// Marks the starts of the frames that outlive a slide (the document's, and the array's) as
-    /// outside the window: `UInt32.max`, which the stream reports at the document's start.
-    mutating func markOuterFramesReleased() {
-        for i in below.indices {
-            below[i].start = .max
-            below[i].valueStart = .max
-        }
-        if hasTop && (top.kind == .topLevel || top.kind == .dataArray || top.kind == .includedArray) {
-            top.start = .max
-            top.valueStart = .max
-        }
-    }
-}
-
-extension JSONScanner {
-    /// Puts the scanner before a value at the front of the window, inside an array (depth 2)
-    /// inside the document's object (depth 1): where it was before the open resource's `{`.
-    mutating func restartBeforeArrayElement() {
-        offset = 0
-        expect = .element
-        depth = 2
-        inObject = false
-        innerContainers = 0b01
-        pending = .none
     }
 }

@@ -156,7 +156,9 @@ public struct ResourceStream: ~Copyable {
     var documentStart = 0
     var identity: IdentityIndex?
     var localIdentity: IdentityIndex?
-    var deferred = DeferredLinkage()
+    var linkage = DeferredLinkage()
+    /// What the resources `linkage` deferred are reported by, in the same order.
+    var deferredResources: [DeferredResource] = []
     var sawIncluded = false
     var primaryLinkageTracked = false
     var scratch: [UInt8] = []
@@ -188,7 +190,7 @@ public struct ResourceStream: ~Copyable {
         self.options = options
         driver = ParseDriver(options: options.parsing)
         window = InputBuffer(reserving: options.windowBytes)
-        driver.builder.reserveCapacity(forDocumentBytes: options.windowBytes)
+        driver.reserveCapacity(forDocumentBytes: options.windowBytes)
         if options.checksUniqueness || options.parsing.checksFullLinkage {
             identity = IdentityIndex()
         }
@@ -201,8 +203,9 @@ public struct ResourceStream: ~Copyable {
         s.windowCapacity = window.capacity
         s.identityKeys = (identity?.keyCount ?? 0) + (localIdentity?.keyCount ?? 0)
         s.identityIndexBytes =
-            (identity?.footprint ?? 0) + (localIdentity?.footprint ?? 0) + deferred.footprint
-        s.deferredResources = deferred.entries.count
+            (identity?.footprint ?? 0) + (localIdentity?.footprint ?? 0) + linkage.footprint
+            + deferredResources.reduce(0) { $0 + MemoryLayout<DeferredResource>.stride + $1.id.count }
+        s.deferredResources = deferredResources.count
         return s
     }
 
@@ -317,7 +320,7 @@ public struct ResourceStream: ~Copyable {
     mutating func currentStorage() -> DocumentStorage {
         if let storage { return storage }
         let made = unsafe DocumentStorage(
-            bytes: .buffer(window), arena: driver.builder.arena, diagnostics: [], options: options.parsing,
+            bytes: .buffer(window), arena: driver.arena, diagnostics: [], options: options.parsing,
             stream: location)
         storage = made
         return made
