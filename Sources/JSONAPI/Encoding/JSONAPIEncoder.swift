@@ -38,8 +38,13 @@ import Synchronization
 ///
 /// A model is a `JSONAPIResource & Encodable` struct. Its `id` and `lid` go to the resource
 /// object, `meta` and `links` to the resource's own `meta` and `links`, properties holding models,
-/// arrays or optionals of models, ``Identifier``s, ``ResourceUnion``s, ``Lazy`` or ``Related``
-/// values to `relationships` as linkage, and every other property to `attributes`. Keys such as
+/// ``ResourceUnion``s, identifiers (``Identifier``, ``ResourceIdentifier``, ``UnionIdentifier``)
+/// or ``Lazy`` references, optionally inside an `Optional` or ``Field`` and then an `Array`, or
+/// ``Related`` values, to `relationships` as linkage, and every other property to `attributes`
+/// (so `[[Person]]` and `[Person?]`, which cannot be linkage, are attribute values). The same
+/// rule decides which members ``ResourceShape`` publishes as relationships. A ``Related`` of
+/// another type (a ``JSON``, say) writes its value as the relationship's `data`, which must then
+/// be `null`, a resource identifier object or an array of them. Keys such as
 /// `"author.meta"` / `"author.links"` give a relationship's `meta` / `links`, and
 /// `"attributes.x"` / `"relationships.x"` force a section, as in decoding. A to-one relationship
 /// that is `nil` (`var author: Person?`, `Identifier<Person>?`) is written as

@@ -5,18 +5,13 @@
 #endif
 
 // Encoding for the decoding-side relationship types (`Field`, `Related`, `Lazy`), and the
-// internal protocols by which the encoder recognises relationship values.
+// internal protocols by which the encoder collects relationship values' linkage. Which types are
+// relationships is `RelationshipType`'s rule.
 
 /// A value that is relationship linkage: the encoder asks it for its resource identifiers.
 protocol LinkageEncodable {
     /// Adds the linkage (and the models to include, if any) to `linkage`.
     func collectLinkage(into linkage: inout LinkageBuilder) throws
-}
-
-/// A type that is relationship linkage, decided from the type alone (so `[Person]` is a to-many
-/// relationship even when empty, and `Person?` a to-one one).
-protocol LinkageEncodableType {
-    static var isLinkage: Bool { get }
 }
 
 /// Linkage read through the value's static type: the caller passes a value of `Self`.
@@ -34,20 +29,6 @@ extension Identifier: DirectLinkageEncodable {}
 extension Array: DirectLinkageEncodable {}
 extension Optional: DirectLinkageEncodable {}
 extension Lazy: DirectLinkageEncodable {}
-
-/// Whether a value of `type` is written as a relationship rather than an attribute.
-func isRelationshipType(_ type: Any.Type) -> Bool {
-    if type is any JSONAPIResource.Type { return true }
-    if type is any ResourceUnion.Type { return true }
-    if let marker = type as? any LinkageEncodableType.Type { return marker.isLinkage }
-    return type is any UnionIdentifierConvertible.Type
-}
-
-/// A to-many relationship type: its `nil` is not empty linkage (`[]` is), so it is left out.
-protocol ToManyLinkageType {}
-
-extension Array: ToManyLinkageType {}
-extension Related: ToManyLinkageType where Value: ToManyLinkageType {}
 
 extension EncodingContext {
     /// Whether a `nil` member of type `Optional<type>` under `key` is a to-one relationship known
@@ -67,8 +48,7 @@ extension EncodingContext {
     }
 }
 
-extension Identifier: LinkageEncodable, LinkageEncodableType {
-    static var isLinkage: Bool { true }
+extension Identifier: LinkageEncodable {
     func collectLinkage(into linkage: inout LinkageBuilder) throws {
         linkage.add(reference)
     }
@@ -100,8 +80,7 @@ extension Identifier: IdentifierArrayElement {
     }
 }
 
-extension Lazy: LinkageEncodable, LinkageEncodableType {
-    static var isLinkage: Bool { true }
+extension Lazy: LinkageEncodable {
     func collectLinkage(into linkage: inout LinkageBuilder) throws {
         let identifier = self.identifier
         linkage.add(
@@ -121,8 +100,7 @@ extension Lazy: Encodable {
     }
 }
 
-extension Array: LinkageEncodable, LinkageEncodableType {
-    static var isLinkage: Bool { isRelationshipType(Element.self) }
+extension Array: LinkageEncodable {
     func collectLinkage(into linkage: inout LinkageBuilder) throws {
         linkage.isToMany = true
         if let identifiers = Element.self as? any IdentifierArrayElement.Type {
@@ -133,16 +111,26 @@ extension Array: LinkageEncodable, LinkageEncodableType {
     }
 }
 
-extension Optional: LinkageEncodable, LinkageEncodableType {
-    static var isLinkage: Bool { isRelationshipType(Wrapped.self) }
+extension Optional: LinkageEncodable {
     func collectLinkage(into linkage: inout LinkageBuilder) throws {
         if let value = self { try linkage.addValue(value) }
     }
 }
 
-/// `null` linkage, written for a relationship ``Field`` that is ``Field/null``.
-struct NullLinkage: Encodable, LinkageEncodable, LinkageEncodableType {
-    static var isLinkage: Bool { true }
+/// A relationship ``Field`` reached through a generic `encode` (whose static type is not
+/// `Field`, so the keyed container's overloads do not apply): its value's linkage, or `null`
+/// for ``Field/null`` and ``Field/absent`` (which only a keyed container can leave out), as
+/// ``Field``'s own `encode(to:)` writes `null` for both.
+extension Field: LinkageEncodable {
+    func collectLinkage(into linkage: inout LinkageBuilder) throws {
+        if case .value(let value) = self { try linkage.addValue(value) }
+    }
+}
+
+/// `null` linkage, written for a relationship ``Field`` that is ``Field/null``: a to-one
+/// relationship to nothing.
+struct NullLinkage: Encodable, LinkageEncodable, RelationshipTargetMarker {
+    static var relationshipTarget: RelationshipType.Target { .identifier(Self.self) }
     func collectLinkage(into linkage: inout LinkageBuilder) throws {}
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -155,10 +143,6 @@ protocol RelatedEncodable {
     var relatedValue: Any { get }
     var relatedMeta: (any Encodable)? { get }
     var relatedLinks: (any Encodable)? { get }
-}
-
-extension Related: LinkageEncodableType {
-    static var isLinkage: Bool { true }
 }
 
 extension Related: RelatedEncodable where Value: Encodable, Meta: Encodable, Links: Encodable {
@@ -225,7 +209,7 @@ extension KeyedEncodingContainer {
         case .absent:
             return
         case .null:
-            if isRelationshipType(Value.self) {
+            if RelationshipType.of(Value.self) != nil {
                 try encode(NullLinkage(), forKey: key)
             } else {
                 try encodeNil(forKey: key)

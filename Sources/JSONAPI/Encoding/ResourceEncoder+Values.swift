@@ -93,6 +93,27 @@ final class EncodedArray {
     var values: [EncodedValue] = []
 }
 
+extension EncodedValue {
+    /// The value as ``JSON``, for linkage given as a value (``LinkageBuilder/addRelatedValue(_:)``);
+    /// nesting is bounded by the nesting of the Swift value that made it.
+    var json: JSON {
+        switch self {
+        case .null: .null
+        case .bool(let value): .bool(value)
+        case .int(let value): .int(value)
+        case .uint(let value): Int64(exactly: value).map(JSON.int) ?? .decimal(String(value))
+        case .double(let value): .double(value)
+        case .float(let value): .double(Double(value))
+        case .decimal(let value): .decimal(value.description)
+        case .string(let value): .string(value)
+        case .object(let object): .object(JSON.Object(zip(object.keys, object.values.map(\.json))))
+        case .array(let array): .array(array.values.map(\.json))
+        case .strings(let strings): .array(strings.map(JSON.string))
+        case .json(let value): value
+        }
+    }
+}
+
 /// State shared by every encoder of one `encode` call.
 final class EncodingContext {
     let options: EncodingOptions
@@ -142,7 +163,7 @@ final class EncodingContext {
         case plain
         /// A to-one relationship value: its `nil` is known-empty linkage.
         case toOneRelationship
-        /// A to-many relationship value (``ToManyLinkageType``): its `nil` says nothing.
+        /// A to-many relationship value (``RelationshipType/isToMany``): its `nil` says nothing.
         case toManyRelationship
         case stringDictionary
 
@@ -230,8 +251,8 @@ final class EncodingContext {
         let key = ObjectIdentifier(type)
         if let kind = kinds[key] { return kind }
         let kind: TypeKind
-        if isRelationshipType(type) {
-            kind = type is any ToManyLinkageType.Type ? .toManyRelationship : .toOneRelationship
+        if let relationship = RelationshipType.of(type) {
+            kind = relationship.isToMany ? .toManyRelationship : .toOneRelationship
         } else if type is any StringKeyedDictionary.Type {
             kind = .stringDictionary
         } else {

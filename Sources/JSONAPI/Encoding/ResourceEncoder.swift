@@ -72,7 +72,7 @@ struct LinkageBuilder {
             }
             try addModel(model)
         } else if let related = value as? any RelatedEncodable {
-            try addValue(related.relatedValue)
+            try addRelatedValue(related.relatedValue)
         } else if let identifier = value as? any UnionIdentifierConvertible {
             // A union's own identifier type (an enum with a case per member).
             add(identifier.linkageReference)
@@ -83,6 +83,73 @@ struct LinkageBuilder {
                     codingPath: [],
                     debugDescription: "\(type(of: value)) is neither a JSONAPIResource model nor an identifier"))
         }
+    }
+
+    /// Adds the value of a ``Related``: a relationship type as ``addValue(_:)`` does, any other
+    /// value (a ``JSON``, say) as the linkage it encodes to, which must be `null`, a resource
+    /// identifier object or an array of them (``RelationshipType``: a `Related` of any value is
+    /// a relationship, its `data` read and written as that value).
+    mutating func addRelatedValue(_ value: Any) throws {
+        if RelationshipType.of(type(of: value)) != nil {
+            try addValue(value)
+            return
+        }
+        guard let encodable = value as? any Encodable else {
+            throw untypedLinkageError(value, "is not Encodable")
+        }
+        let json: JSON
+        if let value = value as? JSON {
+            json = value
+        } else {
+            json = try context.box(encodable, path: []).json
+        }
+        switch json {
+        case .null:
+            break
+        case .array(let elements):
+            isToMany = true
+            for element in elements { add(try untypedIdentifier(element, of: value)) }
+        default:
+            add(try untypedIdentifier(json, of: value))
+        }
+    }
+
+    /// A resource identifier object of untyped linkage: `type`, `id` and `lid` strings and a
+    /// `meta` object, nothing else.
+    private func untypedIdentifier(_ json: JSON, of value: Any) throws -> LinkageReference {
+        guard case .object(let members) = json else {
+            throw untypedLinkageError(value, "encodes \(json), not a resource identifier object")
+        }
+        var reference = LinkageReference(type: "", id: nil, lid: nil, model: nil)
+        var hasType = false
+        for entry in members {
+            let (name, member) = (entry.key, entry.value)
+            switch (name, member) {
+            case ("type", .string(let type)):
+                reference.type = type
+                hasType = true
+            case ("id", .string(let id)): reference.id = id
+            case ("lid", .string(let lid)): reference.lid = lid
+            case ("meta", .object(let meta)): reference.meta = JSONObject(meta)
+            default:
+                throw untypedLinkageError(
+                    value, "has `\(name)`: \(member), which a resource identifier object cannot hold")
+            }
+        }
+        guard hasType, reference.id != nil || reference.lid != nil else {
+            throw untypedLinkageError(value, "encodes \(json), which lacks a `type` string or an `id` or `lid`")
+        }
+        return reference
+    }
+
+    private func untypedLinkageError(_ value: Any, _ problem: String) -> EncodingError {
+        EncodingError.invalidValue(
+            value,
+            EncodingError.Context(
+                codingPath: [],
+                debugDescription:
+                    "the value of a Related (\(type(of: value))) \(problem); its data must be null, a resource identifier object or an array of them"
+            ))
     }
 
     /// Adds a model: its identity (when needed now) and the model itself, for `included`.
@@ -383,7 +450,7 @@ struct ResourceKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             // Identifiers, arrays, optionals: no copy of the value into an existential box.
             try direct.collect(value, into: &linkage)
         } else if let related = value as? any RelatedEncodable {
-            try linkage.addValue(related.relatedValue)
+            try linkage.addRelatedValue(related.relatedValue)
             if let meta = related.relatedMeta {
                 encoder.relationships[index].meta = try encoder.context.box(meta, path: [AnyKey(name)])
             }

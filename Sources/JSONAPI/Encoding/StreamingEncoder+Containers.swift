@@ -212,7 +212,7 @@ extension StreamingEncoder {
         // Models, arrays, optionals: collected by the plan, no copy into an existential box.
         let collected = try plan.collect(value, into: &linkage)
         if !collected, let related = value as? any RelatedEncodable {
-            try linkage.addValue(related.relatedValue)
+            try linkage.addRelatedValue(related.relatedValue)
             if let meta = related.relatedMeta {
                 let start = unsafe out.count
                 try writeValue(meta, parent: nil, key: AnyKey(name))

@@ -25,8 +25,7 @@ extension UnionIdentifier: Encodable {
     }
 }
 
-extension UnionIdentifier: LinkageEncodable, LinkageEncodableType, DirectLinkageEncodable {
-    static var isLinkage: Bool { true }
+extension UnionIdentifier: LinkageEncodable, DirectLinkageEncodable {
     func collectLinkage(into linkage: inout LinkageBuilder) throws {
         linkage.add(reference)
     }

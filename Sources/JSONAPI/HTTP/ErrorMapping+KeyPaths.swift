@@ -42,7 +42,7 @@ extension JSONAPIErrorObject {
         let section: String
         if ["id", "lid", "meta", "links", "type"].contains(first) {
             section = ""
-        } else if names.count == 1 && isRelationshipType(type(of: keyPath).valueType) {
+        } else if names.count == 1 && RelationshipType.of(type(of: keyPath).valueType) != nil {
             section = "/relationships"
         } else {
             section = "/attributes"

@@ -331,9 +331,9 @@ extension Related: ShapeRelatedMarker {
 
 /// What a relationship-typed property is, from its type alone: `nil` for attribute types.
 ///
-/// The same types the encoder writes as relationships (`isRelationshipType`), and
-/// `ResourceIdentifier`, which only decodes: a model, a union, an identifier, a lazy reference
-/// or ``Related``, optionally inside an `Optional` or ``Field``, then an `Array`.
+/// Whether a type is a relationship at all, and its cardinality, is ``RelationshipType``'s rule
+/// (the encoder's too); this adds what a shape publishes: the representation, the target's
+/// name and resource types, and the relationship object's meta and links types.
 struct RelationshipKind {
     var cardinality: RelationshipShape.Cardinality
     var representation: RelationshipShape.Representation
@@ -345,63 +345,55 @@ struct RelationshipKind {
     var links: (any Decodable.Type)?
 
     static func of(_ type: any Decodable.Type) -> RelationshipKind? {
-        var type = type
-        var meta: (any Decodable.Type)?
-        var links: (any Decodable.Type)?
-        let related = type as? any ShapeRelatedMarker.Type
-        if let related {
-            type = related.shapeValue
-            meta = related.shapeMeta
-            links = related.shapeLinks
+        guard let relationship = RelationshipType.of(type) else { return nil }
+        var kind = target(relationship.target)
+        kind.cardinality = relationship.isToMany ? .toMany : .toOne
+        kind.isOptional = relationship.isOptional
+        if let related = relationship.related as? any ShapeRelatedMarker.Type {
+            kind.meta = related.shapeMeta
+            kind.links = related.shapeLinks
         }
-        var isOptional = false
-        if let wrapper = type as? any ShapeWrapper.Type, wrapper.shapeRole == .optional || wrapper.shapeRole == .field {
-            isOptional = true
-            type = wrapper.shapeElement
-        }
-        var cardinality = RelationshipShape.Cardinality.toOne
-        if let wrapper = type as? any ShapeWrapper.Type, wrapper.shapeRole == .array {
-            cardinality = .toMany
-            type = wrapper.shapeElement
-        }
-        guard var kind = target(type) ?? (related == nil ? nil : untyped(type)) else { return nil }
-        kind.cardinality = cardinality
-        kind.isOptional = isOptional
-        kind.meta = meta
-        kind.links = links
         return kind
     }
 
     /// A ``Related`` whose value is none of the relationship types (a `JSONValue`, say): the
     /// decoder reads the relationship object's `data` into it as it is.
-    private static func untyped(_ type: any Decodable.Type) -> RelationshipKind {
+    private static func untyped(_ type: Any.Type) -> RelationshipKind {
         RelationshipKind(
             cardinality: .toOne, representation: .identifier, targetTypeName: String(describing: type), targets: [],
             isUnion: false, isOptional: false)
     }
 
-    private static func target(_ type: any Decodable.Type) -> RelationshipKind? {
-        if let identifier = type as? any ShapeIdentifierMarker.Type {
+    private static func target(_ target: RelationshipType.Target) -> RelationshipKind {
+        switch target {
+        case .identifier(let type):
+            if let identifier = type as? any ShapeIdentifierMarker.Type {
+                return RelationshipKind(
+                    cardinality: .toOne, representation: .identifier,
+                    targetTypeName: String(describing: identifier.shapeTarget),
+                    targets: [identifier.shapeTarget.resourceType], isUnion: false, isOptional: false)
+            }
+            // A union's identifier reads as the union does; `ResourceIdentifier` names no target.
+            if var kind = (type as? any Decodable.Type).flatMap(resource) {
+                kind.representation = .identifier
+                return kind
+            }
             return RelationshipKind(
-                cardinality: .toOne, representation: .identifier,
-                targetTypeName: String(describing: identifier.shapeTarget),
-                targets: [identifier.shapeTarget.resourceType], isUnion: false, isOptional: false)
-        }
-        if type == ResourceIdentifier.self {
-            return RelationshipKind(
-                cardinality: .toOne, representation: .identifier, targetTypeName: "ResourceIdentifier", targets: [],
-                isUnion: false, isOptional: false)
-        }
-        if let lazy = type as? any LazyMarker.Type, let model = lazy.model as? any Decodable.Type {
-            guard var kind = resource(model) else {
+                cardinality: .toOne, representation: .identifier, targetTypeName: String(describing: type),
+                targets: [], isUnion: false, isOptional: false)
+        case .lazy(let model):
+            guard let decodable = model as? any Decodable.Type, var kind = resource(decodable) else {
                 return RelationshipKind(
                     cardinality: .toOne, representation: .lazy, targetTypeName: String(describing: model),
                     targets: [], isUnion: false, isOptional: false)
             }
             kind.representation = .lazy
             return kind
+        case .resource(let type):
+            return (type as? any Decodable.Type).flatMap(resource) ?? untyped(type)
+        case .untyped(let type):
+            return untyped(type)
         }
-        return resource(type)
     }
 
     /// A model or union, as the decoder's `TypeTraits` see it.

@@ -49,8 +49,7 @@ extension ResourceIdentifier: Encodable {
     }
 }
 
-extension ResourceIdentifier: LinkageEncodable, LinkageEncodableType, DirectLinkageEncodable {
-    static var isLinkage: Bool { true }
+extension ResourceIdentifier: LinkageEncodable, DirectLinkageEncodable {
     func collectLinkage(into linkage: inout LinkageBuilder) throws {
         linkage.add(reference)
     }
