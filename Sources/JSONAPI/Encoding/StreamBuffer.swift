@@ -166,87 +166,85 @@ struct StreamBuffer: ~Copyable {
         }
     }
 
-    /// Copies `"` + `utf8` + `"` in place, then checks the copy a word at a time; only when a
-    /// byte needs an escape is the copy rewritten with escapes.
+    /// Copies `"` + `utf8` + `"` in place, then checks the copy sixteen bytes at a time (a block
+    /// of spaces, which never need an escape, pads the last); only from the first byte that
+    /// needs an escape on is the rest rewritten, escaped, from the source.
     private mutating func appendQuoted(_ utf8: UnsafeRawBufferPointer) {
         let length = utf8.count
-        // Room for the quotes and for reading whole words past the end of the copy.
-        reserve(length &+ 10)
+        // Room for the quotes and for a whole block past the end of the copy.
+        reserve(length &+ 18)
         let start = count
+        // SAFETY: `reserve` made room for `length + 18` bytes at `start`: the quote, the copy of `length` bytes
+        // and the padding block of 16 at `start + 1 + length`; every block read lies in that initialized span.
         unsafe base[start] = UInt8(ascii: "\"")
-        // SAFETY: room for the quotes and `length` bytes was reserved above; the word reads below stay below
-        // `length`, and the padded copy moves only the `rest < 8` remaining bytes.
         let contents = unsafe UnsafeMutableRawPointer(base + (start &+ 1))
+        unsafe (contents + length).storeBytes(of: Self.spaces, as: SIMD16<UInt8>.self)
         if let source = utf8.baseAddress { unsafe contents.copyMemory(from: source, byteCount: length) }
         var offset = 0
-        var flags: UInt64 = 0
-        while offset &+ 8 <= length {
-            unsafe flags |= JSONWriter.wordEscapeFlags(
-                contents.loadUnaligned(fromByteOffset: offset, as: UInt64.self), slashes: escapeSlashes)
-            offset &+= 8
-        }
-        if offset < length {
-            // The last partial word: bytes past the string are masked to spaces.
-            let rest = length &- offset
-            var word: UInt64 = 0x2020_2020_2020_2020
-            unsafe withUnsafeMutableBytes(of: &word) {
-                // SAFETY: `rest < 8` bytes, from `contents + offset`, which lie inside the copy of `length` bytes.
-                unsafe $0.baseAddress?.copyMemory(from: contents + offset, byteCount: rest)
+        while offset < length {
+            let bits = escapeBits(unsafe contents.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self))
+            if bits != 0 {
+                // The padding never needs an escape, so the hit is a byte of the string.
+                let hit = offset &+ bits.trailingZeroBitCount
+                count = start &+ 1 &+ hit
+                unsafe appendEscaped(utf8, from: hit)
+                appendByte(UInt8(ascii: "\""))
+                return
             }
-            flags |= JSONWriter.wordEscapeFlags(word, slashes: escapeSlashes)
+            offset &+= 16
         }
-        if flags == 0 {
-            unsafe base[start &+ 1 &+ length] = UInt8(ascii: "\"")
-            count = start &+ length &+ 2
-            return
-        }
-        // Rare: rewrite with escapes, from the source (the copy is overwritten).
-        count = start &+ 1
-        unsafe appendEscaped(utf8)
-        appendByte(UInt8(ascii: "\""))
+        unsafe base[start &+ 1 &+ length] = UInt8(ascii: "\"")
+        count = start &+ length &+ 2
     }
 
-    /// Appends `utf8` with escapes: clean words are skipped eight bytes at a time, and the
-    /// first flagged byte of a word (always a real one: the flags' borrows run upwards only)
-    /// ends the run of plain bytes before it.
-    private mutating func appendEscaped(_ utf8: UnsafeRawBufferPointer) {
+    /// Appends `utf8[first...]` with escapes, sixteen bytes at a time: each block is stored as
+    /// read, and a byte that needs an escape ends the plain bytes before it.
+    private mutating func appendEscaped(_ utf8: UnsafeRawBufferPointer, from first: Int) {
         guard let source = utf8.baseAddress else { return }
         let length = utf8.count
-        var index = 0
-        var runStart = 0
+        var index = first
         while index < length {
-            let hit: Int
-            // SAFETY: the word read is guarded by `index + 8 <= length`, the byte reads by `index < length`, and
-            // the runs appended lie in `0..<length`.
-            if index &+ 8 <= length {
-                let word = unsafe UInt64(littleEndian: source.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                let flags = JSONWriter.wordEscapeFlags(word, slashes: escapeSlashes)
-                if flags == 0 {
-                    index &+= 8
-                    continue
-                }
-                hit = index &+ flags.trailingZeroBitCount >> 3
+            // A block, and the longest escape after the bytes kept of it.
+            reserve(24)
+            // SAFETY: `reserve(24)` made room for the block stored at `count` (and for the escape sequence, which
+            // `appendPacked` reserves again); the source block is read only when `index + 16 <= length`, and a
+            // shorter tail is first copied over a block of spaces at `count`, inside the reserved room.
+            let out = unsafe UnsafeMutableRawPointer(base + count)
+            let available = length &- index
+            let block: SIMD16<UInt8>
+            if available >= 16 {
+                block = unsafe source.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+                unsafe out.storeBytes(of: block, as: SIMD16<UInt8>.self)
             } else {
-                // SAFETY: `index < length`.
-                let byte = unsafe source.load(fromByteOffset: index, as: UInt8.self)
-                guard
-                    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-                        || (escapeSlashes && byte == UInt8(ascii: "/"))
-                else {
-                    index &+= 1
-                    continue
-                }
-                hit = index
+                unsafe out.storeBytes(of: Self.spaces, as: SIMD16<UInt8>.self)
+                unsafe out.copyMemory(from: source + index, byteCount: available)
+                block = unsafe out.loadUnaligned(as: SIMD16<UInt8>.self)
             }
-            // SAFETY: `runStart <= hit < length`: the run and the byte at `hit` lie inside `utf8`.
-            if runStart < hit { unsafe append(UnsafeRawBufferPointer(rebasing: utf8[runStart..<hit])) }
-            let escape = unsafe JSONWriter.escapeSequence(source.load(fromByteOffset: hit, as: UInt8.self))
+            let bits = escapeBits(block)
+            if bits == 0 {
+                let step = min(available, 16)
+                count &+= step
+                index &+= step
+                continue
+            }
+            let hit = bits.trailingZeroBitCount
+            count &+= hit
+            // SAFETY: `index + hit < length`: the padding never needs an escape.
+            let escape = unsafe JSONWriter.escapeSequence(source.load(fromByteOffset: index &+ hit, as: UInt8.self))
             appendPacked(escape.word, count: escape.count)
-            index = hit &+ 1
-            runStart = index
+            index &+= hit &+ 1
         }
-        // SAFETY: `runStart < length`: the tail lies inside `utf8`.
-        if runStart < length { unsafe append(UnsafeRawBufferPointer(rebasing: utf8[runStart...])) }
+    }
+
+    private static let spaces = SIMD16<UInt8>(repeating: UInt8(ascii: " "))
+
+    /// The lanes of `block` that JSON requires escaped in a string (below 0x20, a quote, a
+    /// backslash: the bytes that end a plain run in the scanner too), and `/` when asked: bit k for lane k.
+    @inline(__always)
+    private func escapeBits(_ block: SIMD16<UInt8>) -> UInt32 {
+        var lanes = JSONScanner.stopLanes(block)
+        if escapeSlashes { lanes = lanes .| (block .== SIMD16<UInt8>(repeating: UInt8(ascii: "/"))) }
+        return JSONScanner.laneBits(lanes)
     }
 
     // MARK: Numbers
