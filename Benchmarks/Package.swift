@@ -12,8 +12,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         // The generated documents' typed models use `@ResourceReadable` (Macros); the client's
-        // end-to-end benchmark reaches the server through AsyncHTTPClient as well.
-        .package(name: "swift-jsonapi", path: "..", traits: ["Macros", "AsyncHTTPClient"]),
+        // end-to-end benchmark reaches the server through AsyncHTTPClient as well. With CLI, the
+        // release `jsonapi` that scripts/test checks builds here too, beside the benchmarks,
+        // from the same release build of the library.
+        .package(name: "swift-jsonapi", path: "..", traits: ["Macros", "AsyncHTTPClient", "CLI"]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
