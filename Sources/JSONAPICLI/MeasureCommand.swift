@@ -29,13 +29,17 @@ struct MeasureCommand: ParsableCommand {
         case typed
         /// `JSONAPIEncoder` from the shape's models, decoded once before the runs.
         case encode
+        /// The least any `Codable`-driven encoder spends on those models (``EncodingFloor``):
+        /// WRITTEN is what `JSONAPIEncoder` writes for them, so the floor compares per byte
+        /// written. Count it alone with callgrind's `--toggle-collect='*EncodingFloor*walk*'`.
+        case encodeFloor = "encode-floor"
         /// Foundation's `JSONDecoder` into the shape's ``CorpusFoundationModels``.
         case jsondecoder
         /// Foundation's `JSONEncoder` from those models, decoded once before the runs.
         case jsonencoder
     }
 
-    @Option(help: "build, typed, encode, jsondecoder or jsonencoder.")
+    @Option(help: "build, typed, encode, encode-floor, jsondecoder or jsonencoder.")
     var path: PathName
 
     @Option(help: ArgumentHelp("The corpus shape of the document (typed and encode).", valueName: "shape"))
@@ -80,6 +84,13 @@ struct MeasureCommand: ParsableCommand {
                 let encode = try requiredShape().modelEncoder(bytes, decoder: decoder)
                 let encoder = CorpusShape.compoundEncoder()
                 timings = try Timings.measure(exactRuns: runs) { written = try encode(encoder).count }
+            case .encodeFloor:
+                let shape = try requiredShape()
+                written = try shape.modelEncoder(bytes, decoder: decoder)(CorpusShape.compoundEncoder()).count
+                let resources = try EncodingFloor.resources(of: shape.primaryModels(bytes, decoder: decoder))
+                var visited = 0
+                timings = try Timings.measure(exactRuns: runs) { visited = try EncodingFloor.walk(resources) }
+                guard visited > 0 else { throw ExitStatus.invalid }
             case .jsondecoder:
                 let shape = try requiredShape()
                 let data = Data(bytes)

@@ -159,6 +159,18 @@ extension CorpusShape {
     /// that encodes those models with `encoder`. With
     /// `EncodingOptions.includesRelatedByDefault` set, as ``compoundEncoder()`` has it, every
     /// relationship's resource goes into `included`, as in the generated document.
+    /// Decodes a document of this shape into its primary ``CorpusModels``, each as an
+    /// `Encodable` (for walks over the models other than `JSONAPIEncoder`'s).
+    public func primaryModels(_ bytes: [UInt8], decoder: JSONAPIDecoder) throws -> [any Encodable & JSONAPIResource] {
+        switch self {
+        case .unicode: try decoder.decode([CorpusModels.Post].self, from: bytes)
+        case .numbers: try decoder.decode([CorpusModels.Measurement].self, from: bytes)
+        case .tiny: try decoder.decode([CorpusModels.Ping].self, from: bytes)
+        case .longStrings: try decoder.decode([CorpusModels.Manuscript].self, from: bytes)
+        case .ids: try decoder.decode([CorpusModels.Entity].self, from: bytes)
+        }
+    }
+
     public func modelEncoder(_ bytes: [UInt8], decoder: JSONAPIDecoder) throws -> (JSONAPIEncoder) throws -> [UInt8] {
         switch self {
         case .unicode:
