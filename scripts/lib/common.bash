@@ -25,11 +25,19 @@ scratch_path=${JSONAPI_SCRATCH_PATH:-.build}
 bench_package_options=(--package-path Benchmarks --scratch-path "$(realpath -m "${BENCH_SCRATCH_PATH:-.build-bench}")")
 
 # Builds one executable of the benchmarks' package in release and prints its path.
+#
+# With the flags and environment of the benchmark plugin's own release build (scripts/bench-gate
+# runs it with --disable-sandbox and SWIFT_DETERMINISTIC_HASHING=1), so that the two share every
+# compiled module: SwiftPM passes --disable-sandbox on to each compile command, and writes the
+# package traits' -D flags in an order that follows its hashing. With other flags, each build
+# plans anew and compiles the library again.
 build_bench_product() { # PRODUCT
     log "swift build -c release --package-path Benchmarks --product $1"
-    swift build -c release "${bench_package_options[@]}" --product "$1" >&2
+    SWIFT_DETERMINISTIC_HASHING=1 swift build -c release --disable-sandbox "${bench_package_options[@]}" \
+        --product "$1" >&2
     local bin
-    bin="$(swift build -c release "${bench_package_options[@]}" --show-bin-path)/$1"
+    bin="$(SWIFT_DETERMINISTIC_HASHING=1 swift build -c release --disable-sandbox "${bench_package_options[@]}" \
+        --show-bin-path)/$1"
     [[ -x $bin ]] || die "the release build did not produce $bin"
     printf '%s\n' "$bin"
 }
