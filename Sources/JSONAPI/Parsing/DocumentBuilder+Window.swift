@@ -68,15 +68,18 @@ extension DocumentBuilder {
     }
 
     /// Marks the starts of the frames that outlive a release (the document's, and the array's)
-    /// as outside the window: `UInt32.max`, which the stream reports at the document's start.
+    /// as outside the window: `UInt32.max`, which the stream reports at the document's start;
+    /// their current member's key is outside it too, and is absent until the next key.
     private mutating func markOuterFramesReleased() {
         for i in below.indices {
             below[i].start = .max
             below[i].valueStart = .max
+            below[i].key = .absent
         }
         if hasTop && (top.kind == .topLevel || top.kind == .dataArray || top.kind == .includedArray) {
             top.start = .max
             top.valueStart = .max
+            top.key = .absent
         }
     }
 

@@ -219,9 +219,14 @@ extension ResourceStream {
     }
 
     /// The top-level member being read: its pointer and the window offset of its value.
+    ///
+    /// The member's key is in the window unless a release came after it (the builder then marks
+    /// the key absent); its value start is this member's only once it follows the key (until the
+    /// value begins, the frame still holds the previous member's, or `UInt32.max` after a release).
     private var currentTopLevelMember: (pointer: String, valueStart: Int?)? {
         guard let document = driver.documentFrame, document.member != .none else { return nil }
-        let released = document.valueStart == .max
+        let key = document.key
+        let keyInWindow = key.isPresent && Int(key.end) <= window.count
         let name: String
         switch document.member {
         case .data: name = "data"
@@ -231,10 +236,10 @@ extension ResourceStream {
         case .links: name = "links"
         case .jsonapi: name = "jsonapi"
         default:
-            guard !released, document.key.isPresent, Int(document.key.end) <= window.count else { return nil }
-            name = unsafe JSONStringDecoding.decode(
-                window.bytes.slice(document.key), hasEscapes: document.keyEscaped)
+            guard keyInWindow else { return nil }
+            name = unsafe JSONStringDecoding.decode(window.bytes.slice(key), hasEscapes: document.keyEscaped)
         }
-        return (StreamLocation.pointer(name), released ? nil : Int(document.valueStart))
+        let valueStarted = keyInWindow && document.valueStart != .max && document.valueStart > key.end
+        return (StreamLocation.pointer(name), valueStarted ? Int(document.valueStart) : nil)
     }
 }

@@ -56,16 +56,43 @@ struct StreamLocation: Sendable {
             pointer = unsafe SourceLocator.locate(offsets: [o], in: bytes).first?.pointer ?? ""
         } else if let place = unsafe completedMember(containing: o, in: bytes, arena: arena) {
             pointer = place
+        } else if let member, let start = member.valueStart, start <= o, start < bytes.count {
+            let inside = unsafe withSlice(bytes, start..<bytes.count) {
+                unsafe SourceLocator.locate(offsets: [o &- start], in: $0)
+            }
+            pointer = member.pointer + (inside.first?.pointer ?? "")
+        } else if let name = unsafe Self.memberName(keyAt: o, in: bytes) {
+            // A top-level key outside the member being read: a repeated member, or one whose
+            // value was ignored or has ended since (the builder keeps no range for either).
+            pointer = Self.pointer(name)
         } else if let member {
             pointer = member.pointer
-            if let start = member.valueStart, start <= o, start < bytes.count {
-                let inside = unsafe withSlice(bytes, start..<bytes.count) {
-                    unsafe SourceLocator.locate(offsets: [o &- start], in: $0)
-                }
-                pointer += inside.first?.pointer ?? ""
-            }
         }
         return (origin &+ o, line, column, pointer)
+    }
+
+    /// The name of the member whose key's opening quote is at window offset `o`: a complete
+    /// string there, followed by `:`. Nil when no key starts there.
+    static func memberName(keyAt o: Int, in bytes: UnsafeRawBufferPointer) -> String? {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        return unsafe withSlice(bytes, o..<bytes.count) { rest -> String? in
+            guard rest.count > 1, unsafe rest[0] == quote else { return nil }
+            var i = 1
+            var escaped = false
+            while i < rest.count, unsafe rest[i] != quote {
+                if unsafe rest[i] == backslash {
+                    escaped = true
+                    i &+= 1
+                }
+                i &+= 1
+            }
+            guard i < rest.count else { return nil }
+            let end = i
+            i &+= 1
+            while i < rest.count, JSONScanner.isWhitespace(unsafe rest[i]) { i &+= 1 }
+            guard i < rest.count, unsafe rest[i] == UInt8(ascii: ":") else { return nil }
+            return unsafe withSlice(rest, 1..<end) { unsafe JSONStringDecoding.decode($0, hasEscapes: escaped) }
+        }
     }
 
     /// The pointer of window offset `o` when it lies in a top-level member read completely in

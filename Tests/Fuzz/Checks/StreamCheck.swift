@@ -122,8 +122,11 @@ enum StreamCheck {
             }
             // Unreachable resources are decided at the end in a stream, without their lines.
             if streamed.diagnostics != whole.diagnostics {
+                let onlyStreamed = streamed.diagnostics.filter { !whole.diagnostics.contains($0) }
+                let onlyWhole = whole.diagnostics.filter { !streamed.diagnostics.contains($0) }
                 throw FuzzFailure(
-                    "\(setting): diagnostics \(streamed.diagnostics.prefix(5)) vs \(whole.diagnostics.prefix(5))")
+                    "\(setting): diagnostics differ (\(streamed.diagnostics.count) vs \(whole.diagnostics.count)); "
+                        + "only the stream's: \(onlyStreamed.prefix(5)), only the document's: \(onlyWhole.prefix(5))")
             }
         case (let expected?, let got?):
             let documentErrors = Set(

@@ -84,6 +84,10 @@ struct ResourceStreamTests {
             #"{"data":[{"type":"a","id":"1"}]} x"#,
             #"{"data":[{"type":"a","id":1}]}"#,
             "{\n  \"data\": [\n    {\"type\": \"a\", \"id\": \"1\"},\n    {\"type\": \"a\", \"id\": \"1\"}\n  ]\n}\n",
+            // Top-level keys read after the window slid past `data`: a repeated member, a member
+            // repeated after a complete one, a foreign one and one not allowed, each located at its key.
+            #"{"data":[{"type":"a","id":"1","attributes":{"t":"xxxxxxxxxxxxxxxx"}},{"type":"a","id":"2"}],"included":[{"type":"b","id":"9"}],"included":[{"type":"c","id":"3"}],"data":null}"#,
+            #"{"data":[{"type":"a","id":"1","attributes":{"t":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}}],"meta":{"m":1},"meta":{"n":2},"ext:x":1,"bad key":2,"links":{"self":"/a"}}"#,
         ]
         for text in documents {
             let bytes = Array(text.utf8)
