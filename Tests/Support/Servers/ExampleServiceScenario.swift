@@ -119,11 +119,17 @@ struct ExampleServiceScenario {
         let removed = try await send(
             "DELETE", "/articles/\(id)/relationships/tags", body: #"{"data":[{"type":"tags","id":"1"}]}"#, expect: 200)
         #expect(linkage(removed) == [])
+        // Removing members leaves the relationship: its linkage reads as empty, not as gone.
+        let emptied = try await send("GET", "/articles/\(id)/relationships/tags", expect: 200)
+        #expect(linkage(emptied) == [])
         let cleared = try await send(
             "PATCH", "/articles/\(id)/relationships/author", body: #"{"data":null}"#, expect: 200)
         #expect(cleared.map { if case .null = $0.primary { true } else { false } } == true)
         try await send("DELETE", "/articles/\(id)", expect: 204)
         try await send("GET", "/articles/\(id)", expect: 404)
+        // With the resource gone, so are its relationship and related routes.
+        try await send("GET", "/articles/\(id)/relationships/tags", expect: 404)
+        try await send("GET", "/articles/\(id)/tags", expect: 404)
         let operations = #"""
             {"atomic:operations":[
               {"op":"add","data":{"type":"people","lid":"p","attributes":{"name":"Zed"}}},

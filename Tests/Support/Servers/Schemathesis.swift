@@ -6,7 +6,7 @@ import Testing
 /// service from the OpenAPI document the service serves itself (`/openapi.json`): every phase
 /// (examples, coverage, fuzzing, stateful), every check (server errors, status codes, content
 /// types, response schemas, valid data accepted and invalid data refused, 405 with `Allow` for
-/// undeclared methods, ...; one narrowed, see ``configuration``), for a bounded time. A run is
+/// undeclared methods, ...; two narrowed, see ``configuration``), for a bounded time. A run is
 /// clean when schemathesis exits 0; any failure it reports fails the test with its report.
 ///
 /// schemathesis is installed with pip (``version``) when `python3 -m schemathesis` cannot run it.
@@ -61,13 +61,21 @@ enum Schemathesis {
         return try await python { try runSync(arguments, deadline: deadline) }
     }
 
-    /// The one check turned off, and only where it cannot be right. `ensure_resource_availability`
+    /// Two checks turned off, each only where it cannot be right. `ensure_resource_availability`
     /// takes a 404 from a request that follows a create as the created resource gone missing;
     /// but a body that names a related resource that does not exist gets 404 as JSON:API
     /// requires ("Creating Resources", "Updating a Resource's Relationships"), and the stateful
     /// phase sends such bodies to the created resource's update and relationship routes. The
     /// check stays on for every route without a body (fetching the created resource, its
     /// related resources and linkage, and deleting it).
+    ///
+    /// `use_after_free` takes a `DELETE` as the deletion of the resource at its path, and a later
+    /// successful read of that path as a read of something deleted. On a relationship route a
+    /// `DELETE` removes members from a to-many relationship ("Removing from To-Many
+    /// Relationships"): the relationship stays, and reading it answers 200 with the linkage left,
+    /// as JSON:API requires. The check is off for reads of relationship routes only; it stays on
+    /// for reads of resources and related resources, and the example scenario reads a deleted
+    /// resource's relationship and related routes and expects 404.
     static let configuration = """
         [[operations]]
         include-path-regex = "/relationships/"
@@ -77,6 +85,11 @@ enum Schemathesis {
         [[operations]]
         include-method = "PATCH"
         checks.ensure_resource_availability.enabled = false
+
+        [[operations]]
+        include-path-regex = "/relationships/"
+        include-method = "GET"
+        checks.use_after_free.enabled = false
         """
 
     /// Installs schemathesis with pip unless it runs already.
