@@ -103,26 +103,15 @@ let package = Package(
             providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]
         ),
         .target(name: "JSONAPIYajl", dependencies: ["JSONAPI", "CYajl"], path: "Sources/JSONAPIYajl"),
-        // `@ResourceReadable`: writes a model's `init(from: ResourceReader)` (swift-syntax).
-        // The expansions are an ordinary target, tested directly; the macro target only lists them.
-        // A test target that depended on the macro target would be built for the host, and the
-        // whole test product with it (every framework compiled a second time).
-        .target(
-            name: "JSONAPIMacrosExpansion",
+        // `@ResourceReadable`: writes a model's `init(from: ResourceReader)` (swift-syntax). Its tests
+        // run the plugin as the compiler does, so swift-syntax is built once, for the compiler.
+        .macro(
+            name: "JSONAPIMacrosPlugin",
             dependencies: [
                 .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: ["Macros"])),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: .when(traits: ["Macros"])),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["Macros"])),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax", condition: .when(traits: ["Macros"])),
-            ],
-            path: "Sources/JSONAPIMacrosExpansion"
-        ),
-        .macro(
-            name: "JSONAPIMacrosPlugin",
-            dependencies: [
-                "JSONAPIMacrosExpansion",
-                .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: ["Macros"])),
-                .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["Macros"])),
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: ["Macros"])),
             ],
             path: "Sources/JSONAPIMacrosPlugin"
@@ -275,11 +264,7 @@ let package = Package(
         .testTarget(
             name: "JSONAPIMacrosTests",
             dependencies: [
-                "JSONAPIMacros", "JSONAPIMacrosExpansion", "JSONAPIGenerator", "JSONAPIGeneratorModels",
-                "JSONAPITestSupport",
-                .product(
-                    name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax",
-                    condition: .when(traits: ["Macros"])),
+                "JSONAPIMacros", "JSONAPIGenerator", "JSONAPIGeneratorModels", "JSONAPITestSupport",
             ],
             path: "Tests/JSONAPIMacrosTests"
         ),

@@ -1,21 +1,15 @@
-import JSONAPIMacrosExpansion
-import SwiftSyntaxMacroExpansion
-import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
+/// The expansions, through the macro plugin the build made for the compiler (``MacroPlugin``).
 @Suite("@ResourceReadable expansion")
 struct ResourceReadableMacroTests {
-    let specs = ["ResourceReadable": MacroSpec(type: ResourceReadableMacro.self, conformances: ["ResourceReadable"])]
-
     func expand(
         _ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] = [],
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        assertMacroExpansion(
-            source, expandedSource: expanded, diagnostics: diagnostics, macroSpecs: specs,
-            failureHandler: { failure in
-                Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
-            })
+        assertExpansion(
+            source, expanded, diagnostics: diagnostics, conformances: ["ResourceReadable"],
+            sourceLocation: sourceLocation)
     }
 
     @Test func readsStoredPropertiesLikeSynthesizedDecodable() {
@@ -309,27 +303,26 @@ struct ResourceReadableMacroTests {
     }
 
     @Test func anExistingConformanceGetsTheInitializerOnly() {
-        assertMacroExpansion(
+        assertExpansion(
             """
             @ResourceReadable
             struct Tag: ResourceReadable {
                 var name: String
             }
             """,
-            expandedSource: """
-                struct Tag: ResourceReadable {
-                    var name: String
-                }
+            """
+            struct Tag: ResourceReadable {
+                var name: String
+            }
 
-                extension Tag {
-                    init(from reader: borrowing JSONAPI.ResourceReader) throws {
-                        try self.init(
-                            name: reader.decode("name")
-                        )
-                    }
+            extension Tag {
+                init(from reader: borrowing JSONAPI.ResourceReader) throws {
+                    try self.init(
+                        name: reader.decode("name")
+                    )
                 }
-                """,
-            macroSpecs: ["ResourceReadable": MacroSpec(type: ResourceReadableMacro.self, conformances: [])],
-            failureHandler: { failure in Issue.record(Comment(rawValue: failure.message)) })
+            }
+            """,
+            conformances: [])
     }
 }

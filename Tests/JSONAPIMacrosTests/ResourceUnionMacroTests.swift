@@ -1,8 +1,7 @@
-import JSONAPIMacrosExpansion
-import SwiftSyntaxMacroExpansion
-import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
+/// The expansions on enums, through the macro plugin the build made for the compiler
+/// (``MacroPlugin``).
 @Suite("@ResourceReadable expansion on unions")
 struct ResourceUnionMacroTests {
     /// Expands `source`; the compiler passes the macro the conformances of its list that the type
@@ -11,16 +10,10 @@ struct ResourceUnionMacroTests {
         _ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] = [], declaresUnion: Bool = false,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        let spec =
-            declaresUnion
-            ? MacroSpec(type: ResourceReadableMacro.self, conformances: ["ResourceReadable"])
-            : MacroSpec(type: ResourceReadableMacro.self, conformances: ["ResourceReadable", "ResourceUnion"])
-        let specs = ["ResourceReadable": spec]
-        assertMacroExpansion(
-            source, expandedSource: expanded, diagnostics: diagnostics, macroSpecs: specs,
-            failureHandler: { failure in
-                Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
-            })
+        assertExpansion(
+            source, expanded, diagnostics: diagnostics,
+            conformances: declaresUnion ? ["ResourceReadable"] : ["ResourceReadable", "ResourceUnion"],
+            sourceLocation: sourceLocation)
     }
 
     @Test func writesMembersTableAndIdentifierEnum() {

@@ -21,8 +21,8 @@ import SwiftSyntaxMacros
 /// when it is a literal (or an implicit member such as `.draft`), which means the same wherever
 /// it is written; any other default (a call, a name of the enclosing scope, which an extension
 /// does not see) has each property assigned, and reads the default from the property itself.
-public struct ResourceReadableMacro: ExtensionMacro {
-    public static func expansion(
+struct ResourceReadableMacro: ExtensionMacro {
+    static func expansion(
         of node: AttributeSyntax,
         attachedTo declaration: some DeclGroupSyntax,
         providingExtensionsOf type: some TypeSyntaxProtocol,
