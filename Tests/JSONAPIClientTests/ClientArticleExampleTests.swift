@@ -56,6 +56,7 @@ enum UsingTheClientExample {
         var total: JSON?
         var pagesRead = 0
         var everything = 0
+        var streamed = 0
         var firstTitle = ""
         var authorID: String?
         var tagIDs: [String] = []
@@ -66,6 +67,7 @@ enum UsingTheClientExample {
         var notFound = ""
         var storedAuthor: String?
         var liveChanges: [String] = []
+        var storeSources: [String] = []
         var sources: [String] = []
         var conflictTitle = ""
         var resilientTitle = ""
@@ -116,6 +118,12 @@ enum UsingTheClientExample {
             seen.pagesRead = printed.count
             let everything = try await articles.pages(maximumPages: 20).models()
             seen.everything = everything.count
+
+            var count = 0
+            for try await article in articles.stream(JSONAPIQuery().paged(number: 1, size: 100)) {
+                count += article.title.isEmpty ? 0 : 1  // one model at a time; none is kept
+            }
+            seen.streamed = count
 
             let article = try await articles.get(id: "1").value
             let author = try await articles.related(id: "1", "author", as: Person.self).value.first
@@ -179,6 +187,20 @@ enum UsingTheClientExample {
             _ = try await liveArticles.update(ArticlePatch(id: "2", title: .value("Live")), optimistic: true)
             for await change in changes.prefix(2) { print(change) }  // articles/2 inserted, articles/2 updated
             seen.liveChanges = printed
+        }
+
+        // Reads answered from the store.
+        do {
+            var printed: [String] = []
+            func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+            var remembering = JSONAPIClient.Configuration()
+            remembering.queryLifetime = .seconds(30)
+            let recent = JSONAPIClient(
+                baseURL: baseURL, transport: URLSessionTransport(), configuration: remembering, store: ResourceStore())
+            let read = try await recent.send(recent.request("GET", baseURL + "/articles?include=author"))
+            let reread = try await recent.send(recent.request("GET", baseURL + "/articles?include=author"))
+            print(read.source, reread.source)  // network store
+            seen.storeSources = printed
         }
 
         // Caching and conditional writes: another client changes article 1 between the read and
@@ -264,6 +286,7 @@ enum ClientLandingPageExample {
             #expect(seen.total == JSON(0))
             #expect(seen.pagesRead == 1)  // 40 articles, pages of 100
             #expect(seen.everything == 40)  // 4 pages of the default 10
+            #expect(seen.streamed == 40)
             #expect(!seen.firstTitle.isEmpty)
             #expect(seen.authorID != nil)
             #expect(seen.createdStatus == 201)
@@ -273,6 +296,7 @@ enum ClientLandingPageExample {
             #expect(!seen.notFound.isEmpty)
             #expect(seen.storedAuthor == "9")  // article 1's author was set to person 9
             #expect(seen.liveChanges == ["articles/2 inserted", "articles/2 updated"])
+            #expect(seen.storeSources == ["network store"])
             #expect(seen.sources == ["network revalidated"])
             #expect(seen.conflictTitle == "Theirs")
             #expect(!seen.resilientTitle.isEmpty)  // the write was refused, the other client's title kept

@@ -222,4 +222,52 @@ final class DjangoPeer: Sendable {
         }
         #expect(kinds == [.updated, .updated, .updated, .updated])
     }
+    /// A read answered from the store is the document the server answers to the same request, and
+    /// stays so after a write through the client (which sends the next read to the server).
+    @Test(arguments: TransportKind.allCases)
+    func readsAnsweredFromTheStore(_ transport: TransportKind) async throws {
+        let peer = try await DjangoPeer.start()
+        defer { peer.stop() }
+        var configuration = JSONAPIClient.Configuration()
+        configuration.queryLifetime = .seconds(300)
+        configuration.caching.isEnabled = false  // every answer the server's or the store's
+        let client = transport.client(peer.baseURL, configuration: configuration, store: ResourceStore())
+        let server = transport.client(peer.baseURL)  // reads the truth, outside the store
+        let query = JSONAPIQuery().including("author").paged(number: 1, size: 3)
+        let url = client.url(for: .collection(type: "articles"), query: query)
+        func read(_ reader: JSONAPIClient) async throws -> JSONAPIClientResponse {
+            try await reader.send(reader.request("GET", url))
+        }
+        func canonical(_ response: JSONAPIClientResponse) -> String {
+            response.document.map { String(decoding: $0.jsonBytes(options: .init(sortsKeys: true)), as: UTF8.self) }
+                ?? ""
+        }
+        #expect(try await read(client).source == .network)
+        let remembered = try await read(client)
+        #expect(remembered.source == .store)
+        #expect(canonical(remembered) == canonical(try await read(server)))
+
+        _ = try await client.resources(PeerArticle.self).update(ArticlePatch(id: "1", title: .value("Renamed")))
+        #expect(try await read(client).source == .network)
+        let renamed = try await read(client)
+        #expect(renamed.source == .store)
+        #expect(canonical(renamed) == canonical(try await read(server)))
+        #expect(
+            renamed.document?.primaryResources.first { $0.id == "1" }?.attributes["title"]?.stringValue == "Renamed")
+    }
+    /// The peer's articles read model by model, as the body arrives, are those `list` decodes.
+    @Test(arguments: TransportKind.allCases)
+    func streamedModels(_ transport: TransportKind) async throws {
+        let peer = try await DjangoPeer.start()
+        defer { peer.stop() }
+        let client = transport.client(peer.baseURL)
+        let query = JSONAPIQuery().including("author").paged(number: 1, size: 50)
+        let listed = try await client.resources(PeerArticle.self).list(query).value
+        var streamed: [PeerArticle] = []
+        for try await article in client.resources(PeerArticle.self).stream(query) { streamed.append(article) }
+        #expect(!streamed.isEmpty)
+        #expect(streamed.map(\.id) == listed.map(\.id))
+        #expect(streamed.map(\.title) == listed.map(\.title))
+        #expect(streamed.map(\.author?.id) == listed.map(\.author?.id))
+    }
 }

@@ -45,6 +45,9 @@ public enum JSONAPIResponseSource: Sendable, Hashable {
     case cache
     /// A kept answer the server confirmed with `304 Not Modified`.
     case revalidated
+    /// The store's current copies of the resources a recent answer to the same request held
+    /// (``JSONAPIClient/Configuration/queryLifetime``): no request was sent.
+    case store
 }
 
 /// The kept answers of one client.

@@ -13,6 +13,8 @@ public struct JSONAPIClientResponse: Sendable {
     public var source: JSONAPIResponseSource = .network
     /// The body's length as received.
     var bodyBytes = 0
+    /// A 2xx body still to be read as a resource stream, for a request sent to be streamed.
+    var streamedBody: StreamedBody?
 
     /// The `Location` header (a created resource's URL).
     public var location: String? { headers["Location"] }
@@ -50,11 +52,39 @@ extension JSONAPIClient {
         }
         let response: JSONAPIClientResponse
         do {
-            response = try await attempts(request, kind: kind)
+            response = try await attempts(request, reading: .document(kind))
         } catch {
             throw classify(error, request)
         }
-        if let document = response.document { store?.merge(document) }
+        if let document = response.document, response.source != .store { store?.merge(document) }
+        return response
+    }
+
+    /// One exchange as the interceptors hand it to the transport, answered from the store when
+    /// the server answered the same read recently (``Configuration/queryLifetime``), otherwise
+    /// through the client's cache; what the server answers is remembered for the next time.
+    func rememberedExchange(_ request: JSONAPIHTTPRequest, reading: BodyReading) async throws
+        -> JSONAPIClientResponse
+    {
+        guard let lifetime = configuration.queryLifetime, let store, case .document(let kind) = reading else {
+            return try await cachedExchange(request, reading: reading)
+        }
+        // Reads of resources; linkage (a relationship endpoint) is read from the server.
+        let reads = request.method == "GET" && kind == .response
+        if reads,
+            let answer = rememberedQueries.answer(
+                request, from: store, lifetime: lifetime, at: .now, parsing: configuration.decoding.parsing)
+        {
+            return JSONAPIClientResponse(
+                status: answer.status, headers: answer.headers, document: answer.document, source: .store)
+        }
+        let response = try await cachedExchange(request, reading: reading)
+        if reads, response.status == 200, let document = response.document {
+            rememberedQueries.remember(
+                request, status: response.status, headers: response.headers, document: document, at: .now)
+        } else if request.method != "GET" && request.method != "HEAD" && response.status < 400 {
+            rememberedQueries.forgetAll()
+        }
         return response
     }
 
@@ -62,11 +92,14 @@ extension JSONAPIClient {
     /// (``Configuration/caching``): a fresh kept answer without a request, a stale one
     /// revalidated, `If-Match` on writes, and what comes back kept or dropped. It sees each
     /// request with every header the interceptors set, credentials included.
-    func cachedExchange(_ request: JSONAPIHTTPRequest, kind: ParsingOptions.Kind) async throws
+    func cachedExchange(_ request: JSONAPIHTTPRequest, reading: BodyReading) async throws
         -> JSONAPIClientResponse
     {
         let caching = configuration.caching
-        guard caching.isEnabled else { return try await timedExchange(request, kind: kind) }
+        // A streamed body is not kept: nothing to answer with or revalidate.
+        guard caching.isEnabled, case .document = reading else {
+            return try await timedExchange(request, reading: reading)
+        }
         let original = request
         var request = request
         var kept: HTTPResponseCache.Entry?
@@ -89,7 +122,7 @@ extension JSONAPIClient {
         }
         let response: JSONAPIClientResponse
         do {
-            response = try await timedExchange(request, kind: kind)
+            response = try await timedExchange(request, reading: reading)
         } catch {
             let failure = classify(error, original)
             // The kept answer is not the current one: revalidated before it is used again, its
@@ -115,13 +148,13 @@ extension JSONAPIClient {
     }
 
     /// The exchange with the transport, within the request's timeout.
-    private func timedExchange(_ request: JSONAPIHTTPRequest, kind: ParsingOptions.Kind) async throws
+    private func timedExchange(_ request: JSONAPIHTTPRequest, reading: BodyReading) async throws
         -> JSONAPIClientResponse
     {
         if let timeout = request.timeout {
-            return try await withTimeout(timeout, request) { try await self.exchange(request, kind: kind) }
+            return try await withTimeout(timeout, request) { try await self.exchange(request, reading: reading) }
         }
-        return try await exchange(request, kind: kind)
+        return try await exchange(request, reading: reading)
     }
 
     /// Whether `request` carries a condition or a range of its own, which the cache leaves alone.
@@ -169,22 +202,36 @@ extension JSONAPIClient {
             message: "the request failed: \(error)")
     }
 
-    func exchange(_ request: JSONAPIHTTPRequest, kind: ParsingOptions.Kind) async throws
-        -> JSONAPIClientResponse
-    {
-        try await exchange(request, kind: kind, over: transport)
+    func exchange(_ request: JSONAPIHTTPRequest, reading: BodyReading) async throws -> JSONAPIClientResponse {
+        try await exchange(request, reading: reading, over: transport)
     }
 
     private func exchange<Transport: JSONAPITransport>(
-        _ request: JSONAPIHTTPRequest, kind: ParsingOptions.Kind, over transport: Transport
+        _ request: JSONAPIHTTPRequest, reading: BodyReading, over transport: Transport
     ) async throws -> JSONAPIClientResponse {
         try Task.checkCancellation()
         let head = try await transport.send(request)
         var reader = BodyReader(
             request: request, status: head.status, headers: head.headers, configuration: configuration)
-        try reader.begin(kind: kind)
+        switch reading {
+        case .document(let kind): try reader.begin(kind: kind)
+        case .stream: try reader.begin(kind: .response, streaming: true)
+        }
         if head.status == 204 || head.status == 304 || request.method == "HEAD" {
             return JSONAPIClientResponse(status: head.status, headers: head.headers, document: nil)
+        }
+        if case .stream(let options) = reading, (200..<300).contains(head.status) {
+            // The parts are read as the caller asks for them; the reader's checks of the head
+            // (media type, length) have passed.
+            let stream: ResourceStream
+            do throws(JSONAPIError) {
+                stream = try ResourceStream(options: options)
+            } catch {
+                throw reader.failure(.invalidRequest, parsingError: error, "the stream's options: \(error)")
+            }
+            var response = JSONAPIClientResponse(status: head.status, headers: head.headers, document: nil)
+            response.streamedBody = StreamedBody(head.body, reader: reader, stream: stream)
+            return response
         }
         do {
             for try await chunk in head.body {
@@ -245,8 +292,9 @@ struct BodyReader {
         return error
     }
 
-    /// Decides from the head whether the body is parsed, and sizes the parser.
-    mutating func begin(kind: ParsingOptions.Kind) throws(JSONAPIClientError) {
+    /// Decides from the head whether the body is parsed, and sizes the parser; with `streaming`,
+    /// a 2xx body is checked but left to a resource stream (no parser is made for it).
+    mutating func begin(kind: ParsingOptions.Kind, streaming: Bool = false) throws(JSONAPIClientError) {
         if let length = headers["Content-Length"] {
             guard let value = Int(length.trimmingSpaces), value >= 0 else {
                 throw failure(.invalidDocument, "the Content-Length `\(length)` is not a byte count")
@@ -266,6 +314,7 @@ struct BodyReader {
                     .unsupportedMediaType,
                     "the body is `\(contentType)`, not the JSON:API media type application/vnd.api+json")
             }
+            if streaming && (200..<300).contains(status) { return }
             if contentType == nil || isDocument {
                 var options = configuration.decoding.parsing
                 options.kind = status >= 400 ? .response : kind
@@ -302,7 +351,7 @@ struct BodyReader {
         }
     }
 
-    private func parseFailure(_ error: JSONAPIError) -> JSONAPIClientError {
+    func parseFailure(_ error: JSONAPIError) -> JSONAPIClientError {
         if error.code == .documentTooLarge {
             return failure(.responseTooLarge, parsingError: error, "the body is longer than the limit: \(error)")
         }

@@ -140,11 +140,11 @@ extension JSONAPIClient {
 
     /// Sends `request` through the interceptors and the transport, again as
     /// ``Configuration/retries`` allows; every failure as a ``JSONAPIClientError``.
-    func attempts(_ request: JSONAPIHTTPRequest, kind: ParsingOptions.Kind) async throws -> JSONAPIClientResponse {
+    func attempts(_ request: JSONAPIHTTPRequest, reading: BodyReading) async throws -> JSONAPIClientResponse {
         var attempt = 1
         while true {
             do {
-                return try await intercepted(request, kind: kind)
+                return try await intercepted(request, reading: reading)
             } catch {
                 let failure = classify(error, request)
                 guard let policy = configuration.retries, policy.allows(request),
@@ -161,12 +161,12 @@ extension JSONAPIClient {
     }
 
     /// One attempt: the interceptors in order, then the cache and the exchange with the transport.
-    private func intercepted(_ request: JSONAPIHTTPRequest, kind: ParsingOptions.Kind) async throws
+    private func intercepted(_ request: JSONAPIHTTPRequest, reading: BodyReading) async throws
         -> JSONAPIClientResponse
     {
         let transport: JSONAPIInterceptorNext = { request in
             do {
-                return try await self.cachedExchange(request, kind: kind)
+                return try await self.rememberedExchange(request, reading: reading)
             } catch {
                 throw self.classify(error, request)
             }

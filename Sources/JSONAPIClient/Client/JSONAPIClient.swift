@@ -47,6 +47,14 @@ public final class JSONAPIClient: Sendable {
         public var encoding = EncodingOptions()
         /// How responses are cached and writes made conditional. Default on, 32 MiB.
         public var caching = Caching()
+        /// How long a read's answer is given again from ``JSONAPIClient/store``: a `GET` the
+        /// server answered with resources, repeated within this time with the same URL and header
+        /// fields, is answered with the store's current copies of those resources, the members
+        /// each came with and the same top-level `meta` and `links`, without a request
+        /// (``JSONAPIResponseSource/store``). A successful write forgets every such answer, and
+        /// one whose resources the store no longer holds all goes to the server. Nil (the
+        /// default) sends every read; without a store it has no effect.
+        public var queryLifetime: Duration?
         /// When failed requests are sent again; nil (the default) sends each once.
         public var retries: RetryPolicy?
         /// The chain each attempt of a request goes through, first to last, before the transport
@@ -67,6 +75,9 @@ public final class JSONAPIClient: Sendable {
             guard caching.maximumBytes >= 0 else {
                 throw JSONAPIError(.invalidOption, "caching.maximumBytes must not be negative")
             }
+            if let queryLifetime, queryLifetime <= .zero {
+                throw JSONAPIError(.invalidOption, "queryLifetime must be positive")
+            }
             try retries?.validate()
             try decoding.validate()
         }
@@ -81,6 +92,8 @@ public final class JSONAPIClient: Sendable {
     let transport: any JSONAPITransport
     /// The answers ``Configuration/caching`` keeps.
     let httpCache = HTTPResponseCache()
+    /// The reads ``Configuration/queryLifetime`` answers again from the store.
+    let rememberedQueries = RememberedQueries()
 
     /// Creates a client.
     ///

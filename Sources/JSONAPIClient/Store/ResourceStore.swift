@@ -281,6 +281,22 @@ public final class ResourceStore: Sendable, Observable {
         }
     }
 
+    /// The resources `keys` name, in order, read at one moment (a merge is before or after all
+    /// of them); nil when the store lacks any of them.
+    func current(_ keys: [Key]) -> [JSONAPIResourceObject]? {
+        accessed()
+        return state.withLock { state in
+            var resources: [JSONAPIResourceObject] = []
+            resources.reserveCapacity(keys.count)
+            for key in keys {
+                guard let found = state.entries[key]?.resource else { return nil }
+                resources.append(found)
+            }
+            for key in keys { state.touch(key) }
+            return resources
+        }
+    }
+
     /// Every resource of `type`, in no particular order.
     public func resources(ofType type: String) -> [JSONAPIResourceObject] {
         accessed()
