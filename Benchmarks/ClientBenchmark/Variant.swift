@@ -27,6 +27,15 @@ enum Variant: String, CaseIterable, Sendable {
     case jsonDecoderAHC = "jsondecoder-ahc"
     /// URLSession's `data(for:)`, then `JSONDecoder` into the plain `Codable` DTOs.
     case jsonDecoderURLSession = "jsondecoder-urlsession"
+    /// JSONAPIClient over AsyncHTTPClientTransport, `stream`: the primary articles decoded one
+    /// at a time as the body arrives, in the memory of the stream's window; the included
+    /// resources are parsed and passed over.
+    case modelsAHC = "models-ahc"
+    /// The same over URLSessionTransport.
+    case modelsURLSession = "models-urlsession"
+
+    /// Whether the variant decodes the included resources as well as the articles.
+    var decodesIncluded: Bool { self != .modelsAHC && self != .modelsURLSession }
 }
 
 /// What a variant decoded.
@@ -91,6 +100,18 @@ extension Variant {
             let start = clock.now
             decoded = try await Self.streamed(client)
             elapsed = clock.now - start
+        case .modelsAHC, .modelsURLSession:
+            let client =
+                self == .modelsAHC
+                ? JSONAPIClient(
+                    baseURL: base, transport: AsyncHTTPClientTransport(client: .shared),
+                    configuration: Self.configuration)
+                : JSONAPIClient(
+                    baseURL: base, transport: URLSessionTransport(configuration: Self.sessionConfiguration),
+                    configuration: Self.configuration)
+            let start = clock.now
+            decoded = try await Self.modelByModel(client)
+            elapsed = clock.now - start
         case .collectAHC:
             let client = HTTPClient.shared
             let start = clock.now
@@ -153,6 +174,17 @@ extension Variant {
             firstArticleID: response.value.first?.id, lastArticleID: response.value.last?.id)
     }
 
+    /// The articles as `stream` hands them over, one at a time, none kept.
+    private static func modelByModel(_ client: JSONAPIClient) async throws -> Decoded {
+        var decoded = Decoded(articles: 0, people: 0, comments: 0, tags: 0)
+        for try await article in client.resources(GeneratedModels.Article.self).stream() {
+            if decoded.firstArticleID == nil { decoded.firstArticleID = article.id }
+            decoded.lastArticleID = article.id
+            decoded.articles += 1
+        }
+        return decoded
+    }
+
     /// The whole body, collected by AsyncHTTPClient and copied once by `convert` into the
     /// container the parser takes (the buffer is released on return).
     private static func collected<Bytes>(
@@ -202,7 +234,7 @@ extension Variant {
             ("articles", generator.primaryCount, decoded.articles), ("people", generator.personCount, decoded.people),
             ("comments", generator.commentCount, decoded.comments), ("tags", generator.tagCount, decoded.tags),
         ]
-        for (type, count, got) in expected where count != got {
+        for (type, count, got) in expected where count != got && (type == "articles" || decodesIncluded) {
             throw BenchmarkFailure(description: "\(rawValue) decoded \(got) \(type), the document has \(count)")
         }
         guard generator.primaryCount > 0 else { return }

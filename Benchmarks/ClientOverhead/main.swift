@@ -1,8 +1,8 @@
 // What the client adds around the transport, in one process (scripts/client-overhead): a
 // request through `JSONAPIClient.send` over an in-memory transport that answers a small
 // document at once, with no interceptor and with three that pass the request on; the same
-// request answered from the client's cache; and `ResourceStore.merge` per resource, into an
-// empty store and over the same resources again.
+// request answered from the client's cache, and from its store (`queryLifetime`); and
+// `ResourceStore.merge` per resource, into an empty store and over the same resources again.
 //
 //     jsonapi-client-overhead [ITERATIONS]
 //
@@ -52,15 +52,16 @@ let article = Array(
         .utf8)
 let media = "application/vnd.api+json"
 
-func client(interceptors: Int, cached: Bool) -> JSONAPIClient {
+func client(interceptors: Int, cached: Bool, remembered: Bool = false) -> JSONAPIClient {
     var configuration = JSONAPIClient.Configuration()
     configuration.caching.isEnabled = cached
     configuration.interceptors = Array(repeating: PassOn(), count: interceptors)
+    if remembered { configuration.queryLifetime = .seconds(3600) }
     var headers: JSONAPIHTTPHeaders = ["Content-Type": media]
     if cached { headers.add(name: "Cache-Control", value: "max-age=3600") }
     return JSONAPIClient(
         baseURL: "http://127.0.0.1:1", transport: InMemoryTransport(body: article, headers: headers),
-        configuration: configuration)
+        configuration: configuration, store: remembered ? ResourceStore() : nil)
 }
 
 /// A document of `count` people, ids 1 to `count`.
@@ -76,16 +77,20 @@ func people(_ count: Int) throws -> Document {
 }
 
 do {
-    for (name, interceptors, cached) in [
-        ("send", 0, false), ("send-3-interceptors", 3, false), ("send-cached", 0, true),
+    for (name, interceptors, cached, remembered) in [
+        ("send", 0, false, false), ("send-3-interceptors", 3, false, false), ("send-cached", 0, true, false),
+        ("send-store", 0, false, true),
     ] {
-        let client = client(interceptors: interceptors, cached: cached)
+        let client = client(interceptors: interceptors, cached: cached, remembered: remembered)
         let request = client.request("GET", "http://127.0.0.1:1/articles/1")
         let first = try await client.send(request)
         guard first.document?.primaryResources.first?.id == "1" else { fail("\(name): no article in the answer") }
         report(name, try await measure(iterations) { _ = try await client.send(request) }, "count=1")
         if cached, try await client.send(request).source != .cache {
             fail("the cached client did not answer from its cache")
+        }
+        if remembered, try await client.send(request).source != .store {
+            fail("the remembering client did not answer from its store")
         }
     }
     let count = 10_000
