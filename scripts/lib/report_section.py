@@ -25,6 +25,7 @@ SECTIONS = {
     "suite": "scripts/bench suite",
     "stream": "scripts/bench stream (scripts/stream-bench)",
     "client": "scripts/bench client (scripts/client-bench)",
+    "client-selected": "scripts/client-bench with CLIENT_BENCH_VARIANTS (some variants, at another size)",
     "load": "scripts/bench load (scripts/loadtest)",
     "server": "scripts/bench server (scripts/server-bench)",
     "overhead": "scripts/bench overhead (scripts/client-overhead)",
