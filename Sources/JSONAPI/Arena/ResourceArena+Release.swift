@@ -7,7 +7,8 @@ extension ResourceArena {
     /// and the identifier index (unused by a stream, which keys identities itself). The top-level
     /// record keeps what describes the document as a whole (the shape of `data`, whether primary
     /// data is linkage, the presence of `data`) and drops its positions in the released tables
-    /// and its ranges of released members.
+    /// and its ranges of released members (`data`'s is kept present but outside any window: a
+    /// range left behind would name bytes of the window that now hold something else).
     ///
     /// A new record table must be emptied here: `ArenaReleaseTests` checks every stored table.
     mutating func releaseRecords() {
@@ -28,5 +29,8 @@ extension ResourceArena {
         topLevel.links = .absent
         topLevel.jsonapi = .absent
         topLevel.errors = .absent
+        // That `data` was there stays (the stream asks whether it has begun); its bytes are gone,
+        // so its range is moved outside any window (as released frames' starts are).
+        if topLevel.dataRange.isPresent { topLevel.dataRange = ByteRange(start: .max - 1, end: .max - 1) }
     }
 }
