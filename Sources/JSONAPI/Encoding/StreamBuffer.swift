@@ -182,10 +182,10 @@ struct StreamBuffer: ~Copyable {
         if let source = utf8.baseAddress { unsafe contents.copyMemory(from: source, byteCount: length) }
         var offset = 0
         while offset < length {
-            let bits = escapeBits(unsafe contents.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self))
-            if bits != 0 {
+            let escapes = escapeLanes(unsafe contents.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self))
+            if !escapes.isEmpty {
                 // The padding never needs an escape, so the hit is a byte of the string.
-                let hit = offset &+ bits.trailingZeroBitCount
+                let hit = offset &+ escapes.first
                 count = start &+ 1 &+ hit
                 unsafe appendEscaped(utf8, from: hit)
                 appendByte(UInt8(ascii: "\""))
@@ -220,14 +220,14 @@ struct StreamBuffer: ~Copyable {
                 unsafe out.copyMemory(from: source + index, byteCount: available)
                 block = unsafe out.loadUnaligned(as: SIMD16<UInt8>.self)
             }
-            let bits = escapeBits(block)
-            if bits == 0 {
+            let escapes = escapeLanes(block)
+            if escapes.isEmpty {
                 let step = min(available, 16)
                 count &+= step
                 index &+= step
                 continue
             }
-            let hit = bits.trailingZeroBitCount
+            let hit = escapes.first
             count &+= hit
             // SAFETY: `index + hit < length`: the padding never needs an escape.
             let escape = unsafe JSONWriter.escapeSequence(source.load(fromByteOffset: index &+ hit, as: UInt8.self))
@@ -241,10 +241,10 @@ struct StreamBuffer: ~Copyable {
     /// The lanes of `block` that JSON requires escaped in a string (below 0x20, a quote, a
     /// backslash: the bytes that end a plain run in the scanner too), and `/` when asked: bit k for lane k.
     @inline(__always)
-    private func escapeBits(_ block: SIMD16<UInt8>) -> UInt32 {
+    private func escapeLanes(_ block: SIMD16<UInt8>) -> LaneSet {
         var lanes = JSONScanner.stopLanes(block)
         if escapeSlashes { lanes = lanes .| (block .== SIMD16<UInt8>(repeating: UInt8(ascii: "/"))) }
-        return JSONScanner.laneBits(lanes)
+        return LaneSet(lanes)
     }
 
     // MARK: Numbers

@@ -623,12 +623,12 @@ extension DocumentBuilder {
         while k &+ 16 <= n {
             // SAFETY: `k` lies at or past `start`, an index into the chunk, and the sixteen bytes at
             // `k` end at or before `n`, the view's count (the loop's condition).
-            let special = unsafe JSONScanner.laneBits(JSONScanner.specialLanes(chunkView.chunk16(unchecked: k)))
-            if special == 0 {
+            let special = unsafe LaneSet(JSONScanner.specialLanes(chunkView.chunk16(unchecked: k)))
+            if special.isEmpty {
                 k &+= 16
                 continue
             }
-            return k &+ special.trailingZeroBitCount
+            return k &+ special.first
         }
         while k < n {
             let c = unsafe byte(p, k)
@@ -693,12 +693,12 @@ extension DocumentBuilder {
             // at or before `n`, the view's count (the loop's condition).
             let chunk = unsafe chunkView.chunk16(unchecked: k)
             let hits = MemberNameRules.nonURIBytes(chunk) .| (chunk .>= nonASCII)
-            let words = JSONScanner.words(hits)
-            if words.low == 0 && words.high == 0 {
+            let lanes = LaneSet(hits)
+            if lanes.isEmpty {
                 k &+= 16
                 continue
             }
-            k &+= JSONScanner.firstLane(words)
+            k &+= lanes.first
             break
         }
         while k < n {

@@ -1,10 +1,6 @@
 // String contents: sixteen bytes at a time while they are plain, a byte-at-a-time state machine
 // for everything else (invalid bytes, and escapes or UTF-8 sequences cut by the end of a chunk).
 
-#if canImport(_Builtin_intrinsics.intel)
-    private import _Builtin_intrinsics.intel
-#endif
-
 /// Where a string scan stands inside a half-read sequence.
 enum StringSubState: UInt8, Sendable {
     /// Between characters.
@@ -75,12 +71,12 @@ extension JSONScanner {
             if i &+ 16 <= n {
                 // SAFETY: the sixteen bytes at i end at i + 16 <= n.
                 let chunk = unsafe p.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-                let special = laneBits(specialLanes(chunk))
-                if special == 0 {
+                let special = LaneSet(specialLanes(chunk))
+                if special.isEmpty {
                     i &+= 16
                     continue
                 }
-                i &+= special.trailingZeroBitCount
+                i &+= special.first
                 c = unsafe byte(p, i)  // SAFETY: the special byte lies inside the chunk just read.
             } else if i &+ 8 <= n {
                 // SAFETY: the eight bytes at i end at i + 8 <= n.
@@ -147,36 +143,10 @@ extension JSONScanner {
         }
     }
 
-    /// The bytes of `chunk` that are `"`, `\\`, below 0x20 or above 0x7F, as two 64-bit masks
-    /// (bytes 0-7 and 8-15) with all eight bits of each such byte set.
-    @inline(__always)
-    static func specialBytes(_ chunk: SIMD16<UInt8>) -> (low: UInt64, high: UInt64) {
-        words(specialLanes(chunk))
-    }
-
     /// The lanes of `chunk` that are `"`, `\\`, below 0x20 or above 0x7F.
     @inline(__always)
     static func specialLanes(_ chunk: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
         stopLanes(chunk) .| (chunk .>= SIMD16<UInt8>(repeating: 0x80))
-    }
-
-    /// A lane mask as the low sixteen bits of an integer, bit k for lane k: one SSE2 `pmovmskb`
-    /// where the intrinsics module is available, else gathered from the mask's two 64-bit halves
-    /// by a multiplication that moves each byte's top bit into the top byte.
-    @inline(__always)
-    static func laneBits(_ lanes: SIMDMask<SIMD16<Int8>>) -> UInt32 {
-        #if canImport(_Builtin_intrinsics.intel)
-            // SAFETY: a 16-lane byte mask viewed as the 128-bit integer vector it is: same size, plain data.
-            let vector = unsafe unsafeBitCast(lanes, to: __m128i.self)
-            return UInt32(truncatingIfNeeded: _mm_movemask_epi8(vector))
-        #else
-            let halves = words(lanes)
-            let top: UInt64 = 0x8080_8080_8080_8080
-            let gather: UInt64 = 0x0002_0408_1020_4081
-            let low = ((halves.low & top) &* gather) &>> 56
-            let high = ((halves.high & top) &* gather) &>> 56
-            return UInt32(truncatingIfNeeded: low | high &<< 8)
-        #endif
     }
 
     /// The lanes of `chunk` that are `"`, `\\` or below 0x20.
@@ -188,21 +158,6 @@ extension JSONScanner {
         let backslash = SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
         let space = SIMD16<UInt8>(repeating: 0x20)
         return (chunk .== quote) .| (chunk .== backslash) .| (chunk .< space)
-    }
-
-    /// A lane mask as two 64-bit words (lanes 0-7 and 8-15), all eight bits of a set lane set.
-    @inline(__always)
-    static func words(_ lanes: SIMDMask<SIMD16<Int8>>) -> (low: UInt64, high: UInt64) {
-        // SAFETY: a 16-lane mask of bytes viewed as two 64-bit words: same size, plain data.
-        let words = unsafe unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
-        return (words[0], words[1])
-    }
-
-    /// The first set lane of a mask from ``words(_:)``: 16 when none is set (the trailing zero
-    /// count of 0 is 64).
-    @inline(__always)
-    static func firstLane(_ words: (low: UInt64, high: UInt64)) -> Int {
-        words.low != 0 ? words.low.trailingZeroBitCount &>> 3 : 8 &+ (words.high.trailingZeroBitCount &>> 3)
     }
 
     /// The index after the blocks of non-ASCII text and escapes from `i` (a non-ASCII byte,
@@ -225,12 +180,13 @@ extension JSONScanner {
         blocks: while i &+ 16 <= n {
             // SAFETY: the sixteen bytes at i end at i + 16 <= n.
             let block = unsafe p.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-            let nonASCII = laneBits(block .>= SIMD16<UInt8>(repeating: 0x80))
-            let backslashes = laneBits(block .== SIMD16<UInt8>(repeating: UInt8(ascii: "\\")))
+            let nonASCII = LaneSet(block .>= SIMD16<UInt8>(repeating: 0x80)).bits
+            let backslashes = LaneSet(block .== SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))).bits
             // Plain ASCII, or only a closing quote or control byte: the caller's loop is cheaper.
             if nonASCII | backslashes == 0 { break }
-            let ends = laneBits(
-                (block .== SIMD16<UInt8>(repeating: UInt8(ascii: "\""))) .| (block .< SIMD16<UInt8>(repeating: 0x20)))
+            let ends = LaneSet(
+                (block .== SIMD16<UInt8>(repeating: UInt8(ascii: "\""))) .| (block .< SIMD16<UInt8>(repeating: 0x20))
+            ).bits
             // The UTF-8 check covers lanes 0 ... checked (to 15 when there is no end).
             let checked = ends == 0 ? 16 : ends.trailingZeroBitCount
             if nonASCII != 0 {
@@ -292,9 +248,8 @@ extension JSONScanner {
         bad .|= (back1 .== SIMD16<UInt8>(repeating: 0xED)) .& (block .> SIMD16<UInt8>(repeating: 0x9F))
         bad .|= (back1 .== SIMD16<UInt8>(repeating: 0xF0)) .& (block .< SIMD16<UInt8>(repeating: 0x90))
         bad .|= (back1 .== SIMD16<UInt8>(repeating: 0xF4)) .& (block .> SIMD16<UInt8>(repeating: 0x8F))
-        // Lanes 0 ... stop, as bits (all sixteen when stop is 15 or 16).
-        let checked = (UInt32(2) &<< UInt32(truncatingIfNeeded: stop)) &- 1
-        return laneBits(bad) & checked == 0
+        // No bad lane among lanes 0 ... stop (all sixteen when stop is 15 or 16).
+        return LaneSet(bad).first > min(stop, 15)
     }
 
     /// How many bytes at the end of a block that ``utf8BlockIsValid(_:at:_:through:)`` accepted

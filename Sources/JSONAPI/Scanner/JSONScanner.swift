@@ -563,8 +563,8 @@ public struct JSONScanner: Sendable {
             let space = (block .== SIMD16<UInt8>(repeating: 0x20)) .| (block .== SIMD16<UInt8>(repeating: 0x0A))
             let other = (block .== SIMD16<UInt8>(repeating: 0x0D)) .| (block .== SIMD16<UInt8>(repeating: 0x09))
             let white = space .| other
-            let stops = ~laneBits(white) & 0xFFFF
-            if stops != 0 { return j &+ stops.trailingZeroBitCount }
+            let stops = LaneSet(.!white)
+            if !stops.isEmpty { return j &+ stops.first }
             j &+= 16
         }
         return j

@@ -107,17 +107,35 @@ struct ScannerBlockTests {
         }
     }
 
-    @Test("the lane mask gathers one bit per lane, in lane order")
-    func laneBits() {
+    /// Every lane-set form built on this machine, the portable one (what arm64 runs) included,
+    /// against a loop over the lanes: random masks, with empty and full ones among them.
+    @Test("each lane-set form agrees with a loop over the lanes")
+    func laneSets() {
         var rng = SplitMix64(seed: 32)
-        for _ in 0..<2_000 {
-            var lanes = SIMD16<UInt8>()
+        for round in 0..<4_000 {
+            var bytes = SIMD16<UInt8>()
             var expected: UInt32 = 0
-            for k in 0..<16 where Bool.random(using: &rng) {
-                lanes[k] = UInt8(ascii: "\"")
+            // Rounds 0 and 1: no lane and every lane; then each lane with probability 1/2, 1/8, 1/32.
+            let sparsity = round < 2 ? 0 : [1, 3, 5][round % 3]
+            for k in 0..<16 where round == 1 || (round > 1 && rng.next() % (1 << UInt64(sparsity)) == 0) {
+                bytes[k] = UInt8(ascii: "\"")
                 expected |= 1 << UInt32(k)
             }
-            #expect(JSONScanner.laneBits(lanes .== SIMD16<UInt8>(repeating: UInt8(ascii: "\""))) == expected)
+            let lanes = bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
+            let first = expected == 0 ? 16 : expected.trailingZeroBitCount
+            Self.expect(PortableLaneSet(lanes), bits: expected, first: first)
+            #if canImport(_Builtin_intrinsics.intel)
+                Self.expect(SSE2LaneSet(lanes), bits: expected, first: first)
+            #endif
+            Self.expect(LaneSet(lanes), bits: expected, first: first)
         }
+    }
+
+    static func expect<Set: LaneSetKind>(
+        _ set: Set, bits: UInt32, first: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
+        #expect(set.bits == bits, "\(Set.self)", sourceLocation: sourceLocation)
+        #expect(set.isEmpty == (bits == 0), "\(Set.self)", sourceLocation: sourceLocation)
+        #expect(min(set.first, 16) == first, "\(Set.self)", sourceLocation: sourceLocation)
     }
 }
