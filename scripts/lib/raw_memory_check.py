@@ -33,6 +33,7 @@ OWNERS = [
     "Streaming/IdentityIndex.swift",  # the resource stream's exact (type, id) index and its key store
     "Writing/JSONWriter+Strings.swift",  # the writer's string escaping loop
     "Writing/JSONWriter+Numbers.swift",  # the writer's number formatting
+    "Writing/ShortestDouble.swift",  # the double printer, writing into the writers' buffers
 ]
 
 OPERATION = re.compile(

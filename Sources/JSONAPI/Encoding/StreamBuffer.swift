@@ -274,10 +274,9 @@ struct StreamBuffer: ~Copyable {
 
     /// Appends a finite `Double` as ``JSONWriter/number(_:)-(Double)`` writes it.
     mutating func appendFinite(_ value: Double) {
-        ShortestDouble(value).withText { text in
-            // SAFETY: the span's bytes are valid for the duration of the closure, which copies them.
-            unsafe text.withUnsafeBytes { unsafe append($0) }
-        }
+        reserve(ShortestDouble.maximumBytes)
+        // SAFETY: `reserve` made room for `maximumBytes` at `count`, the most the text takes.
+        count &+= unsafe ShortestDouble.write(value, to: base + count)
     }
 
     /// Appends the description of a finite `Double` or `Float`, already JSON number text.

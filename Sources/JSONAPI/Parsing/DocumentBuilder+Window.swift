@@ -67,18 +67,24 @@ extension DocumentBuilder {
         markOuterFramesReleased()
     }
 
+    /// What the frames that outlive a release hold as their start: a position past every window,
+    /// and one an `Int` holds on every platform. That is `UInt32.max` where `Int` has 64 bits, and
+    /// `Int32.max` where it has 32 (watchOS devices), where no document reaches it
+    /// (``ParsingOptions/largestDocumentBytes``).
+    static let releasedStart = UInt32(clamping: Int.max)
+
     /// Marks the starts of the frames that outlive a release (the document's, and the array's)
-    /// as outside the window: `UInt32.max`, which the stream reports at the document's start;
+    /// as outside the window: ``releasedStart``, which the stream reports at the document's start;
     /// their current member's key is outside it too, and is absent until the next key.
     private mutating func markOuterFramesReleased() {
         for i in below.indices {
-            below[i].start = .max
-            below[i].valueStart = .max
+            below[i].start = Self.releasedStart
+            below[i].valueStart = Self.releasedStart
             below[i].key = .absent
         }
         if hasTop && (top.kind == .topLevel || top.kind == .dataArray || top.kind == .includedArray) {
-            top.start = .max
-            top.valueStart = .max
+            top.start = Self.releasedStart
+            top.valueStart = Self.releasedStart
             top.key = .absent
         }
     }
@@ -86,7 +92,7 @@ extension DocumentBuilder {
     /// Hands over the diagnostics recorded before window offset `end`, in document order, and
     /// the count of those not recorded (``ParsingOptions/maximumDiagnostics``). Those at or after
     /// `end` belong to the open resource, which a release may scan again: they stay until it
-    /// closes. Diagnostics at the document's start (`UInt32.max`) always go.
+    /// closes. Diagnostics at the document's start (``releasedStart``) always go.
     mutating func takeDiagnostics(before end: Int) -> (diagnostics: [PendingDiagnostic], uncounted: Int) {
         let uncounted = uncountedDiagnostics
         uncountedDiagnostics = 0
@@ -94,7 +100,11 @@ extension DocumentBuilder {
         var kept: [PendingDiagnostic] = []
         var taken: [PendingDiagnostic] = []
         for item in pending {
-            if item.offset >= end && item.offset != Int(UInt32.max) { kept.append(item) } else { taken.append(item) }
+            if item.offset >= end && item.offset != Int(Self.releasedStart) {
+                kept.append(item)
+            } else {
+                taken.append(item)
+            }
         }
         pending = kept
         errorCount = kept.filter { $0.severity == .error }.count

@@ -67,17 +67,25 @@ public struct ParsingOptions: Sendable, Hashable {
     /// a value is released, compared and hashed recursively, and must fit a thread's stack.
     public var maximumDepth: Int = 512
 
-    /// Maximum input size in bytes. Default 4 GiB minus 2, the most the arena's 32-bit offsets
-    /// can address (and so the largest value allowed); lower it for services that take
-    /// untrusted bodies. A larger document is read with ``ResourceStream``, which has no size
-    /// limit.
-    public var maximumDocumentBytes: Int = Int(UInt32.max) - 1
+    /// Maximum input size in bytes. Default ``largestDocumentBytes``, the largest value allowed;
+    /// lower it for services that take untrusted bodies. A larger document is read with
+    /// ``ResourceStream``, which has no size limit.
+    public var maximumDocumentBytes: Int = Self.largestDocumentBytes
+
+    /// The largest ``maximumDocumentBytes`` allowed: 4 GiB minus 2 where `Int` has 64 bits, the
+    /// most the arena's 32-bit offsets can address; 2 GiB minus 2 where `Int` has 32 bits
+    /// (watchOS devices), so that every offset is an `Int`.
+    public static let largestDocumentBytes = Int(clamping: UInt32.max) - 1
+
+    /// The largest ``maximumResourceCount`` allowed: `UInt32.max - 1` where `Int` has 64 bits, the
+    /// most the index can number; `Int32.max - 1` where it has 32.
+    public static let largestResourceCount = Int(clamping: UInt32.max) - 1
 
     /// Maximum length of one string's raw contents in bytes. Default 1 GiB.
     public var maximumStringBytes: Int = 1 << 30
 
     /// Maximum number of resource objects (primary plus included). Default 50 million; at
-    /// most `UInt32.max - 1`, the most the index can number.
+    /// most ``largestResourceCount``.
     public var maximumResourceCount: Int = 50_000_000
 
     /// Maximum number of diagnostics recorded; the rest are counted but not kept. Default 1,000.
@@ -106,9 +114,9 @@ public struct ParsingOptions: Sendable, Hashable {
     ///   first limit out of range and the range it must be in.
     public func validate() throws(JSONAPIError) {
         try Self.check("maximumDepth", maximumDepth, in: 1...Self.depthCeiling)
-        try Self.check("maximumDocumentBytes", maximumDocumentBytes, in: 0...(Int(UInt32.max) - 1))
+        try Self.check("maximumDocumentBytes", maximumDocumentBytes, in: 0...Self.largestDocumentBytes)
         try Self.check("maximumStringBytes", maximumStringBytes, in: 0...Int.max)
-        try Self.check("maximumResourceCount", maximumResourceCount, in: 0...(Int(UInt32.max) - 1))
+        try Self.check("maximumResourceCount", maximumResourceCount, in: 0...Self.largestResourceCount)
         try Self.check("maximumDiagnostics", maximumDiagnostics, in: 0...Int.max)
     }
 
@@ -132,7 +140,10 @@ public struct ParsingOptions: Sendable, Hashable {
     public var backend: Backend = .scanner
 
     /// Whether a document of 2 MiB or more may reuse the memory that a released document of a
-    /// similar size left behind, and leaves its own behind when it is released. Default `true`.
+    /// similar size left behind, and leaves its own behind when it is released. Default `true`
+    /// on Linux and macOS; `false` on iOS, tvOS, watchOS and visionOS, where an app's memory is
+    /// what the system weighs when it ends apps in the background, and memory held for a document
+    /// that may never come again counts against it.
     ///
     /// A large build writes its records into tens of megabytes of fresh memory, and a chunked
     /// parse (``DocumentParser``) copies its input into a fresh buffer, which the system must map
@@ -142,7 +153,16 @@ public struct ParsingOptions: Sendable, Hashable {
     /// one chunked document's input buffer of 16 MB or more. It stays allocated after the last
     /// large document is released, until a build of that size takes it or
     /// ``Document/releaseRecycledMemory()`` frees it.
-    public var recyclesMemory: Bool = true
+    public var recyclesMemory: Bool = Self.recyclesMemoryByDefault
+
+    /// The default of ``recyclesMemory`` on this platform.
+    static var recyclesMemoryByDefault: Bool {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            false
+        #else
+            true
+        #endif
+    }
 
     /// The member-name rules every path of the build reads (``JSONAPIRules/standard``). Not public:
     /// the specification fixes them; tests add entries to check that every path obeys the table.

@@ -198,7 +198,7 @@ extension ResourceStream {
     func locate(_ offset: Int, severity: Diagnostic.Severity, code: JSONAPIError.Code, message: String) -> Diagnostic {
         // The outer frames' starts are outside the window once it has slid (see
         // `DocumentBuilder.releaseRecords`): the top-level object's start is kept here.
-        if offset == Int(UInt32.max) {
+        if offset == Int(DocumentBuilder.releasedStart) {
             return Diagnostic(
                 severity: severity, code: code, message: message, offset: documentStart,
                 line: documentStart == 0 ? 1 : 0, column: documentStart == 0 ? 1 : 0, pointer: "")
@@ -222,7 +222,8 @@ extension ResourceStream {
     ///
     /// The member's key is in the window unless a release came after it (the builder then marks
     /// the key absent); its value start is this member's only once it follows the key (until the
-    /// value begins, the frame still holds the previous member's, or `UInt32.max` after a release).
+    /// value begins, the frame still holds the previous member's, or `DocumentBuilder.releasedStart`
+    /// after a release).
     private var currentTopLevelMember: (pointer: String, valueStart: Int?)? {
         guard let document = driver.documentFrame, document.member != .none else { return nil }
         let key = document.key
@@ -239,7 +240,8 @@ extension ResourceStream {
             guard keyInWindow else { return nil }
             name = unsafe JSONStringDecoding.decode(window.bytes.slice(key), hasEscapes: document.keyEscaped)
         }
-        let valueStarted = keyInWindow && document.valueStart != .max && document.valueStart > key.end
+        let valueStarted =
+            keyInWindow && document.valueStart != DocumentBuilder.releasedStart && document.valueStart > key.end
         return (StreamLocation.pointer(name), valueStarted ? Int(document.valueStart) : nil)
     }
 }

@@ -136,9 +136,11 @@ extension JSONWriter {
     /// Appends the text of a finite `value` (see ``number(_:)-(Double)``), outside the state machine.
     @inlinable
     mutating func appendFinite(_ value: Double) {
-        ShortestDouble(value).withText { text in
-            // SAFETY: the span's bytes are valid for the duration of the closure, which copies them.
-            unsafe text.withUnsafeBufferPointer { unsafe storage.append(contentsOf: $0) }
+        unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ShortestDouble.maximumBytes) { buffer in
+            // SAFETY: the buffer holds `maximumBytes`; the text fills its first `count`, copied out before it goes.
+            guard let base = buffer.baseAddress else { return }
+            let count = unsafe ShortestDouble.write(value, to: base)
+            unsafe storage.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<count]))
         }
     }
 

@@ -7,19 +7,35 @@
 /// (``powersOfTen``), rounded to odd, gives the decimal interval of the double's rounding range
 /// at a precision where the shortest member can be read off directly, with no loop over digits
 /// and no big-number fallback. Writers call it instead of `description`, which builds a `String`
-/// (a heap allocation for the longer ones) for every number.
-@usableFromInline
+/// (a heap allocation for the longer ones) for every number, and it writes straight into their
+/// buffer.
+@usableFromInline @safe
 struct ShortestDouble {
-    /// The text, in `bytes[0..<count]`.
-    private var bytes: InlineArray<32, UInt8> = .init(repeating: 0)
+    /// The most bytes the text takes (`-2.2250738585072014e-308` is 24).
+    @inlinable
+    static var maximumBytes: Int { 32 }
+
+    /// Where the text goes: room for ``maximumBytes``.
+    private let out: UnsafeMutablePointer<UInt8>
     private var count = 0
 
     static let smallestPower = -292
     static let largestPower = 324
 
-    /// The text of `value`, which must be finite.
+    /// Writes the text of `value`, which must be finite, at `out`, which must have room for
+    /// ``maximumBytes``; returns how many bytes it wrote.
     @usableFromInline
-    init(_ value: Double) {
+    static func write(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var text = unsafe ShortestDouble(out: out)
+        text.write(value)
+        return text.count
+    }
+
+    private init(out: UnsafeMutablePointer<UInt8>) {
+        unsafe self.out = out
+    }
+
+    private mutating func write(_ value: Double) {
         if value.sign == .minus { put(UInt8(ascii: "-")) }
         let magnitude = value.magnitude
         if magnitude < 9_007_199_254_740_992.0, magnitude.rounded(.towardZero) == magnitude {
@@ -35,16 +51,11 @@ struct ShortestDouble {
         format(significand, exponent, large: magnitude > 9_007_199_254_740_992.0)
     }
 
-    /// Calls `body` with the text.
-    @usableFromInline
-    func withText<R>(_ body: (Span<UInt8>) throws -> R) rethrows -> R {
-        try body(bytes.span.extracting(0..<count))
-    }
-
     /// Appends one byte.
     @inline(__always)
     private mutating func put(_ byte: UInt8) {
-        bytes[count] = byte
+        // SAFETY: the caller gave room for `maximumBytes`, and no text is longer.
+        unsafe out[count] = byte
         count &+= 1
     }
 
@@ -97,11 +108,13 @@ struct ShortestDouble {
             rest /= 100
             remaining &-= 2
             index &-= 2
-            bytes[index] = Self.digitPairs[pair]
-            bytes[index &+ 1] = Self.digitPairs[pair &+ 1]
+            // SAFETY: every index lies below `count`, which `format` keeps within `maximumBytes`.
+            unsafe out[index] = Self.digitPairs[pair]
+            unsafe out[index &+ 1] = Self.digitPairs[pair &+ 1]
         }
         if remaining == 1 {
-            bytes[index &- 1] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+            // SAFETY: as above.
+            unsafe out[index &- 1] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
         }
     }
 
@@ -197,15 +210,24 @@ struct ShortestDouble {
         return vbp | (((z & mask) &+ mask) &>> 63)
     }
 
+    // The three logarithms multiply by constants of 40 bits, in 64-bit arithmetic whatever the
+    // width of `Int` (32 bits on watchOS devices).
+
     /// floor(q × log10(2)), for |q| <= 5456721.
     @inline(__always)
-    static func floorLog10Pow2(_ q: Int) -> Int { (q &* 661_971_961_083) &>> 41 }
+    static func floorLog10Pow2(_ q: Int) -> Int {
+        Int(truncatingIfNeeded: (Int64(truncatingIfNeeded: q) &* 661_971_961_083) &>> 41)
+    }
 
     /// floor(log10(3/4 × 2^q)), for |q| <= 5456721.
     @inline(__always)
-    static func floorLog10ThreeQuartersPow2(_ q: Int) -> Int { (q &* 661_971_961_083 &- 274_743_187_321) &>> 41 }
+    static func floorLog10ThreeQuartersPow2(_ q: Int) -> Int {
+        Int(truncatingIfNeeded: (Int64(truncatingIfNeeded: q) &* 661_971_961_083 &- 274_743_187_321) &>> 41)
+    }
 
     /// floor(e × log2(10)), for |e| <= 1233.
     @inline(__always)
-    static func floorLog2Pow10(_ e: Int) -> Int { (e &* 913_124_641_741) &>> 38 }
+    static func floorLog2Pow10(_ e: Int) -> Int {
+        Int(truncatingIfNeeded: (Int64(truncatingIfNeeded: e) &* 913_124_641_741) &>> 38)
+    }
 }

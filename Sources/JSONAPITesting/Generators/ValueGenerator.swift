@@ -88,7 +88,10 @@ enum ValueGenerator {
         }
         if format == .uri { return "https://example.com/p/\(random.int(in: 1...999))" }
         if format == .uuid {
-            return "00000000-0000-4000-8000-\(String(100_000_000_000 + random.int(in: 0...899_999_999_999)))"
+            // Twelve decimal digits (hex digits too), in two halves: `Int` has 32 bits on watchOS.
+            let high = random.int(in: 100_000...999_999)
+            let low = String(random.int(in: 0...999_999))
+            return "00000000-0000-4000-8000-\(high)\(String(repeating: "0", count: 6 - low.count))\(low)"
         }
         if format == .byte {
             let bytes = (0..<random.int(in: 0...8)).map { _ in UInt8(random.int(in: 0...255)) }
