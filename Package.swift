@@ -27,7 +27,7 @@ import PackageDescription
 // (Benchmarks/, Tests/Fuzz/, Tests/Concurrency/) that use this one through its products.
 let package = Package(
     name: "swift-jsonapi",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "JSONAPI", targets: ["JSONAPI"]),
         .library(name: "JSONAPIYajl", targets: ["JSONAPIYajl"]),

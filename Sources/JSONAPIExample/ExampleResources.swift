@@ -1,6 +1,5 @@
 import JSONAPI
 import JSONAPIServer
-import Synchronization
 
 /// The example's four types as plain `Codable` models, declared once and served by
 /// `ResourceService` (`JSONAPIServer`): the whole of ``ExampleService``. The load benchmark
@@ -97,8 +96,13 @@ enum ExampleResources {
 
     /// Hands out 1, 2, 3, ...
     final class Counter: Sendable {
-        private let value = Atomic<Int>(1)
-        func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
+        private let value = Locked(1)
+        func take() -> Int {
+            value.withLock { value in
+                defer { value += 1 }
+                return value
+            }
+        }
     }
 
     /// The service of the four types over `store`'s resources as they are now, under
@@ -196,7 +200,7 @@ extension JSONAPIResourceObject {
 final class PrecomputedAnswer: Sendable {
     let service: ResourceService
     let request: ResourceRequest
-    private let bytes = Mutex<[UInt8]?>(nil)
+    private let bytes = Locked<[UInt8]?>(nil)
 
     init(service: ResourceService, query: String) {
         self.service = service

@@ -1,5 +1,4 @@
 import JSONAPI
-import Synchronization
 
 /// The example's seed data, and the store of the `Codable` baseline: resources of every type in
 /// memory, in creation order, by id. The service itself copies the seed into its declared data
@@ -54,9 +53,9 @@ final class ExampleStore: Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
-    init(state: State) { self.state = Mutex(state) }
+    init(state: State) { self.state = Locked(state) }
 
     func read<Result>(_ body: (State) throws -> Result) rethrows -> Result {
         try state.withLock { try body($0) }

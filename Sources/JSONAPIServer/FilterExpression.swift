@@ -303,7 +303,7 @@ struct FilterParser {
                     position += 1
                     continue
                 }
-                guard let string = String(validating: text, as: UTF8.self) else {
+                guard let string = String(validatingUTF8Bytes: text) else {
                     throw FilterSyntaxError("text is not valid UTF-8", offset: start)
                 }
                 return string

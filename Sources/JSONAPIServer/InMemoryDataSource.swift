@@ -1,5 +1,4 @@
 import JSONAPI
-import Synchronization
 
 /// A ``ResourceDataSource`` that keeps its models in memory: for tests, prototypes, small
 /// services and as the reference the service's behaviour is checked against.
@@ -42,7 +41,7 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An empty store.
     public init() {}

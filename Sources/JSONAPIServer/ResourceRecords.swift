@@ -1,5 +1,4 @@
 import JSONAPI
-import Synchronization
 
 /// Models as resource objects and back: the one place the service turns a typed model into the
 /// members JSON:API writes (through `JSONAPIEncoder`, so attributes and relationships are
@@ -26,7 +25,7 @@ enum ResourceRecords {
     }
 
     /// The optional attributes of each model type, from its shape, found once per type.
-    private static let optionalAttributeNames = Mutex<[ObjectIdentifier: [String]]>([:])
+    private static let optionalAttributeNames = Locked<[ObjectIdentifier: [String]]>([:])
 
     static func optionalAttributes<Model: Decodable & JSONAPIResource>(of model: Model.Type) -> [String] {
         let key = ObjectIdentifier(model)

@@ -267,7 +267,7 @@ extension String {
             else { return nil }
             bytes.append(high << 4 | low)
         }
-        return String(validating: bytes, as: UTF8.self)
+        return String(validatingUTF8Bytes: bytes)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

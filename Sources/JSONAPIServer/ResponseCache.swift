@@ -1,5 +1,4 @@
 import JSONAPI
-import Synchronization
 
 /// The bytes of earlier answers to reads, each kept with the versions of every data source of
 /// the service when it was written, and reused only while all of them are the same.
@@ -28,7 +27,7 @@ final class ResponseCache: Sendable {
         var bytes = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The entry of `key` if it was written when the sources had `versions`.
     func entry(_ key: Key, versions: [UInt64]) -> Entry? {

@@ -1,4 +1,4 @@
-import Synchronization
+import JSONAPI
 
 /// A stream whose elements `next` produces one at a time, on demand, from a state it changes:
 /// nothing is read ahead of the consumer, so a stream over a large source holds one step's
@@ -8,7 +8,7 @@ func unfoldingStream<State: Sendable, Element: Sendable>(
 ) -> AsyncThrowingStream<Element, any Error> {
     // The consumer asks for one element at a time, so the state is never used by two calls at
     // once; it is kept in a lock only to be handed between them.
-    let slot = Mutex<State?>(initial)
+    let slot = Locked<State?>(initial)
     return AsyncThrowingStream(unfolding: {
         guard var state = slot.withLock({ $0.take() }) else { return nil }
         let element = try await next(&state)

@@ -19,6 +19,7 @@ ROOT = pathlib.Path("Sources/JSONAPI")
 # The owners of raw memory, relative to Sources/JSONAPI: a directory (ending in /) or a file.
 OWNERS = [
     "Memory/",  # ByteView: how everything else reads bytes it does not own
+    "Concurrency/Locked.swift",  # the lock's mutex
     "Scanner/",  # the tokenizer, the syntax validator and the string decoder: the hot byte loops
     "Parsing/InputBuffer.swift",  # the parser's input bytes
     "Parsing/JSONAPIRules+Chunk.swift",  # the whole-object readers' key matching, on the scanner's chunk

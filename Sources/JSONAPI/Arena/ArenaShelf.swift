@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The large arrays of released documents, kept for the next build of a similar size.
 ///
 /// A build of a large document writes tens of megabytes of records, index slots and digests into
@@ -45,9 +43,9 @@ final class ArenaShelf: Sendable {
         var capacity: Int
     }
 
-    private let records = Mutex<[Int: Records]>([:])
-    private let digests = Mutex<[Int: Digests]>([:])
-    private let mappings = Mutex<[Int: Mapping]>([:])
+    private let records = Locked<[Int: Records]>([:])
+    private let digests = Locked<[Int: Digests]>([:])
+    private let mappings = Locked<[Int: Mapping]>([:])
 
     /// The shelf builds use; tests bind their own (``current``).
     static let shared = ArenaShelf()

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -46,11 +44,11 @@ import Synchronization
 /// Errors are `DecodingError`s whose ``Swift/DecodingError/jsonapiError`` gives the JSON
 /// Pointer, line and column; an error document throws ``DocumentErrors``.
 public final class JSONAPIDecoder: Sendable {
-    private let state: Mutex<DecodingOptions>
+    private let state: Locked<DecodingOptions>
 
     /// Creates a decoder.
     public init(options: DecodingOptions = DecodingOptions()) {
-        state = Mutex(options)
+        state = Locked(options)
     }
 
     /// All the settings at once.

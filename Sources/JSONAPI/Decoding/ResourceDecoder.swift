@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -240,7 +238,7 @@ final class ResourceDecoder: Decoder {
     /// at once, up to that). What a decoder builds up is kept: its keyed-container boxes (which
     /// point at the decoder itself), their key-name tables, its member table and stacks. For a
     /// small document that setup was a fifth of decoding it.
-    private static let shelf = Mutex<[Shelved]>([])
+    private static let shelf = Locked<[Shelved]>([])
     static let shelfCapacity = 8
 
     /// A decoder for one decode over `bytes`: a shelved one, rebound, or a new one.

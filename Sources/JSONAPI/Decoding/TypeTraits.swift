@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -29,7 +27,7 @@ struct TypeTraits: @unchecked Sendable {
     /// The type's reader initializer, for a ``ResourceReadable`` type.
     var readable: (any ResourceReadable.Type)?
 
-    private static let known = Mutex<[ObjectIdentifier: TypeTraits]>([:])
+    private static let known = Locked<[ObjectIdentifier: TypeTraits]>([:])
 
     /// The traits of `T`, from the process-wide cache when it has them.
     static func of<T>(_ type: T.Type) -> TypeTraits {

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -82,11 +80,11 @@ import Synchronization
 ///
 /// Errors are `EncodingError`s; the bytes are written by ``JSONWriter``.
 public final class JSONAPIEncoder: Sendable {
-    private let state: Mutex<EncodingOptions>
+    private let state: Locked<EncodingOptions>
 
     /// Creates an encoder.
     public init(options: EncodingOptions = EncodingOptions()) {
-        state = Mutex(options)
+        state = Locked(options)
     }
 
     /// All the settings at once.

@@ -1,6 +1,5 @@
 import Foundation
 import JSONAPI
-import Synchronization
 
 // The client's private HTTP cache (RFC 9111): documents of `200` answers to `GET`, kept with
 // their validator (`ETag`) and freshness (`Cache-Control: max-age`, `Expires`). A fresh answer
@@ -82,7 +81,7 @@ final class HTTPResponseCache: Sendable {
         var next: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The kept answer for a `GET` of `request`, when its varying fields match.
     func entry(for request: JSONAPIHTTPRequest) -> Entry? {

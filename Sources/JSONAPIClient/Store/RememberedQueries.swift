@@ -1,5 +1,4 @@
 import JSONAPI
-import Synchronization
 
 /// The reads a client answers again from its store (``JSONAPIClient/Configuration/queryLifetime``):
 /// for each `GET` the server answered with resources, which resources it held, in which places,
@@ -53,7 +52,7 @@ final class RememberedQueries: Sendable {
         var answered: ContinuousClock.Instant
     }
 
-    private let queries = Mutex<[String: Query]>([:])
+    private let queries = Locked<[String: Query]>([:])
 
     /// What identifies a request: its URL and every header field as sent, credentials included,
     /// so that an answer is never given to a request another user made.

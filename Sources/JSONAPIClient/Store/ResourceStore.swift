@@ -1,7 +1,6 @@
 import Foundation
 import JSONAPI
 import Observation
-import Synchronization
 
 /// An identity map of resources by (type, id), filled from successive responses: a later copy
 /// of a resource updates the earlier one, member by member, so a response with a sparse
@@ -119,7 +118,7 @@ public final class ResourceStore: Sendable, Observable {
     private final class Subscriber: Sendable {
         let filter: Filter
         let continuation: AsyncStream<Change>.Continuation
-        let ended = Atomic<Bool>(false)
+        let ended = Locked(false)
 
         init(filter: Filter, continuation: AsyncStream<Change>.Continuation) {
             self.filter = filter
@@ -181,7 +180,7 @@ public final class ResourceStore: Sendable, Observable {
             let (result, changes) = body(&state)
             guard !changes.isEmpty else { return (result, false) }
             state.revision &+= 1
-            state.subscribers.removeAll { $0.ended.load(ordering: .relaxed) }
+            state.subscribers.removeAll { $0.ended.withLock { $0 } }
             for subscriber in state.subscribers {
                 for change in changes where subscriber.filter.matches(change.key) {
                     subscriber.continuation.yield(change)
@@ -517,7 +516,7 @@ public final class ResourceStore: Sendable, Observable {
     private func subscribe(_ filter: Filter) -> AsyncStream<Change> {
         let (stream, continuation) = AsyncStream.makeStream(of: Change.self, bufferingPolicy: .unbounded)
         let subscriber = Subscriber(filter: filter, continuation: continuation)
-        continuation.onTermination = { _ in subscriber.ended.store(true, ordering: .relaxed) }
+        continuation.onTermination = { _ in subscriber.ended.withLock { $0 = true } }
         state.withLock { $0.subscribers.append(subscriber) }
         return stream
     }
@@ -655,27 +654,5 @@ public final class ResourceStore: Sendable, Observable {
             changed = true
         }
         return (result, changed)
-    }
-}
-
-/// A value behind a lock: a `pthread` mutex, through `NSLock`.
-///
-/// Not Synchronization's `Mutex`: on Linux a contended `Mutex` is handed from one thread to the
-/// next inside the kernel (a priority-inheriting futex), where ThreadSanitizer cannot see it, so
-/// it reports every contended critical section as a data race (a `Mutex<[Int: [Int]]>` updated
-/// from 8 threads gave 5 or 6 reports a run; the same code with this lock gave none).
-/// ThreadSanitizer intercepts `pthread` mutexes, so the store can be checked under contention
-/// (scripts/tsan), and a race the lock does not cover still shows.
-private final class Locked<Value>: @unchecked Sendable {
-    // SAFETY (Sendable): `value` is read and written only inside `withLock`, while `lock` is held.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import JSONAPI
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -120,7 +119,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         var body: URLSessionTransport.Body.Continuation
     }
 
-    private let pending = Mutex<[Int: Pending]>([:])
+    private let pending = Locked<[Int: Pending]>([:])
 
     func register(
         _ task: Int, head: CheckedContinuation<HTTPURLResponse, any Error>,

@@ -74,7 +74,7 @@ enum QueryPercentEncoding {
     /// The bytes as a string: copied when ASCII, validated as UTF-8 otherwise.
     private static func text(_ bytes: ByteView, isASCII: Bool) -> Result<String, Failure> {
         if isASCII { return .success(bytes.string) }
-        guard let text = unsafe bytes.withUnsafeBytes({ unsafe String(validating: $0, as: UTF8.self) }) else {
+        guard let text = unsafe bytes.withUnsafeBytes({ unsafe String(validatingUTF8Bytes: $0) }) else {
             return .failure(.invalidUTF8)
         }
         return .success(text)
