@@ -13,25 +13,42 @@ import JSONAPI
 /// ```
 ///
 /// The body comes through the `URLSession` data delegate (`urlSession(_:dataTask:didReceive:)`),
-/// which both Linux and Apple Foundation have, so parsing starts with the first chunk; the
-/// chunks are buffered until the client reads them. `URLSession.bytes(for:)` is not used: it
-/// is missing from Linux Foundation, and it hands out one byte at a time.
+/// which both Linux and Apple Foundation have, so parsing starts with the first chunk.
+/// `URLSession.bytes(for:)` is not used: it is missing from Linux Foundation, and it hands out one
+/// byte at a time.
 ///
 /// Cancelling the task cancels the data task; a `URLError.timedOut` becomes
 /// ``JSONAPIClientError/Kind/timeout``.
 ///
-/// ## No backpressure on Linux
+/// ## Caching
 ///
-/// `URLSession` reads the body as fast as the network delivers it, whether or not the client has
-/// parsed what came before: a reader slower than the network (a model decoded per resource, a
-/// loaded machine) leaves the difference in memory, up to the whole body. Use
+/// The client keeps its own HTTP cache (``JSONAPIClient/Configuration/httpCache``), which knows
+/// what a JSON:API response may be reused for. The transport's default configuration
+/// (``defaultConfiguration``) therefore has no `URLCache` and ignores locally cached data, so a
+/// response is neither stored twice (`URLCache.shared` keeps responses on disk in an app) nor
+/// answered from a cache the client cannot see. Pass a configuration with a `urlCache` to have one
+/// anyway.
+///
+/// ## Backpressure
+///
+/// On Apple platforms a data task can pause: while more than ``maximumBufferedBytes`` of a body
+/// wait for the client to read them, the task is suspended, and `URLSession` stops reading from
+/// the connection until the client has taken them down to a quarter of that. A response of any
+/// size read model by model (``JSONAPIResources/stream(_:headers:)``) then holds a bounded amount
+/// of memory.
+///
+/// ### No backpressure on Linux
+///
+/// Linux Foundation (swift-corelibs-foundation, Swift 6.3) offers no way to pause a data task's
+/// delivery: `URLSession` reads the body as fast as the network delivers it, whether or not the
+/// client has parsed what came before, and a reader slower than the network (a model decoded per
+/// resource, a loaded machine) leaves the difference in memory, up to the whole body. Use
 /// `AsyncHTTPClientTransport` where that matters: it reads from the socket only as the client asks
-/// for more. Linux Foundation (swift-corelibs-foundation, Swift 6.3) offers no way to pause a
-/// data task's delivery. Measured with a 268 MB (256 MiB) body over loopback and a reader that
-/// stalls for 4 seconds after the head:
+/// for more. Measured with a 268 MB (256 MiB) body over loopback and a reader that stalls for 4
+/// seconds after the head:
 ///
-/// - Buffering everything, as this transport does: after the stall the server had sent 197 MB,
-///   69 MB of it waiting in the buffer; the process held 238 MB.
+/// - Buffering everything, as this transport does on Linux: after the stall the server had sent
+///   197 MB, 69 MB of it waiting in the buffer; the process held 238 MB.
 /// - `URLSessionTask.suspend()` from the data delegate once 4 MiB are buffered, `resume()` below
 ///   1 MiB: on Linux `suspend()` removes the transfer from libcurl's multi handle, which aborts
 ///   it, and `resume()` sends the request again. The body started over at each resume: 15
@@ -41,19 +58,47 @@ import JSONAPI
 ///   delegate's calls to an operation queue without waiting for them, so libcurl goes on reading
 ///   and the bytes wait in that queue instead.
 public final class URLSessionTransport: JSONAPITransport {
-    /// The body: `Data` chunks in the order `URLSession` delivers them.
-    public typealias Body = AsyncThrowingStream<Data, any Error>
-
     private let session: URLSession
     private let delegate: SessionDelegate
 
+    /// How many bytes of a body may wait for the client to read them before the data task is
+    /// paused (Apple platforms; see "Backpressure"). Default 4 MiB.
+    public let maximumBufferedBytes: Int
+
+    /// The configuration a transport uses by default: `URLSessionConfiguration.default` without
+    /// a `URLCache`, ignoring locally cached data (see "Caching").
+    public static var defaultConfiguration: URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.default
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return configuration
+    }
+
+    /// Whether a data task here can stop delivery and go on where it stopped: Apple's
+    /// `URLSession` stops reading from the connection while a task is suspended; Linux's aborts
+    /// the transfer and starts it again on `resume()` (see "No backpressure on Linux").
+    static var pausesTasks: Bool {
+        #if canImport(Darwin)
+            true
+        #else
+            false
+        #endif
+    }
+
     /// Creates a transport with a `URLSession` of its own.
     ///
-    /// - Parameter configuration: The `URLSession` configuration (timeouts, caching, cookies).
-    ///   Default `.default`.
-    public init(configuration: URLSessionConfiguration = .default) {
+    /// - Parameters:
+    ///   - configuration: The `URLSession` configuration (timeouts, cookies, caching). Default
+    ///     ``defaultConfiguration``.
+    ///   - maximumBufferedBytes: How much of a body may wait to be read before the data task is
+    ///     paused, where it can be. Default 4 MiB.
+    public init(
+        configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration,
+        maximumBufferedBytes: Int = 4 << 20
+    ) {
         let delegate = SessionDelegate()
         self.delegate = delegate
+        self.maximumBufferedBytes = max(maximumBufferedBytes, 1)
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
@@ -77,13 +122,12 @@ public final class URLSessionTransport: JSONAPITransport {
             urlRequest.timeoutInterval = Double(seconds) + Double(attoseconds) / 1e18
         }
         let task = session.dataTask(with: urlRequest)
-        let (body, chunks) = Body.makeStream()
-        chunks.onTermination = { termination in
-            if case .cancelled = termination { task.cancel() }
-        }
+        var control = BodyFlowControl(pause: nil, resume: { task.resume() }, cancel: { task.cancel() })
+        if Self.pausesTasks { control.pause = { task.suspend() } }
+        let pipe = BodyPipe(high: maximumBufferedBytes, control: control)
         let head = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (head: CheckedContinuation<HTTPURLResponse, any Error>) in
-                delegate.register(task.taskIdentifier, head: head, body: chunks)
+                delegate.register(task.taskIdentifier, head: head, body: pipe)
                 task.resume()
             }
         } onCancel: {
@@ -95,7 +139,7 @@ public final class URLSessionTransport: JSONAPITransport {
         }
         // Foundation decodes a compressed body itself; its Content-Length no longer applies.
         if headers["Content-Encoding"] != nil { headers.remove(name: "Content-Length") }
-        return JSONAPITransportResponse(status: head.statusCode, headers: headers, body: body)
+        return JSONAPITransportResponse(status: head.statusCode, headers: headers, body: Body(pipe: pipe))
     }
 
     static func mapped(_ error: any Error, _ task: URLSessionTask) -> any Error {
@@ -113,24 +157,26 @@ public final class URLSessionTransport: JSONAPITransport {
 }
 
 /// Routes the `URLSession` callbacks to the request that is waiting for them.
+///
+/// The completion handlers are `@Sendable`, as Apple's SDKs declare them: there the protocol's
+/// methods are optional Objective-C requirements, and a method whose closure type differs is a
+/// different method, which `URLSession` would never call (the task would wait for a disposition
+/// forever). scripts/portability holds every delegate method to that.
 private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private struct Pending {
         var head: CheckedContinuation<HTTPURLResponse, any Error>?
-        var body: URLSessionTransport.Body.Continuation
+        var body: BodyPipe
     }
 
     private let pending = Locked<[Int: Pending]>([:])
 
-    func register(
-        _ task: Int, head: CheckedContinuation<HTTPURLResponse, any Error>,
-        body: URLSessionTransport.Body.Continuation
-    ) {
+    func register(_ task: Int, head: CheckedContinuation<HTTPURLResponse, any Error>, body: BodyPipe) {
         pending.withLock { $0[task] = Pending(head: head, body: body) }
     }
 
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         let head = pending.withLock { pending -> CheckedContinuation<HTTPURLResponse, any Error>? in
             defer { pending[dataTask.taskIdentifier]?.head = nil }
@@ -158,7 +204,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
             done.body.finish(throwing: mapped)
         } else {
             done.head?.resume(throwing: URLError(.badServerResponse))
-            done.body.finish()
+            done.body.finish(throwing: nil)
         }
     }
 }
