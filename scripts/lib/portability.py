@@ -20,8 +20,9 @@ No Apple SDK is installed here, so the check reads what the compiler knows on Li
      by 8).
 2. The source text, with each `#if` evaluated for every platform and processor
    (portability_rules.CONFIGURATIONS), for what the Linux compiler never reads: code active only
-   on Apple platforms is checked for Linux-only modules and names; and every import of a
-   Linux-only module must sit where only Linux reads it.
+   on Apple platforms is checked for Linux-only modules and names; every import of a Linux-only
+   module must sit where only Linux reads it; and URLSession delegate methods must take the
+   `@Sendable` completion handlers Apple's SDKs declare (elsewhere they are different methods).
 
 Usage: scripts/lib/portability.py [--build-path .build] [--root DIR] [--targets A,B] [--json]
 Run from the repository root after `swift build --enable-all-traits` (debug): it reads the build's
@@ -430,6 +431,28 @@ def text_check(source, findings):
                 if name in LINUX_ONLY_C_NAMES:
                     findings.add(source, number, code.index(name) + 1, "Linux-only C name", apple,
                                  f"`{name}` is not part of Darwin")
+
+
+DELEGATE_METHOD = re.compile(r"func\s+urlSession\s*\(([^{]*)\{", re.S)
+
+
+def delegate_check(source, findings):
+    """URLSession's delegate methods take `@Sendable` completion handlers in Apple's SDKs, where
+    they are optional Objective-C requirements: a method whose handler type differs is another
+    method there, which URLSession never calls (a data task would wait for its disposition
+    forever), though it compiles, and on Linux even works."""
+    platforms = rules.platforms_of(source.target)
+    code = "\n".join(strip_comment(line) for line in source.lines)
+    for match in DELEGATE_METHOD.finditer(code):
+        signature = match.group(1)
+        handler = re.search(r"completionHandler\s*:\s*([^)]*?\()", signature)
+        if handler and "@Sendable" not in handler.group(1):
+            line = code.count("\n", 0, match.start()) + 1
+            apple = [c[0] for c in source.configurations(line) if c[1] in platforms]
+            if apple:
+                findings.add(source, line, 1, "delegate signature", apple,
+                             "a URLSession delegate method's completionHandler must be `@escaping @Sendable`, "
+                             "as Apple's SDKs declare it, or URLSession never calls the method there")
 
 
 # Names of glibc and Linux that code compiled only for Apple platforms must not use (the text check
@@ -936,6 +959,26 @@ def check_target(job):
     return target, list(findings.items), None
 
 
+SPI_PLATFORMS = {"ios": "iOS", "tvos": "tvOS", "watchos": "watchOS", "visionos": "visionOS", "macos-xcodebuild": "macOS"}
+
+
+def spi_check(root, findings_items):
+    """The Swift Package Index builds each Apple platform from .spi.yml: every platform must be
+    listed there, with the scheme of an app product (portability_rules.APP_TARGETS)."""
+    path = root / ".spi.yml"
+    if not path.exists():
+        return
+    text = path.read_text(encoding="utf-8")
+    listed = {}
+    for platform, scheme in re.findall(r"-\s*platform:\s*([\w-]+)\s*\n\s*scheme:\s*(\w+)", text):
+        listed[platform] = scheme
+    for key, name in SPI_PLATFORMS.items():
+        scheme = listed.get(key)
+        if scheme not in rules.APP_TARGETS:
+            findings_items.add((".spi.yml", 1, 1, "Swift Package Index", name,
+                                f"no build of an app product for {name} ({key}: {scheme or 'missing'})"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build-path", default=".build", help="the debug build's scratch path")
@@ -963,9 +1006,13 @@ def main():
     scratch.mkdir(parents=True, exist_ok=True)
 
     findings = Findings()
+    if not options.targets:
+        spi_check(root, findings.items)
     for target in selected:
         for path in sorted((root / "Sources" / target).rglob("*.swift")):
-            text_check(SourceFile(path.resolve(), target, root), findings)
+            source = SourceFile(path.resolve(), target, root)
+            text_check(source, findings)
+            delegate_check(source, findings)
 
     jobs = [(t, dump_arguments(commands[t], repository, root), source_list(commands[t], repository, root), root,
              scratch, symbols, nominal, floors, c_names) for t in selected]

@@ -7,6 +7,7 @@ Usage: scripts/lib/portability_selftest.py [--build-path .build]   (after the de
 """
 import argparse
 import json
+import re
 import pathlib
 import shutil
 import subprocess
@@ -56,12 +57,25 @@ PLANTED = [
     # A shift past 31 on Int, and on UInt64.
     ("func plantedShift(_ x: Int) -> Int { x &<< 40 }", "32-bit Int"),
     ("func plantedShiftWide(_ x: UInt64) -> UInt64 { x &<< 40 }", None),
+    # A URLSession delegate method whose completion handler is not the SDK's @Sendable one.
+    ("final class PlantedDelegate: NSObject, URLSessionDataDelegate {", None),
+    ("    func urlSession(", "delegate signature"),
+    ("        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,", None),
+    ("        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void", None),
+    ("    ) { completionHandler(.allow) }", None),
+    ("}", None),
+    ("final class PlantedSendableDelegate: NSObject, URLSessionDataDelegate {", None),
+    ("    func urlSession(", None),
+    ("        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,", None),
+    ("        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void", None),
+    ("    ) { completionHandler(.allow) }", None),
+    ("}", None),
     # Only where pointers have 64 bits: no 32-bit platform compiles it.
     ("#if _pointerBitWidth(_64)", None),
     ("func plantedSixtyFourOnly() -> Int { 5_000_000_000 }", None),
     ("#endif", None),
 ]
-HOST_FILE = "Sources/JSONAPIClient/Transport/JSONAPITransport.swift"
+HOST_FILE = "Sources/JSONAPIClient/Transport/URLSessionTransport.swift"
 
 
 def main():
@@ -101,7 +115,21 @@ def main():
             problems.append(f"line {line} `{text.strip()}`: expected nothing, got {sorted(rules)}")
     for line, rules in sorted(by_line.items()):
         problems.append(f"line {line}: unexpected {sorted(rules)}")
-    kinds = sorted({e for _, e in PLANTED if e})
+    # The Swift Package Index manifest without one platform's build.
+    sys.path.insert(0, str(HERE))
+    import portability
+    with tempfile.TemporaryDirectory(prefix="jsonapi-portability-spi-") as folder:
+        manifest = (ROOT / ".spi.yml").read_text(encoding="utf-8")
+        trimmed = re.sub(r"\n\s*- platform: watchos\n\s*scheme: \w+", "", manifest)
+        (pathlib.Path(folder) / ".spi.yml").write_text(trimmed, encoding="utf-8")
+        found = set()
+        portability.spi_check(pathlib.Path(folder), found)
+        clean = set()
+        portability.spi_check(ROOT, clean)
+        if trimmed == manifest or not any(item[4] == "watchOS" for item in found) or clean:
+            problems.append(f".spi.yml without its watchOS build: expected one problem, got {sorted(found)}; "
+                            f"the real one: {sorted(clean)}")
+    kinds = sorted({e for _, e in PLANTED if e} | {"Swift Package Index"})
     if problems:
         print("portability self-test: FAILED", file=sys.stderr)
         for problem in problems:
