@@ -48,7 +48,7 @@ final class BodyReaderHandle: Sendable {
     deinit { pipe.abandon() }
 }
 
-/// The chunks between the session delegate, which hands them over as they arrive, and the reader,
+/// The chunks between the URLSession delegate, which hands them over as they arrive, and the reader,
 /// which takes them one at a time; the delegate is told to pause while more than `high` bytes
 /// wait, and to resume once they are down to `low`.
 final class BodyPipe: Sendable {

@@ -22,7 +22,7 @@ import JSONAPI
 ///
 /// ## Caching
 ///
-/// The client keeps its own HTTP cache (``JSONAPIClient/Configuration/httpCache``), which knows
+/// The client keeps its own HTTP cache (``JSONAPIClient/Configuration/caching``), which knows
 /// what a JSON:API response may be reused for. The transport's default configuration
 /// (``defaultConfiguration``) therefore has no `URLCache` and ignores locally cached data, so a
 /// response is neither stored twice (`URLCache.shared` keeps responses on disk in an app) nor
