@@ -72,14 +72,19 @@ public struct JSONAPIResponse: ResponseGenerator, Sendable {
     }
 
     /// The error document describing `error` (see ``JSONAPIMiddleware/errorObjects(describing:)``),
-    /// with the `Allow` header of a ``JSONAPI/JSONAPIHTTPError`` that lists its allowed methods
-    /// (a 405).
+    /// with the header fields of a ``JSONAPI/JSONAPIHTTPError`` (``JSONAPI/JSONAPIHTTPError/headerFields``:
+    /// `Allow` for a 405, `Retry-After` for a 503).
     public init(describing error: any Error) {
         self.init(
             errors: JSONAPIErrorDocument(errors: JSONAPIMiddleware<BasicRequestContext>.errorObjects(describing: error))
         )
-        if let allowed = (error as? JSONAPIHTTPError)?.allowedMethods, !allowed.isEmpty {
-            headers[.allow] = JSONAPIHTTPError.allowHeader(allowed)
+        for field in (error as? JSONAPIHTTPError)?.headerFields ?? [] {
+            // The fields an error carries (`JSONAPIHTTPError.headerFields`), by Hummingbird's names.
+            switch field.name {
+            case "Allow": headers[.allow] = field.value
+            case "Retry-After": headers[.retryAfter] = field.value
+            default: break
+            }
         }
     }
 

@@ -13,7 +13,7 @@ import JSONAPI
 /// let dune = try await books.create(Book(id: try await books.makeID(), title: "Dune", author: "9"))
 /// try await books.fetch(id: dune.id)?.title   // "Dune"
 /// ```
-public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendable>: ResourceDataSource, Sendable {
+public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendable>: ResourceRecordSource, Sendable {
     private struct State {
         /// Per row, in creation order: the id, the model and its resource object; a deleted row
         /// leaves nil in each until the next compaction. Separate arrays, so a list reads the
@@ -74,11 +74,11 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
     }
 
     /// The resource objects of a page, as stored with each model: what the service would get by
-    /// encoding the page's models (``ResourceRecords`` made them at write time).
-    func listRecords(_ query: ResourceListQuery) -> (records: [JSONAPIResourceObject], total: Int) {
+    /// encoding the page's models (they were made when the model was written).
+    public func listRecords(_ query: ResourceListQuery) async throws -> ResourceList<JSONAPIResourceObject> {
         state.withLock { state in
             let (positions, total) = Self.page(query, state)
-            return (positions.compactMap { state.records[$0] }, total)
+            return ResourceList(models: positions.compactMap { state.records[$0] }, total: total)
         }
     }
 
@@ -87,7 +87,7 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
     }
 
     /// ``stream(_:)`` as the stored resource objects.
-    func streamRecords(_ query: ResourceListQuery) -> AsyncThrowingStream<JSONAPIResourceObject, any Error> {
+    public func streamRecords(_ query: ResourceListQuery) -> AsyncThrowingStream<JSONAPIResourceObject, any Error> {
         batches(query) { state, position in state.records[position] }
     }
 
@@ -119,7 +119,7 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
     }
 
     /// The stored resource objects of `ids` that exist.
-    func records(ids: [String]) -> [JSONAPIResourceObject] {
+    public func records(ids: [String]) async throws -> [JSONAPIResourceObject] {
         state.withLock { state in ids.compactMap { state.positions[$0].flatMap { state.records[$0] } } }
     }
 

@@ -66,11 +66,32 @@ public protocol ResourceDataSource<Model>: Sendable {
     /// (``ResourceService/responseCacheLimit``). Return one only if every change, including
     /// changes made outside this process, moves it.
     var version: UInt64? { get }
+
+    /// The source's version as it is now, read from wherever the source keeps it: what
+    /// ``version`` answers by default; a database source reads the change counter the database
+    /// keeps, so that a change made through another process moves it too.
+    func currentVersion() async throws -> UInt64?
+
+    /// Runs `body`, which reads and writes through this source (and through other sources of the
+    /// same store), as one unit: a database source runs it in one transaction, committed when
+    /// `body` returns and rolled back when it throws, with every read and write of `body` on the
+    /// transaction's connection. The service runs each write request in one: the checks of the
+    /// current resource (`If-Match`, linkage), the hooks and the write. The default runs `body`
+    /// as it is.
+    func transaction<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result
 }
 
 extension ResourceDataSource {
     /// Nil: the source cannot tell when it changed, and responses that read it are not reused.
     public var version: UInt64? { nil }
+
+    /// ``version``.
+    public func currentVersion() async throws -> UInt64? { version }
+
+    /// Runs `body` as it is: a source without transactions.
+    public func transaction<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
+        try await body()
+    }
 
     /// Lists the whole collection once, then hands its models out one at a time.
     public func stream(_ query: ResourceListQuery) -> AsyncThrowingStream<Model, any Error> {
@@ -93,6 +114,25 @@ extension ResourceDataSource {
         }
         return models
     }
+}
+
+/// A data source that reads resource objects itself, without going through models: a database
+/// source turns its rows into resource objects directly, the in-memory source hands out the ones
+/// it kept. The service reads through these methods when the source has them, and through the
+/// models of ``ResourceDataSource`` (encoded into resource objects) otherwise.
+///
+/// The resource objects hold the model's attributes and relationships as the model's encoding
+/// would (every optional attribute present, `null` when unset; every relationship with its
+/// linkage), so that the service answers the same either way.
+public protocol ResourceRecordSource: ResourceDataSource {
+    /// The resource objects of one page of ``ResourceDataSource/list(_:)``.
+    func listRecords(_ query: ResourceListQuery) async throws -> ResourceList<JSONAPIResourceObject>
+
+    /// The resource objects of the models with these ids that exist, in any order.
+    func records(ids: [String]) async throws -> [JSONAPIResourceObject]
+
+    /// ``ResourceDataSource/stream(_:)`` as resource objects.
+    func streamRecords(_ query: ResourceListQuery) -> AsyncThrowingStream<JSONAPIResourceObject, any Error>
 }
 
 /// What a data source refuses.
@@ -143,6 +183,9 @@ public struct ResourceList<Model: Sendable>: Sendable {
     /// The number of models that match the query across all pages, when the source knows it
     /// (it gives the `last` pagination link and `meta.total`).
     public var total: Int?
+    /// Whether a page follows this one, when the source knows it without counting (a database
+    /// reads one row past the page): it decides the `next` link when ``total`` is nil.
+    public var hasNextPage: Bool?
 
     /// Creates a page.
     public init(models: [Model], total: Int? = nil) {

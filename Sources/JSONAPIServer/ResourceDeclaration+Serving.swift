@@ -16,9 +16,11 @@ protocol ServedResource: Sendable {
     func decide(_ action: ResourceAction, _ request: ResourceRequest) async throws -> AccessDecision
     /// Whether the declaration has an authorization rule (without one, everything is allowed).
     var isAuthorized: Bool { get }
-    /// The data source's version (``ResourceDataSource/version``).
-    var version: UInt64? { get }
-    func list(_ query: ResourceListQuery) async throws -> (records: [JSONAPIResourceObject], total: Int?)
+    /// The data source's version as it is now (``ResourceDataSource/currentVersion()``).
+    func currentVersion() async throws -> UInt64?
+    /// Runs `body` as one unit of the data source (``ResourceDataSource/transaction(_:)``).
+    func transaction<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result
+    func list(_ query: ResourceListQuery) async throws -> ResourceList<JSONAPIResourceObject>
     /// Every record `query` matches, as the source delivers them.
     func streamRecords(_ query: ResourceListQuery) -> any AsyncSequence<JSONAPIResourceObject, any Error>
     func records(ids: [String]) async throws -> [JSONAPIResourceObject]
@@ -43,36 +45,41 @@ extension ResourceDeclaration: ServedResource {
 
     var isAuthorized: Bool { authorize != nil }
 
-    var version: UInt64? { source.version }
+    func currentVersion() async throws -> UInt64? { try await source.currentVersion() }
+
+    func transaction<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
+        try await source.transaction(body)
+    }
+
+    /// The source's own resource objects, when it reads them without models.
+    private var recordSource: (any ResourceRecordSource)? { source as? any ResourceRecordSource }
 
     func decide(_ action: ResourceAction, _ request: ResourceRequest) async throws -> AccessDecision {
         guard let authorize else { return .allow }
         return try await authorize(action, request)
     }
 
-    func list(_ query: ResourceListQuery) async throws -> (records: [JSONAPIResourceObject], total: Int?) {
-        // The in-memory source keeps each model's resource object from when it was written.
-        if let memory = source as? InMemoryDataSource<Model> {
-            let (records, total) = memory.listRecords(query)
-            return (records, total)
-        }
+    func list(_ query: ResourceListQuery) async throws -> ResourceList<JSONAPIResourceObject> {
+        if let recordSource { return try await recordSource.listRecords(query) }
         let page = try await source.list(query)
-        return (try ResourceRecords.records(of: page.models), page.total)
+        var list = ResourceList(models: try ResourceRecords.records(of: page.models), total: page.total)
+        list.hasNextPage = page.hasNextPage
+        return list
     }
 
     func streamRecords(_ query: ResourceListQuery) -> any AsyncSequence<JSONAPIResourceObject, any Error> {
-        if let memory = source as? InMemoryDataSource<Model> { return memory.streamRecords(query) }
+        if let recordSource { return recordSource.streamRecords(query) }
         return source.stream(query).map { model in try ResourceRecords.record(of: model) }
     }
 
     func records(ids: [String]) async throws -> [JSONAPIResourceObject] {
         guard !ids.isEmpty else { return [] }
-        if let memory = source as? InMemoryDataSource<Model> { return memory.records(ids: ids) }
+        if let recordSource { return try await recordSource.records(ids: ids) }
         return try ResourceRecords.records(of: try await source.fetch(ids: ids))
     }
 
     func record(id: String) async throws -> JSONAPIResourceObject? {
-        if let memory = source as? InMemoryDataSource<Model> { return memory.records(ids: [id]).first }
+        if let recordSource { return try await recordSource.records(ids: [id]).first }
         guard let model = try await source.fetch(id: id) else { return nil }
         return try ResourceRecords.record(of: model)
     }

@@ -4,13 +4,14 @@ import JSONAPI
 /// members JSON:API writes (through `JSONAPIEncoder`, so attributes and relationships are
 /// exactly what the encoder writes for the model), and a resource object into a model (through
 /// `JSONAPIDecoder`, with every problem listed at its pointer).
-enum ResourceRecords {
+package enum ResourceRecords {
     /// The resource objects of `models`, in order: attributes and linkage, no `included`.
     ///
     /// Every optional attribute is there, `null` when the model has none: synthesized `Encodable`
     /// leaves a nil out, and a client merging the resource into what it holds would read the
     /// absent member as unchanged, not as cleared.
-    static func records<Model: Codable & JSONAPIResource>(of models: [Model]) throws -> [JSONAPIResourceObject] {
+    package static func records<Model: Codable & JSONAPIResource>(of models: [Model]) throws -> [JSONAPIResourceObject]
+    {
         guard !models.isEmpty else { return [] }
         var options = EncodingOptions()
         options.includePaths = []
@@ -36,7 +37,7 @@ enum ResourceRecords {
     }
 
     /// The resource object of `model`.
-    static func record<Model: Codable & JSONAPIResource>(of model: Model) throws -> JSONAPIResourceObject {
+    package static func record<Model: Codable & JSONAPIResource>(of model: Model) throws -> JSONAPIResourceObject {
         guard let record = try records(of: [model]).first else {
             throw JSONAPIHTTPError([
                 JSONAPIErrorObject(status: 500, title: "Internal Server Error", detail: "a model encoded no resource")
@@ -47,7 +48,7 @@ enum ResourceRecords {
 
     /// The model `record` describes, decoded as if it were the primary data of a request body,
     /// so that every problem is reported at the pointer the request used (`/data/attributes/x`).
-    static func model<Model: Decodable & JSONAPIResource>(
+    package static func model<Model: Decodable & JSONAPIResource>(
         _ type: Model.Type, from record: JSONAPIResourceObject
     ) throws -> Model {
         var writer = JSONWriter()

@@ -231,7 +231,7 @@ extension ResourceService {
         else { throw QueryFailure(Self.problem("`\(name)` links to no served type", at: field.offset)) }
         let inner = try await through(
             FilterField(Array(field.names.dropFirst()), offset: field.offset), target, request, leaf: leaf)
-        let (records, _) = try await target.list(ResourceListQuery(filter: inner))
+        let records = try await target.list(ResourceListQuery(filter: inner)).models
         let shown = try await visible(records, of: target, request)
         return .related(name, Set(shown.compactMap(\.id)))
     }

@@ -8,10 +8,12 @@ extension ResourceService {
             parsing: request.query, rules: rules(for: resource, collection: true), options: configuration.queryOptions)
         let listQuery = ResourceListQuery(
             sort: query.sort, filter: try await resolveFilter(query.filter, of: resource, request), page: query.page)
-        var (records, total) = try await resource.list(listQuery)
-        records = try await visible(records, of: resource, request)
+        let list = try await resource.list(listQuery)
+        let total = list.total
+        let records = try await visible(list.models, of: resource, request)
         let included = try await includes(of: records, paths: query.include, request)
-        var links = query.page?.links(forRequest: request.target, result: PageResult(total: total)) ?? JSONAPILinks()
+        let result = PageResult(total: total, hasNextPage: list.hasNextPage)
+        var links = query.page?.links(forRequest: request.target, result: result) ?? JSONAPILinks()
         if links["self"] == nil { links["self"] = JSONAPILink(href: request.target) }
         let body = try document(
             .many(records), included: included, query: query, links: links,

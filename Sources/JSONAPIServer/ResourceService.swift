@@ -149,7 +149,16 @@ public struct ResourceService: Sendable {
                 }
             }
         }
-        // Writes: the methods left after GET.
+        // Writes: the methods left after GET, each in one transaction of the data source, so
+        // that what it checks (the current resource for If-Match, linkage) is what it writes
+        // over, and a hook's writes go with the request's.
+        return try await resource.transaction { try await self.write(resource, method, request) }
+    }
+
+    /// A write request, inside its transaction.
+    private func write(_ resource: any ServedResource, _ method: String, _ request: ResourceRequest) async throws
+        -> ResourceResponse
+    {
         switch (request.endpoint, method) {
         case (.collection, _): return try await create(resource, request)
         case (.resource(let id), "PATCH"): return try await update(resource, id: id, request)

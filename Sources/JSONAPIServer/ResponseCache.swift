@@ -56,13 +56,14 @@ extension ResourceService {
     /// The versions of every served data source, in one order; nil when an answer cannot be
     /// reused: the cache is off, a source cannot tell its version, or a declaration has an
     /// authorization rule (whose answers depend on who asks).
-    func sourceVersions() -> [UInt64]? {
+    func sourceVersions() async throws -> [UInt64]? {
         guard responseCacheLimit > 0 else { return nil }
+        guard !resources.values.contains(where: \.isAuthorized) else { return nil }
         var versions: [UInt64] = []
         versions.reserveCapacity(resources.count)
         // A dictionary keeps its order while unchanged, and any change replaces the cache.
         for resource in resources.values {
-            guard !resource.isAuthorized, let version = resource.version else { return nil }
+            guard let version = try await resource.currentVersion() else { return nil }
             versions.append(version)
         }
         return versions
@@ -72,7 +73,7 @@ extension ResourceService {
     func cachedRead(
         _ request: ResourceRequest, compute: (ResourceRequest) async throws -> ResourceResponse
     ) async throws -> ResourceResponse {
-        guard let versions = sourceVersions() else { return try await compute(request) }
+        guard let versions = try await sourceVersions() else { return try await compute(request) }
         let key = ResponseCache.Key(
             type: request.type, endpoint: request.endpoint, query: request.query, target: request.target)
         if let entry = responseCache.entry(key, versions: versions) {

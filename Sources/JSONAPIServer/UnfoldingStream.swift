@@ -3,7 +3,7 @@ import JSONAPI
 /// A stream whose elements `next` produces one at a time, on demand, from a state it changes:
 /// nothing is read ahead of the consumer, so a stream over a large source holds one step's
 /// worth of it. `next` answers nil at the end; an error ends the stream.
-func unfoldingStream<State: Sendable, Element: Sendable>(
+package func unfoldingStream<State: Sendable, Element: Sendable>(
     _ initial: State, _ next: @escaping @Sendable (inout State) async throws -> Element?
 ) -> AsyncThrowingStream<Element, any Error> {
     // The consumer asks for one element at a time, so the state is never used by two calls at

@@ -10,8 +10,6 @@ extension JSONAPIHTTPError: AbortError {
     /// The first error object's detail, or its title.
     public var reason: String { errors.first.map { $0.detail ?? $0.title ?? "" } ?? "" }
 
-    /// `Allow` for a 405 (``JSONAPI/JSONAPIHTTPError/allowedMethods``), nothing otherwise.
-    public var headers: HTTPHeaders {
-        allowedMethods.isEmpty ? [:] : ["Allow": JSONAPIHTTPError.allowHeader(allowedMethods)]
-    }
+    /// ``JSONAPI/JSONAPIHTTPError/headerFields``: `Allow` for a 405, `Retry-After` for a 503.
+    public var headers: HTTPHeaders { HTTPHeaders(headerFields.map { ($0.name, $0.value) }) }
 }

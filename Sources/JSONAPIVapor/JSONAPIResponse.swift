@@ -76,12 +76,12 @@ public struct JSONAPIResponse: AsyncResponseEncodable, Sendable {
     }
 
     /// The error document describing `error` (see ``JSONAPIMiddleware/errorObjects(describing:)``),
-    /// with the `Allow` header of a ``JSONAPI/JSONAPIHTTPError`` that lists its allowed methods
-    /// (a 405).
+    /// with the header fields of a ``JSONAPI/JSONAPIHTTPError`` (``JSONAPI/JSONAPIHTTPError/headerFields``:
+    /// `Allow` for a 405, `Retry-After` for a 503).
     public init(describing error: any Error) {
         self.init(errors: JSONAPIErrorDocument(errors: JSONAPIMiddleware.errorObjects(describing: error)))
-        if let allowed = (error as? JSONAPIHTTPError)?.allowedMethods, !allowed.isEmpty {
-            headers.replaceOrAdd(name: .allow, value: JSONAPIHTTPError.allowHeader(allowed))
+        for field in (error as? JSONAPIHTTPError)?.headerFields ?? [] {
+            headers.replaceOrAdd(name: field.name, value: field.value)
         }
     }
 

@@ -2,6 +2,8 @@ import JSONAPI
 import JSONAPIServer
 import Testing
 
+@testable import JSONAPITestSupport
+
 /// `ResourceValidation.length` and `.range`: the check, where its 422 points, and the limit
 /// recorded for descriptions under the member's name.
 @Suite struct ResourceValidationBoundsTests {

@@ -17,6 +17,18 @@ public struct JSONAPIHTTPError: Error, Sendable, JSONAPIErrorConvertible {
     /// The methods the target serves, for the `Allow` header of a 405 (``methodNotAllowed(_:allowed:)``);
     /// empty for every other error.
     public var allowedMethods: [String] = []
+    /// How many seconds to wait before asking again, for the `Retry-After` header of a 503
+    /// (``serviceUnavailable(_:retryAfter:)``); nil for every other error.
+    public var retryAfterSeconds: Int?
+
+    /// The header fields the error's response carries besides `Content-Type`: `Allow` for a 405,
+    /// `Retry-After` for a 503. The adapters write them wherever they answer the error.
+    public var headerFields: [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = []
+        if !allowedMethods.isEmpty { fields.append(("Allow", Self.allowHeader(allowedMethods))) }
+        if let retryAfterSeconds { fields.append(("Retry-After", String(max(retryAfterSeconds, 0)))) }
+        return fields
+    }
 
     /// Creates an error from error objects; an empty list stands for a generic 500.
     public init(_ errors: [JSONAPIErrorObject]) {
@@ -83,6 +95,19 @@ public struct JSONAPIHTTPError: Error, Sendable, JSONAPIErrorConvertible {
             status: 405, code: "method-not-allowed", title: "Method Not Allowed",
             detail: "\(method) is not allowed here; this resource allows \(allowHeader(allowed))")
         error.allowedMethods = allowed
+        return error
+    }
+
+    /// 503 Service Unavailable with `Retry-After`: a store the service needs cannot be reached
+    /// now (a database that is down or whose connections are all busy past their timeout).
+    ///
+    /// - Parameters:
+    ///   - detail: What is unavailable, for the client: never a driver's message.
+    ///   - retryAfter: Seconds to wait before asking again. Default 5.
+    public static func serviceUnavailable(_ detail: String, retryAfter: Int = 5) -> JSONAPIHTTPError {
+        var error = JSONAPIHTTPError(
+            status: 503, code: "service-unavailable", title: "Service Unavailable", detail: detail)
+        error.retryAfterSeconds = retryAfter
         return error
     }
 

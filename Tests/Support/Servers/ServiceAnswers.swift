@@ -1,8 +1,5 @@
 import JSONAPI
 import JSONAPIServer
-import Testing
-
-@testable import JSONAPITestSupport
 
 /// An answer of the service: the response, or the error document of what it threw.
 struct Answer {
