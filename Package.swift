@@ -15,6 +15,8 @@ import PackageDescription
 //   AsyncHTTPClient  the JSONAPIAsyncHTTPClient transport of the client: async-http-client
 //   Testing  the JSONAPITesting product (model checks, document diffs, spec fixtures, generators): swift-property-based
 //   OpenAPI  the JSONAPIOpenAPI product (JSON Schema components, parameters and operations): OpenAPIKit
+//   SQL      the JSONAPISQL product (declared resources on SQLite or PostgreSQL): sql-kit, sqlite-kit,
+//            postgres-kit
 //
 // The resource layer (JSONAPIServer: declared resources served with every endpoint) needs no package either; the
 // adapters serve it.
@@ -43,6 +45,7 @@ let package = Package(
         .library(name: "JSONAPITesting", targets: ["JSONAPITesting"]),
         .executable(name: "jsonapi-example-server", targets: ["JSONAPIExampleServer"]),
         .library(name: "JSONAPIOpenAPI", targets: ["JSONAPIOpenAPI"]),
+        .library(name: "JSONAPISQL", targets: ["JSONAPISQL"]),
     ],
     traits: [
         .trait(name: "Macros", description: "The @ResourceReadable macro (JSONAPIMacros), which needs swift-syntax."),
@@ -71,6 +74,11 @@ let package = Package(
             description:
                 "OpenAPI 3.1 schemas, parameters and operations for models (JSONAPIOpenAPI), which need OpenAPIKit."
         ),
+        .trait(
+            name: "SQL",
+            description:
+                "Declared resources on a database (JSONAPISQL): SQLite embedded, PostgreSQL for services that share one, through SQLKit, which needs sql-kit, sqlite-kit and postgres-kit."
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -85,6 +93,11 @@ let package = Package(
         // The client's AsyncHTTPClient transport, and the Vapor tests' HTTP client.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
+        // JSONAPISQL: SQLKit and its SQLite and PostgreSQL drivers, and NIO's event loops they run on.
+        .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
     ],
     targets: [
         .target(
@@ -204,6 +217,20 @@ let package = Package(
             ],
             path: "Sources/JSONAPIOpenAPI"
         ),
+        // Declared resources on SQL databases (SQLKit): a data source per table, the mapping of a
+        // model onto tables, every query parameter pushed down, writes in transactions. SQLite
+        // embedded by default, PostgreSQL for services that share one database.
+        .target(
+            name: "JSONAPISQL",
+            dependencies: [
+                "JSONAPI", "JSONAPIServer",
+                .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["SQL"])),
+                .product(name: "SQLiteKit", package: "sqlite-kit", condition: .when(traits: ["SQL"])),
+                .product(name: "PostgresKit", package: "postgres-kit", condition: .when(traits: ["SQL"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["SQL"])),
+            ],
+            path: "Sources/JSONAPISQL"
+        ),
         // An in-memory JSON:API service (articles, people, comments, tags). The store and handlers are
         // framework-neutral; one front file per framework (`#if Hummingbird`, `#if Vapor`). A library
         // (not a product) so that the tests start it in-process.
@@ -281,6 +308,19 @@ let package = Package(
             name: "JSONAPIServerTests",
             dependencies: ["JSONAPI", "JSONAPIServer", "JSONAPITestSupport"],
             path: "Tests/JSONAPIServerTests"
+        ),
+        // The SQL data source on SQLite (in memory and in files) and on a PostgreSQL server that
+        // scripts/test starts: the service's answers against the in-memory source's, statements
+        // counted, transactions, constraint failures, the database stopped mid-run.
+        .testTarget(
+            name: "JSONAPISQLTests",
+            dependencies: [
+                "JSONAPI", "JSONAPIServer", "JSONAPISQL", "JSONAPITestSupport",
+                .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["SQL"])),
+                .product(name: "SQLiteKit", package: "sqlite-kit", condition: .when(traits: ["SQL"])),
+                .product(name: "PostgresKit", package: "postgres-kit", condition: .when(traits: ["SQL"])),
+            ],
+            path: "Tests/JSONAPISQLTests"
         ),
         // The Hummingbird adapter and the example service, over a real loopback socket.
         .testTarget(

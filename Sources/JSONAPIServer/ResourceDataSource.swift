@@ -133,6 +133,20 @@ public protocol ResourceRecordSource: ResourceDataSource {
 
     /// ``ResourceDataSource/stream(_:)`` as resource objects.
     func streamRecords(_ query: ResourceListQuery) -> AsyncThrowingStream<JSONAPIResourceObject, any Error>
+
+    /// The resource object of `id` as a write inside ``ResourceDataSource/transaction(_:)`` is
+    /// about to replace it, held so that no other writer changes it before the transaction ends
+    /// (a row lock): what `If-Match` is compared with is what the write replaces, even when two
+    /// service instances write the same resource at once. The default reads it as
+    /// ``records(ids:)`` does.
+    func recordForUpdate(id: String) async throws -> JSONAPIResourceObject?
+}
+
+extension ResourceRecordSource {
+    /// ``records(ids:)`` of `id`: a source whose writes are serialized anyway.
+    public func recordForUpdate(id: String) async throws -> JSONAPIResourceObject? {
+        try await records(ids: [id]).first
+    }
 }
 
 /// What a data source refuses.

@@ -25,6 +25,9 @@ protocol ServedResource: Sendable {
     func streamRecords(_ query: ResourceListQuery) -> any AsyncSequence<JSONAPIResourceObject, any Error>
     func records(ids: [String]) async throws -> [JSONAPIResourceObject]
     func record(id: String) async throws -> JSONAPIResourceObject?
+    /// The record of `id` that a write is about to replace, held against other writers until the
+    /// transaction ends (``ResourceRecordSource/recordForUpdate(id:)``).
+    func recordForUpdate(id: String) async throws -> JSONAPIResourceObject?
     func makeID() async throws -> String
     /// Decodes, validates, runs the hooks and stores; `problems` are the request's own problems
     /// found before decoding, answered in the same 422 as the model's.
@@ -76,6 +79,11 @@ extension ResourceDeclaration: ServedResource {
         guard !ids.isEmpty else { return [] }
         if let recordSource { return try await recordSource.records(ids: ids) }
         return try ResourceRecords.records(of: try await source.fetch(ids: ids))
+    }
+
+    func recordForUpdate(id: String) async throws -> JSONAPIResourceObject? {
+        if let recordSource { return try await recordSource.recordForUpdate(id: id) }
+        return try await record(id: id)
     }
 
     func record(id: String) async throws -> JSONAPIResourceObject? {

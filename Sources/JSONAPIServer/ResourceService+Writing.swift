@@ -72,7 +72,7 @@ extension ResourceService {
             throw JSONAPIHTTPError.conflict(
                 "the body's id `\(view.id ?? "")` is not the id of the URL, `\(id)`", pointer: "/data/id")
         }
-        guard var record = try await resource.record(id: id) else {
+        guard var record = try await resource.recordForUpdate(id: id) else {
             throw JSONAPIHTTPError.notFound(Self.notFoundDetail(resource.type, .update(id: id)))
         }
         let current = record
@@ -98,7 +98,7 @@ extension ResourceService {
         try await authorize(resource, .delete(id: id), request)
         _ = try JSONAPIQuery(
             parsing: request.query, rules: QueryRules(fieldsets: .unsupported), options: configuration.queryOptions)
-        guard let current = try await resource.record(id: id) else {
+        guard let current = try await resource.recordForUpdate(id: id) else {
             throw JSONAPIHTTPError.notFound(Self.notFoundDetail(resource.type, .delete(id: id)))
         }
         try checkPrecondition(
@@ -124,7 +124,7 @@ extension ResourceService {
         guard !resource.fields.readOnly.contains(name) else {
             throw JSONAPIHTTPError.forbidden("the relationship `\(name)` of `\(resource.type)` cannot be changed")
         }
-        guard var record = try await resource.record(id: id) else {
+        guard var record = try await resource.recordForUpdate(id: id) else {
             throw JSONAPIHTTPError.notFound(Self.notFoundDetail(resource.type, .read(id: id)))
         }
         let document = try await request.body(.relationshipUpdate)

@@ -1,0 +1,364 @@
+import JSONAPI
+import JSONAPIServer
+import SQLKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The resources of one table: a ``JSONAPIServer/ResourceDataSource`` that answers every query
+/// parameter in SQL (filters, including through relationships; sort with the id last; pages;
+/// counts when the table asks) and reads rows straight into resource objects.
+///
+/// Made by ``SQLResourceDatabase/source(_:)``. Each read is one statement, with the ids of every
+/// to-many relationship selected beside the row; an `include` costs one statement per path and
+/// level (the service asks for the related ids together). Each write runs in one transaction
+/// with the service's checks and hooks (``transaction(_:)``), and a to-many relationship that is
+/// the inverse of a to-one is written as that to-one: one fact, read the same from both sides.
+public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: ResourceRecordSource, Sendable {
+    let database: SQLResourceDatabase
+    let table: SQLTableInfo
+
+    init(database: SQLResourceDatabase, table: SQLTableInfo) {
+        self.database = database
+        self.table = table
+    }
+
+    /// The statements of this table, with the database's other tables as they are declared now.
+    private func statements() throws -> SQLStatements {
+        if let problem = table.problems.first { throw SQLDeclarationError(problem) }
+        let database = database
+        return SQLStatements(table: table, flavor: database.flavor) { database.table($0) }
+    }
+
+    // MARK: Reading
+
+    public func listRecords(_ query: ResourceListQuery) async throws -> ResourceList<JSONAPIResourceObject> {
+        let statements = try statements()
+        let countsTotal = table.countsTotal
+        let probesNext = !countsTotal && query.page != nil
+        let select = try statements.select(query, probesNext: probesNext)
+        let count = countsTotal ? try statements.count(query.filter) : nil
+        return try await database.session { database in
+            var records = try await database.raw(select).all().map(statements.record)
+            var list = ResourceList(models: records, total: nil)
+            if let count {
+                let row = try await database.raw(count).first()
+                list.total = try row.map { Int(try $0.decode(column: "n", as: Int64.self)) }
+            } else if probesNext, let (_, limit) = SQLStatements.window(query.page) {
+                let hasNext = records.count > limit
+                if hasNext { records.removeLast(records.count - limit) }
+                list.models = records
+                list.hasNextPage = hasNext
+            }
+            return list
+        }
+    }
+
+    /// The row of `id`, locked until the transaction ends in PostgreSQL (`FOR UPDATE`); SQLite's
+    /// write transaction holds the whole database already.
+    public func recordForUpdate(id: String) async throws -> JSONAPIResourceObject? {
+        let statements = try statements()
+        guard var select = try statements.select(ids: [id]) else { return nil }
+        if database.flavor == .postgres { select += " FOR UPDATE OF \(ident: SQLStatements.alias)" }
+        let locking = select
+        return try await database.session { database in
+            try await database.raw(locking).all().map(statements.record).first
+        }
+    }
+
+    public func records(ids: [String]) async throws -> [JSONAPIResourceObject] {
+        let statements = try statements()
+        guard let select = try statements.select(ids: ids) else { return [] }
+        return try await database.session { database in
+            try await database.raw(select).all().map(statements.record)
+        }
+    }
+
+    /// Every record `query` matches, read in batches of ``streamBatchSize`` as the consumer asks
+    /// for them, each batch one statement that starts after the last row of the one before (in
+    /// the query's order, then the id). No connection or transaction is held between batches, so
+    /// a slow reader holds only a batch; a row changed while the stream runs is read where it was
+    /// or where it is when its batch is read.
+    public func streamRecords(_ query: ResourceListQuery) -> AsyncThrowingStream<JSONAPIResourceObject, any Error> {
+        batches(query) { $0 }
+    }
+
+    /// The rows of `query` as `transform` makes them, a batch of ``streamBatchSize`` at a time.
+    private func batches<Element: Sendable>(
+        _ query: ResourceListQuery, _ transform: @escaping @Sendable (JSONAPIResourceObject) throws -> Element
+    ) -> AsyncThrowingStream<Element, any Error> {
+        var batch = query
+        batch.page = .offset(0, limit: Self.streamBatchSize)
+        let sort = query.sort
+        return unfoldingStream(SQLStreamCursor<Element>()) { [self, batch] cursor in
+            while cursor.index == cursor.batch.count {
+                if cursor.ended { return nil }
+                let statements = try self.statements()
+                let after = try cursor.position.map { try statements.after($0, sort: sort) }
+                let sql = try statements.select(batch, after: after)
+                let records = try await self.database.session { database in
+                    try await database.raw(sql).all().map(statements.record)
+                }
+                cursor.batch = try records.map(transform)
+                cursor.index = 0
+                cursor.ended = records.count < Self.streamBatchSize
+                if let last = records.last { cursor.position = statements.position(of: last, sort: sort) }
+            }
+            cursor.index += 1
+            return cursor.batch[cursor.index - 1]
+        }
+    }
+
+    /// How many rows a stream reads per statement.
+    static var streamBatchSize: Int { 500 }
+
+    public func list(_ query: ResourceListQuery) async throws -> ResourceList<Model> {
+        let page = try await listRecords(query)
+        var list = ResourceList(models: try page.models.map(Self.model), total: page.total)
+        list.hasNextPage = page.hasNextPage
+        return list
+    }
+
+    public func fetch(id: String) async throws -> Model? {
+        try await records(ids: [id]).first.map(Self.model)
+    }
+
+    public func fetch(ids: [String]) async throws -> [Model] {
+        try await records(ids: ids).map(Self.model)
+    }
+
+    public func stream(_ query: ResourceListQuery) -> AsyncThrowingStream<Model, any Error> {
+        batches(query, Self.model)
+    }
+
+    static func model(_ record: JSONAPIResourceObject) throws -> Model {
+        try ResourceRecords.model(Model.self, from: record)
+    }
+
+    // MARK: Versions and transactions
+
+    /// The sum of the change counters of every table this one's resources read (its own, its
+    /// to-many relationships' tables), or nil when the database has no change counters
+    /// (``SQLResourceDatabase/installChangeTracking()``).
+    public func currentVersion() async throws -> UInt64? {
+        try await database.version(of: try tablesRead())
+    }
+
+    /// The tables a resource object of this table is read from.
+    func tablesRead() throws -> [String] {
+        var names = [table.name]
+        for relationship in table.relationships {
+            switch relationship.storage {
+            case .foreignKey: break
+            case .inverse: if let other = database.table(relationship.target) { names.append(other.name) }
+            case .joinTable(let name, _, _): names.append(name)
+            }
+        }
+        return names
+    }
+
+    /// Runs `body` in one transaction of the database (``SQLResourceDatabase/transaction(_:)``).
+    public func transaction<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
+        try await database.transaction(body)
+    }
+
+    // MARK: Writing
+
+    public func makeID() async throws -> String {
+        switch table.idKind {
+        case .text: return UUID().uuidString.lowercased()
+        case .integer:
+            let table = table
+            let flavor = database.flavor
+            return try await database.session { database in
+                // One past the largest id, with the ids of the table taken by this transaction
+                // until it ends: SQLite's write lock (`BEGIN IMMEDIATE`) already does it; in
+                // PostgreSQL a lock of the table's name serializes the creates, and nothing else.
+                // A create that fails leaves no gap: its id was never written.
+                if flavor == .postgres {
+                    try await database.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: table.name)))").run()
+                }
+                let next: SQLQueryString =
+                    "SELECT COALESCE(MAX(\(ident: table.idColumn)), 0) + 1 AS \(ident: "n") FROM \(ident: table.name)"
+                let row = try await database.raw(next).first()
+                return String(try row?.decode(column: "n", as: Int64.self) ?? 1)
+            }
+        }
+    }
+
+    public func create(_ model: Model) async throws -> Model {
+        let record = try ResourceRecords.record(of: model)
+        let statements = try statements()
+        guard let id = record.id, let idBind = SQLStatements.idBind(id, table.idKind) else {
+            throw Self.invalidID(record.id ?? "")
+        }
+        return try await database.transaction {
+            try await self.database.session { database in
+                var columns: [String] = [self.table.idColumn]
+                var values: [any Encodable & Sendable] = [idBind]
+                for attribute in self.table.attributes {
+                    columns.append(attribute.column)
+                    values.append(try statements.bind(attribute: attribute, of: record))
+                }
+                for relationship in self.table.relationships {
+                    guard case .foreignKey(let column, _) = relationship.storage else { continue }
+                    columns.append(column)
+                    values.append(try self.foreignKeyBind(relationship, of: record))
+                }
+                try await database.raw(
+                    "INSERT INTO \(ident: self.table.name) (\(idents: columns, joinedBy: ", ")) VALUES (\(binds: values))"
+                ).run()
+                try await self.writeToMany(record, database)
+            }
+            return try await self.stored(id)
+        }
+    }
+
+    public func update(_ model: Model) async throws -> Model {
+        let record = try ResourceRecords.record(of: model)
+        let statements = try statements()
+        guard let id = record.id, let idBind = SQLStatements.idBind(id, table.idKind) else {
+            throw ResourceDataSourceError.notFound(record.id ?? "")
+        }
+        return try await database.transaction {
+            try await self.database.session { database in
+                var assignments: [SQLQueryString] = []
+                for attribute in self.table.attributes {
+                    assignments.append(
+                        "\(ident: attribute.column) = \(bind: try statements.bind(attribute: attribute, of: record))")
+                }
+                for relationship in self.table.relationships {
+                    guard case .foreignKey(let column, _) = relationship.storage else { continue }
+                    assignments.append("\(ident: column) = \(bind: try self.foreignKeyBind(relationship, of: record))")
+                }
+                let assignmentList: SQLQueryString =
+                    assignments.isEmpty
+                    ? "\(ident: self.table.idColumn) = \(ident: self.table.idColumn)"
+                    : assignments.joined(separator: ", ")
+                let rows = try await database.raw(
+                    "UPDATE \(ident: self.table.name) SET " + assignmentList
+                        + " WHERE \(ident: self.table.idColumn) = \(bind: idBind) RETURNING \(ident: self.table.idColumn)"
+                ).all()
+                guard !rows.isEmpty else { throw ResourceDataSourceError.notFound(id) }
+                try await self.writeToMany(record, database)
+            }
+            return try await self.stored(id)
+        }
+    }
+
+    public func delete(id: String) async throws -> Bool {
+        guard let idBind = SQLStatements.idBind(id, table.idKind) else { return false }
+        return try await database.transaction {
+            try await self.database.session { database in
+                let exists = try await database.raw(
+                    "SELECT 1 AS \(ident: "e") FROM \(ident: self.table.name) WHERE \(ident: self.table.idColumn) = \(bind: idBind)"
+                ).first()
+                guard exists != nil else { return false }
+                try await self.database.delete(type: self.table.type, ids: [id], on: database)
+                return true
+            }
+        }
+    }
+
+    /// The model of `id` as the table now holds it.
+    private func stored(_ id: String) async throws -> Model {
+        guard let record = try await records(ids: [id]).first else { throw ResourceDataSourceError.notFound(id) }
+        return try Self.model(record)
+    }
+
+    /// A to-one relationship's foreign key: the related id, or NULL.
+    private func foreignKeyBind(_ relationship: SQLTableInfo.Relationship, of record: JSONAPIResourceObject) throws
+        -> any Encodable & Sendable
+    {
+        let kind = database.table(relationship.target)?.idKind ?? .text
+        guard case .one(let identifier)? = record.relationships[relationship.member]?.data, let id = identifier.id
+        else {
+            return kind == .integer ? Int64?.none as any Encodable & Sendable : String?.none as any Encodable & Sendable
+        }
+        guard let bind = SQLStatements.idBind(id, kind) else { throw Self.relatedNotFound(relationship, id) }
+        return bind
+    }
+
+    /// Writes the to-many relationships of `record` that it holds: an inverse one as the other
+    /// table's foreign key (rows that leave get NULL, rows that join get this id), a join table's
+    /// rows replaced.
+    private func writeToMany(_ record: JSONAPIResourceObject, _ database: any SQLDatabase) async throws {
+        guard let id = record.id, let own = SQLStatements.idBind(id, table.idKind) else { return }
+        for relationship in table.relationships where relationship.isToMany {
+            guard case .many(let identifiers)? = record.relationships[relationship.member]?.data else { continue }
+            guard let other = self.database.table(relationship.target) else { continue }
+            let ids = identifiers.compactMap(\.id)
+            let binds = ids.compactMap { SQLStatements.idBind($0, other.idKind) }
+            guard binds.count == ids.count else {
+                throw Self.relatedNotFound(
+                    relationship, ids.first { SQLStatements.idBind($0, other.idKind) == nil } ?? "")
+            }
+            switch relationship.storage {
+            case .foreignKey: break
+            case .inverse(let inverse):
+                guard let column = other.foreignKey(inverse),
+                    let inverseShape = other.relationship(inverse)
+                else { continue }
+                let leaving: SQLQueryString =
+                    binds.isEmpty
+                    ? "SELECT \(ident: other.idColumn) AS \(ident: "i") FROM \(ident: other.name) WHERE \(ident: column) = \(bind: own)"
+                    : "SELECT \(ident: other.idColumn) AS \(ident: "i") FROM \(ident: other.name) WHERE \(ident: column) = \(bind: own) AND NOT (\(ident: other.idColumn) IN (\(binds: binds)))"
+                let left = try await database.raw(leaving).all()
+                if !left.isEmpty {
+                    guard inverseShape.isOptional else {
+                        throw JSONAPIHTTPError(
+                            status: 409, code: "required-relationship", title: "Conflict",
+                            detail:
+                                "`\(other.type)` resources keep their `\(inverse)`: they cannot leave `\(relationship.member)`",
+                            source: .pointer("/data/relationships/\(relationship.member)"))
+                    }
+                    try await database.raw(
+                        "UPDATE \(ident: other.name) SET \(ident: column) = NULL WHERE \(ident: column) = \(bind: own)"
+                    ).run()
+                }
+                if !binds.isEmpty {
+                    try await database.raw(
+                        "UPDATE \(ident: other.name) SET \(ident: column) = \(bind: own) WHERE \(ident: other.idColumn) IN (\(binds: binds))"
+                    ).run()
+                }
+            case .joinTable(let name, let ownColumn, let otherColumn):
+                try await database.raw("DELETE FROM \(ident: name) WHERE \(ident: ownColumn) = \(bind: own)").run()
+                var seen = Set<String>()
+                let rows: [SQLQueryString] = zip(ids, binds).compactMap { id, bind in
+                    seen.insert(id).inserted ? "(\(bind: own), \(bind: bind))" : nil
+                }
+                if !rows.isEmpty {
+                    try await database.raw(
+                        "INSERT INTO \(ident: name) (\(ident: ownColumn), \(ident: otherColumn)) VALUES "
+                            + rows.joined(separator: ", ")
+                    ).run()
+                }
+            }
+        }
+    }
+
+    static func invalidID(_ id: String) -> JSONAPIHTTPError {
+        JSONAPIHTTPError(
+            status: 422, code: "invalid-id", title: "Invalid resource",
+            detail: "`\(Model.resourceType)` ids are integers, not `\(id)`", source: .pointer("/data/id"))
+    }
+
+    static func relatedNotFound(_ relationship: SQLTableInfo.Relationship, _ id: String) -> JSONAPIHTTPError {
+        JSONAPIHTTPError(
+            status: 404, code: "related-not-found", title: "Not Found",
+            detail: "no `\(relationship.target)` resource with id `\(id)`",
+            source: .pointer("/data/relationships/\(relationship.member)"))
+    }
+}
+
+/// Where a stream of ``SQLDataSource`` is: the batch being handed out, and the position after
+/// which the next batch starts.
+struct SQLStreamCursor<Element: Sendable>: Sendable {
+    var batch: [Element] = []
+    var index = 0
+    var position: SQLPosition?
+    var ended = false
+}

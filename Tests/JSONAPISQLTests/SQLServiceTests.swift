@@ -1,0 +1,227 @@
+import JSONAPI
+import JSONAPISQL
+import JSONAPIServer
+import Testing
+
+@testable import JSONAPITestSupport
+
+/// The resource layer on a database, through the service as requests: every endpoint, the
+/// inverse of a to-one read and written as one fact, includes in one statement per path, delete
+/// rules, and transactions around hooks and Atomic Operations. On SQLite and PostgreSQL.
+@Suite("SQL data source through the service")
+struct SQLServiceTests {
+    static func ids(_ answer: Answer) -> [String] {
+        guard let document = answer.document else { return [] }
+        return document.primaryResources.compactMap(\.id)
+    }
+
+    static func linkage(_ answer: Answer, _ name: String) -> [String] {
+        guard let document = answer.document, let resource = document.primaryResources.first,
+            let relationship = resource.relationship(name)
+        else { return [] }
+        return relationship.identifiers.compactMap(\.id)
+    }
+
+    @Test(
+        "reads: collection, resource, related, relationship, with include, filter, sort and pages",
+        arguments: SQLTestDatabase.available)
+    func reads(_ kind: SQLTestDatabase) async throws {
+        try await kind.with { database in
+            let sources = SQLLibrary.sources(database)
+            let service = SQLLibrary.service(sources)
+            try await database.createTables()
+            try await SQLLibrary.seed(service)
+
+            let all = await service.send("GET", "books", .collection, query: "sort=-year")
+            #expect(all.status == 200, "\(all.text)")
+            #expect(Self.ids(all) == ["3", "2", "1"])
+
+            let one = await service.send("GET", "books", .resource(id: "1"), query: "include=author,reviews")
+            #expect(one.status == 200)
+            #expect(Self.linkage(one, "reviews") == ["1", "2"])
+            #expect(Self.linkage(one, "author") == ["1"])
+            #expect(
+                one.document?.included.map { "\($0.type)/\($0.id ?? "")" }.sorted() == [
+                    "authors/1", "reviews/1", "reviews/2",
+                ])
+
+            let filtered = await service.send(
+                "GET", "books", .collection, query: "filter=and(greaterThan(year,1960),startsWith(title,'Dune'))")
+            #expect(Self.ids(filtered) == ["1"], "\(filtered.text)")
+            let byAuthor = await service.send(
+                "GET", "books", .collection, query: "filter=equals(author.name,'Frank%20Herbert')&sort=title")
+            #expect(Self.ids(byAuthor) == ["3", "1"], "\(byAuthor.text)")
+            let unrated = await service.send("GET", "books", .collection, query: "filter=isNull(rating)")
+            #expect(Self.ids(unrated) == ["3"])
+            let notUnrated = await service.send("GET", "books", .collection, query: "filter=not(lessThan(rating,4.6))")
+            #expect(
+                Self.ids(notUnrated) == ["2", "3"], "NULL compared is false, so its negation holds: \(notUnrated.text)")
+
+            let page = await service.send("GET", "books", .collection, query: "sort=title&page[size]=2")
+            #expect(Self.ids(page) == ["3", "1"])
+            #expect(page.document?.links?["next"] != nil)
+            let last = await service.send("GET", "books", .collection, query: "sort=title&page[size]=2&page[number]=2")
+            #expect(Self.ids(last) == ["2"])
+            #expect(last.document?.links?["next"] == nil)
+
+            let related = await service.send("GET", "books", .related(id: "1", relationship: "reviews"))
+            #expect(Self.ids(related) == ["1", "2"])
+            let relationship = await service.send("GET", "books", .relationship(id: "1", relationship: "author"))
+            #expect(relationship.status == 200 && relationship.text.contains(#""id":"1""#))
+            let missing = await service.send("GET", "books", .resource(id: "999"))
+            #expect(missing.status == 404)
+            let notAnInteger = await service.send("GET", "books", .resource(id: "1 OR 1=1"))
+            #expect(notAnInteger.status == 404)
+        }
+    }
+
+    @Test("a to-many inverse of a to-one is one fact, written from either side", arguments: SQLTestDatabase.available)
+    func inverseIsOneFact(_ kind: SQLTestDatabase) async throws {
+        try await kind.with { database in
+            let service = SQLLibrary.service(SQLLibrary.sources(database))
+            try await database.createTables()
+            try await SQLLibrary.seed(service)
+
+            let created = await service.send(
+                "POST", "reviews", .collection, body: SQLLibrary.review("3", "Bleak.", 4, book: "2"))
+            #expect(created.status == 201, "\(created.text)")
+            let ofBook2 = await service.send("GET", "books", .relationship(id: "2", relationship: "reviews"))
+            #expect(ofBook2.text.contains(#""id":"3""#), "\(ofBook2.text)")
+
+            // Book 3 claims review 1: the review's book is now 3, and book 1 no longer lists it.
+            let claimed = await service.send(
+                "POST", "books", .relationship(id: "3", relationship: "reviews"),
+                body: #"{"data":[{"type":"reviews","id":"1"}]}"#)
+            #expect(claimed.status == 200, "\(claimed.text)")
+            let review = await service.send("GET", "reviews", .resource(id: "1"))
+            #expect(Self.linkage(review, "book") == ["3"])
+            let book1 = await service.send("GET", "books", .resource(id: "1"))
+            #expect(Self.linkage(book1, "reviews") == ["2"])
+
+            // A review keeps its book (the relationship is required): it cannot leave it.
+            let emptied = await service.send(
+                "PATCH", "books", .relationship(id: "1", relationship: "reviews"), body: #"{"data":[]}"#)
+            #expect(emptied.status == 409, "\(emptied.text)")
+            let still = await service.send("GET", "books", .resource(id: "1"))
+            #expect(Self.linkage(still, "reviews") == ["2"])
+        }
+    }
+
+    @Test("writes: create with a server id, update, delete, each delete rule", arguments: SQLTestDatabase.available)
+    func writes(_ kind: SQLTestDatabase) async throws {
+        try await kind.with { database in
+            let service = SQLLibrary.service(SQLLibrary.sources(database))
+            try await database.createTables()
+            try await SQLLibrary.seed(service)
+
+            let created = await service.send(
+                "POST", "books", .collection,
+                body:
+                    #"{"data":{"type":"books","attributes":{"title":"Emma","year":1815,"rating":null},"relationships":{"author":{"data":{"type":"authors","id":"2"}}}}}"#
+            )
+            #expect(created.status == 201, "\(created.text)")
+            #expect(created.document?.primaryResources.first?.id == "4")
+
+            let updated = await service.send(
+                "PATCH", "books", .resource(id: "4"),
+                body: #"{"data":{"type":"books","id":"4","attributes":{"rating":3.5}}}"#)
+            #expect(updated.status == 200, "\(updated.text)")
+            let read = await service.send("GET", "books", .resource(id: "4"))
+            #expect(read.text.contains(#""rating":3.5"#) && read.text.contains(#""title":"Emma""#))
+
+            // Author 1 is named by books: refused, naming the relationship.
+            let refused = await service.send("DELETE", "authors", .resource(id: "1"))
+            #expect(refused.status == 409, "\(refused.text)")
+            #expect(refused.text.contains("author"))
+            // A book's reviews go with it (their book cascades).
+            let deleted = await service.send("DELETE", "books", .resource(id: "1"))
+            #expect(deleted.status == 204, "\(deleted.text)")
+            let reviews = await service.send("GET", "reviews", .collection)
+            #expect(Self.ids(reviews).isEmpty, "\(reviews.text)")
+            let again = await service.send("DELETE", "books", .resource(id: "1"))
+            #expect(again.status == 404)
+
+            let linkToNothing = await service.send(
+                "POST", "books", .collection,
+                body:
+                    #"{"data":{"type":"books","attributes":{"title":"X","year":1,"rating":null},"relationships":{"author":{"data":{"type":"authors","id":"77"}}}}}"#
+            )
+            #expect(linkToNothing.status == 404, "\(linkToNothing.text)")
+            // The failed create used no id: the next one gets 5.
+            let next = await service.send(
+                "POST", "books", .collection,
+                body:
+                    #"{"data":{"type":"books","attributes":{"title":"Y","year":2,"rating":null},"relationships":{"author":{"data":{"type":"authors","id":"2"}}}}}"#
+            )
+            #expect(next.document?.primaryResources.first?.id == "5", "\(next.text)")
+        }
+    }
+
+    @Test("an include costs one statement per path, whatever the page size", arguments: SQLTestDatabase.available)
+    func statementsPerInclude(_ kind: SQLTestDatabase) async throws {
+        try await kind.with { database in
+            var service = SQLLibrary.service(SQLLibrary.sources(database))
+            service.responseCacheLimit = 0
+            try await database.createTables()
+            try await SQLLibrary.seed(service)
+            for index in 10..<60 {
+                let answer = await service.send(
+                    "POST", "books", .collection,
+                    body: SQLLibrary.book("\(index)", "B\(index)", 2000, "1.0", author: index % 2 == 0 ? "1" : "2"))
+                #expect(answer.status == 201)
+                _ = await service.send(
+                    "POST", "reviews", .collection, body: SQLLibrary.review("\(index)", "R", 3, book: "\(index)"))
+            }
+            for size in [5, 50] {
+                let before = database.statementsExecuted
+                let answer = await service.send(
+                    "GET", "books", .collection, query: "include=author,reviews&page[size]=\(size)")
+                #expect(answer.status == 200)
+                #expect(answer.document?.primaryResources.count == size)
+                // The page (with each book's review ids), the authors, the reviews.
+                #expect(database.statementsExecuted - before == 3, "page size \(size)")
+            }
+        }
+    }
+
+    @Test(
+        "a hook's writes and a failed Atomic Operations request leave nothing behind",
+        arguments: SQLTestDatabase.available)
+    func transactions(_ kind: SQLTestDatabase) async throws {
+        try await kind.with { database in
+            let sources = SQLLibrary.sources(database)
+            var service = SQLLibrary.service(sources) { books in
+                books.beforeWrite = { book, _, _ in
+                    // Writes an author through its source, inside the request's transaction, then refuses.
+                    guard book.title == "Refused" else { return }
+                    _ = try await sources.authors.create(Library.Author(id: "9", name: "Ghost", born: nil))
+                    throw JSONAPIHTTPError.forbidden("refused")
+                }
+            }
+            try await database.createTables()
+            try await SQLLibrary.seed(service)
+            let refused = await service.send(
+                "POST", "books", .collection, body: SQLLibrary.book("7", "Refused", 2000, "null", author: "1"))
+            #expect(refused.status == 403)
+            let ghost = await service.send("GET", "authors", .resource(id: "9"))
+            #expect(ghost.status == 404, "the hook's write went with the request: \(ghost.text)")
+
+            service.transaction = database
+            let operations = try Document(
+                parsing: Array(
+                    #"""
+                    {"atomic:operations":[
+                      {"op":"add","data":{"type":"authors","id":"5","attributes":{"name":"Emily","born":1818}}},
+                      {"op":"add","data":{"type":"books","id":"8","attributes":{"title":"W","year":1847,"rating":null},"relationships":{"author":{"data":{"type":"authors","id":"404"}}}}}
+                    ]}
+                    """#.utf8)
+            ).atomicOperations()
+            await #expect(throws: (any Error).self) {
+                try await service.perform(
+                    operations, request: ResourceRequest(method: "POST", type: "", endpoint: .collection))
+            }
+            let emily = await service.send("GET", "authors", .resource(id: "5"))
+            #expect(emily.status == 404, "the first operation was rolled back: \(emily.text)")
+        }
+    }
+}

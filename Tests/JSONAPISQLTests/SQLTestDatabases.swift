@@ -1,0 +1,228 @@
+import Foundation
+import JSONAPI
+import JSONAPISQL
+import JSONAPIServer
+import Logging
+import PostgresKit
+import SQLKit
+import Testing
+
+@testable import JSONAPITestSupport
+
+/// The databases the SQL tests run on: SQLite in memory and in a file, and the PostgreSQL server
+/// scripts/test starts (`JSONAPI_TEST_POSTGRES`, `host:port`, user `postgres`). Each test gets a
+/// database of its own: a fresh file, or a PostgreSQL schema of its own, dropped afterwards.
+enum SQLTestDatabase: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqliteMemory = "SQLite in memory"
+    case sqliteFile = "SQLite file"
+    case postgres = "PostgreSQL"
+
+    var testDescription: String { rawValue }
+
+    /// The kinds available here: PostgreSQL only where scripts/test (or the developer) started
+    /// one. In CI (`CI=true`) it must be there.
+    static var available: [SQLTestDatabase] {
+        postgresAddress == nil && ProcessInfo.processInfo.environment["CI"] != "true"
+            ? [.sqliteMemory, .sqliteFile] : allCases
+    }
+
+    static var postgresAddress: (host: String, port: Int)? {
+        guard let value = ProcessInfo.processInfo.environment["JSONAPI_TEST_POSTGRES"] else { return nil }
+        let parts = value.split(separator: ":")
+        guard parts.count == 2, let port = Int(parts[1]) else { return nil }
+        return (String(parts[0]), port)
+    }
+
+    static let logger: Logger = {
+        var logger = Logger(label: "jsonapi.sql.tests")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    /// A configuration for the test server whose connections use `schema`.
+    static func postgresConfiguration(schema: String?) throws -> PostgresClient.Configuration {
+        guard let address = postgresAddress else {
+            throw TestSetupError(
+                "JSONAPI_TEST_POSTGRES is not set: scripts/test starts a PostgreSQL server for these tests")
+        }
+        var configuration = PostgresClient.Configuration(
+            host: address.host, port: address.port, username: "postgres", password: nil, database: "postgres",
+            tls: .disable)
+        if let schema { configuration.options.additionalStartupParameters = [("search_path", schema)] }
+        configuration.options.maximumConnections = 8
+        return configuration
+    }
+
+    /// Runs `body` with a new, empty database of this kind, shut down and removed afterwards.
+    func with<Result: Sendable>(
+        connectionTimeout: Duration = .seconds(5), _ body: (SQLResourceDatabase) async throws -> Result
+    ) async throws -> Result {
+        switch self {
+        case .sqliteMemory:
+            let database = try await SQLResourceDatabase.sqlite(.memory, logger: Self.logger)
+            defer { Task { await database.shutdown() } }
+            return try await body(database)
+        case .sqliteFile:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "jsonapi-sql-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let database = try await SQLResourceDatabase.sqlite(
+                .file(path: folder.appendingPathComponent("test.sqlite").path), logger: Self.logger)
+            let result: Result
+            do {
+                result = try await body(database)
+            } catch {
+                await database.shutdown()
+                throw error
+            }
+            await database.shutdown()
+            return result
+        case .postgres:
+            let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            try await Self.admin("CREATE SCHEMA \(schema)")
+            let database = SQLResourceDatabase.postgres(
+                try Self.postgresConfiguration(schema: schema), connectionTimeout: connectionTimeout,
+                logger: Self.logger)
+            let result: Result
+            do {
+                result = try await body(database)
+            } catch {
+                await database.shutdown()
+                try? await Self.admin("DROP SCHEMA \(schema) CASCADE")
+                throw error
+            }
+            await database.shutdown()
+            try await Self.admin("DROP SCHEMA \(schema) CASCADE")
+            return result
+        }
+    }
+
+    /// Runs `body` with two databases on one store, as two instances of a service share one:
+    /// two pools on one PostgreSQL schema, or two on one SQLite file. (An in-memory SQLite
+    /// database lives in one connection: it runs `body` with itself twice.)
+    func withTwo<Result: Sendable>(
+        _ body: (SQLResourceDatabase, SQLResourceDatabase) async throws -> Result
+    ) async throws -> Result {
+        switch self {
+        case .sqliteMemory:
+            return try await with { database in try await body(database, database) }
+        case .sqliteFile:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "jsonapi-sql-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let path = folder.appendingPathComponent("test.sqlite").path
+            let first = try await SQLResourceDatabase.sqlite(.file(path: path), logger: Self.logger)
+            let second = try await SQLResourceDatabase.sqlite(.file(path: path), logger: Self.logger)
+            defer {
+                Task {
+                    await first.shutdown()
+                    await second.shutdown()
+                }
+            }
+            return try await body(first, second)
+        case .postgres:
+            let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            try await Self.admin("CREATE SCHEMA \(schema)")
+            let first = SQLResourceDatabase.postgres(
+                try Self.postgresConfiguration(schema: schema), logger: Self.logger)
+            let second = SQLResourceDatabase.postgres(
+                try Self.postgresConfiguration(schema: schema), logger: Self.logger)
+            let result: Result
+            do {
+                result = try await body(first, second)
+            } catch {
+                await first.shutdown()
+                await second.shutdown()
+                try? await Self.admin("DROP SCHEMA \(schema) CASCADE")
+                throw error
+            }
+            await first.shutdown()
+            await second.shutdown()
+            try await Self.admin("DROP SCHEMA \(schema) CASCADE")
+            return result
+        }
+    }
+
+    /// Runs one statement on the test server, outside any test's schema.
+    static func admin(_ sql: String) async throws {
+        let client = PostgresClient(configuration: try postgresConfiguration(schema: nil), backgroundLogger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            try await client.withConnection { connection in
+                try await connection.sql().raw(SQLQueryString(sql)).run()
+            }
+            group.cancelAll()
+        }
+    }
+}
+
+struct TestSetupError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The library of ``Library`` on a database: authors, books (a to-one author; reviews, the
+/// inverse of a review's book) and reviews.
+enum SQLLibrary {
+    struct Sources: Sendable {
+        let authors: SQLDataSource<Library.Author>
+        let books: SQLDataSource<Library.Book>
+        let reviews: SQLDataSource<Library.Review>
+    }
+
+    static func sources(_ database: SQLResourceDatabase, onDelete: SQLDeleteRule = .refuse) -> Sources {
+        var books = SQLTable(Library.Book.self)
+        books.toOne("author", column: "author_id", onDelete: onDelete)
+        books.toMany("reviews", inverseOf: "book")
+        var reviews = SQLTable(Library.Review.self)
+        reviews.toOne("book", column: "book_id", onDelete: .cascade)
+        return Sources(
+            authors: database.source(SQLTable(Library.Author.self)), books: database.source(books),
+            reviews: database.source(reviews))
+    }
+
+    /// The service over `sources`, with `configure` applied to the books' declaration.
+    static func service(
+        _ sources: Sources, books configure: (inout ResourceDeclaration<SQLDataSource<Library.Book>>) -> Void = { _ in }
+    ) -> ResourceService {
+        var service = ResourceService()
+        var authors = ResourceDeclaration(source: sources.authors)
+        authors.clientIDs = .allowed
+        service.serve(authors)
+        var books = ResourceDeclaration(source: sources.books)
+        books.clientIDs = .allowed
+        configure(&books)
+        service.serve(books)
+        var reviews = ResourceDeclaration(source: sources.reviews)
+        reviews.clientIDs = .allowed
+        service.serve(reviews)
+        return service
+    }
+
+    /// Two authors, three books, two reviews: ``Library``'s data, written through the service.
+    static func seed(_ service: ResourceService) async throws {
+        let writes: [(String, String)] = [
+            ("authors", #"{"data":{"type":"authors","id":"1","attributes":{"name":"Frank Herbert","born":1920}}}"#),
+            ("authors", #"{"data":{"type":"authors","id":"2","attributes":{"name":"Ursula K. Le Guin","born":1929}}}"#),
+            ("books", book("1", "Dune", 1965, "4.5", author: "1")),
+            ("books", book("2", "The Dispossessed", 1974, "4.7", author: "2")),
+            ("books", book("3", "Children of Dune", 1976, "null", author: "1")),
+            ("reviews", review("1", "A classic.", 5, book: "1")),
+            ("reviews", review("2", "Long.", 3, book: "1")),
+        ]
+        for (type, body) in writes {
+            let answer = await service.send("POST", type, .collection, body: body)
+            guard answer.status == 201 else { throw TestSetupError("seeding \(type): \(answer.status) \(answer.text)") }
+        }
+    }
+
+    static func book(_ id: String, _ title: String, _ year: Int, _ rating: String, author: String) -> String {
+        #"{"data":{"type":"books","id":"\#(id)","attributes":{"title":"\#(title)","year":\#(year),"rating":\#(rating)},"relationships":{"author":{"data":{"type":"authors","id":"\#(author)"}}}}}"#
+    }
+
+    static func review(_ id: String, _ body: String, _ stars: Int, book: String) -> String {
+        #"{"data":{"type":"reviews","id":"\#(id)","attributes":{"body":"\#(body)","stars":\#(stars)},"relationships":{"book":{"data":{"type":"books","id":"\#(book)"}}}}}"#
+    }
+}
