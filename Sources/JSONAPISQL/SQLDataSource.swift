@@ -161,7 +161,9 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
     }
 
     /// Runs `body` in one transaction of the database (``SQLResourceDatabase/transaction(_:)``).
-    public func transaction<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
+    public func transaction<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws
+        -> Result
+    {
         try await database.transaction(body)
     }
 

@@ -117,18 +117,11 @@ public final class SQLResourceDatabase: ResourceTransaction, Sendable {
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     /// Inside, every statement of this database's sources runs on the transaction's connection; a
     /// transaction begun inside one joins it.
-    public func transaction<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
-        if Self.active.sessions[ObjectIdentifier(self)] != nil { return try await body() }
-        // The connection's closure escapes in type only: `withSession` runs it before it returns.
-        return try await withoutActuallyEscaping(body) { body in
-            try await self.transaction(escaping: body)
-        }
-    }
-
-    private func transaction<Result: Sendable>(escaping body: @escaping @Sendable () async throws -> Result)
-        async throws -> Result
+    public func transaction<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws
+        -> Result
     {
-        try await guarded {
+        if Self.active.sessions[ObjectIdentifier(self)] != nil { return try await body() }
+        return try await guarded {
             try await self.sessions.withSession(timeout: self.connectionTimeout, writing: true) { connection in
                 let database = CountingDatabase(connection, counter: self)
                 try await database.raw(SQLQueryString(self.flavor.beginWrite)).run()
@@ -151,7 +144,9 @@ public final class SQLResourceDatabase: ResourceTransaction, Sendable {
     }
 
     /// An Atomic Operations request in one transaction (``JSONAPIServer/ResourceTransaction``).
-    public func run(_ body: @Sendable () async throws -> AtomicResultsDocument) async throws -> AtomicResultsDocument {
+    public func run(_ body: @escaping @Sendable () async throws -> AtomicResultsDocument) async throws
+        -> AtomicResultsDocument
+    {
         try await transaction(body)
     }
 

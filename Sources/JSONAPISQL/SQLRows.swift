@@ -68,6 +68,11 @@ extension SQLStatements {
         case (.boolean, .null): return Bool?.none
         case (.json, .null): return String?.none
         case (.json, _): return try SQLJSONText.text(value)
+        case (.text, .string(let text)) where text.utf8.contains(0):
+            throw JSONAPIHTTPError(
+                status: 422, code: "unstorable-text", title: "Invalid resource",
+                detail: "`\(attribute.member)` holds the character U+0000, which text in the database cannot",
+                source: .pointer("/data/attributes/\(attribute.member)"))
         default:
             if let bind = Self.bind(value, attribute.storage) { return bind }
             throw SQLDeclarationError("`\(attribute.member)` of `\(table.type)` holds a value its column cannot")
@@ -79,7 +84,7 @@ extension SQLStatements {
     static func idBind(_ id: String, _ kind: SQLIDKind) -> (any Encodable & Sendable)? {
         switch kind {
         case .integer: Int64(id)
-        case .text: id
+        case .text: id.utf8.contains(0) ? nil : id
         }
     }
 }

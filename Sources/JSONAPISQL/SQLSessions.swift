@@ -21,35 +21,109 @@ protocol SQLSessions: Sendable {
 /// connection is busy.
 struct SQLConnectionTimeout: Error {}
 
-/// Runs `work`, which calls its argument once it holds a connection; throws
-/// ``SQLConnectionTimeout`` (and cancels `work`) when that has not happened within `timeout`. Only
-/// the wait for a connection is timed: a long request on a connection it holds is not cut short.
+/// Runs `work`, which calls its argument once it holds a connection (and gives up when that
+/// answers false); throws ``SQLConnectionTimeout`` when it has not called it within `timeout`.
+/// Only the wait for a connection is timed: a long request on a connection it holds is not cut
+/// short. The wait is not structured: a pool that keeps trying to connect to a server that is
+/// down may not end it on cancellation, and the caller must not wait for that; the work is
+/// cancelled, and a connection it gets afterwards goes straight back.
 func withConnectionTimeout<Result: Sendable>(
     _ timeout: Duration,
-    _ work: @escaping @Sendable (_ connected: @escaping @Sendable () -> Void) async throws -> Result
+    _ work: @escaping @Sendable (_ connected: @escaping @Sendable () -> Bool) async throws -> Result
 ) async throws -> Result {
-    let connected = Locked(false)
-    return try await withThrowingTaskGroup(of: ConnectionEvent<Result>.self) { group in
-        group.addTask { .finished(try await work { connected.withLock { $0 = true } }) }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            guard connected.withLock({ $0 }) else { throw SQLConnectionTimeout() }
-            return .timerEnded
-        }
-        while let event = try await group.next() {
-            if case .finished(let result) = event {
-                group.cancelAll()
-                return result
+    let wait = ConnectionWait<Result>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            wait.start(continuation)
+            let worker = Task {
+                do {
+                    let result = try await work { wait.connect() }
+                    wait.finish(.success(result))
+                } catch {
+                    wait.finish(.failure(error))
+                }
             }
+            let timer = Task {
+                // Cancelled once the work holds its connection: then there is nothing to time.
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                wait.giveUp(SQLConnectionTimeout())
+            }
+            wait.tasks(worker, timer)
         }
-        throw CancellationError()
+    } onCancel: {
+        wait.giveUp(CancellationError())
     }
 }
 
-/// What ends first: the work, or the wait for its connection.
-enum ConnectionEvent<Result: Sendable>: Sendable {
-    case finished(Result)
-    case timerEnded
+/// The state of one ``withConnectionTimeout(_:_:)``: waiting, connected, or ended; the caller is
+/// resumed once.
+final class ConnectionWait<Result: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Result, any Error>?
+        var connected = false
+        var ended = false
+        var worker: Task<Void, Never>?
+        var timer: Task<Void, Never>?
+    }
+
+    private let state = Locked(State())
+
+    func start(_ continuation: CheckedContinuation<Result, any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    func tasks(_ worker: Task<Void, Never>, _ timer: Task<Void, Never>) {
+        let ended = state.withLock { state -> Bool in
+            state.worker = worker
+            state.timer = timer
+            return state.ended
+        }
+        if ended {
+            worker.cancel()
+            timer.cancel()
+        }
+    }
+
+    /// The work holds a connection: true while the caller still waits.
+    func connect() -> Bool {
+        let (connected, timer) = state.withLock { state -> (Bool, Task<Void, Never>?) in
+            guard !state.ended else { return (false, nil) }
+            state.connected = true
+            return (true, state.timer)
+        }
+        timer?.cancel()
+        return connected
+    }
+
+    /// The work ended: resumes the caller, unless it already gave up.
+    func finish(_ result: Swift.Result<Result, any Error>) {
+        let continuation = state.withLock { state -> CheckedContinuation<Result, any Error>? in
+            guard !state.ended else { return nil }
+            state.ended = true
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(with: result)
+    }
+
+    /// The caller stops waiting for a connection (a timeout, a cancellation): true when it did
+    /// stop. Once the work holds a connection the caller waits for it to end (a cancellation
+    /// only cancels it), so that nothing it does outlives the caller's wait.
+    @discardableResult
+    func giveUp(_ error: any Error) -> Bool {
+        let (continuation, worker) = state.withLock {
+            state -> (CheckedContinuation<Result, any Error>?, Task<Void, Never>?) in
+            guard !state.ended else { return (nil, nil) }
+            guard !state.connected else { return (nil, state.worker) }
+            state.ended = true
+            defer { state.continuation = nil }
+            return (state.continuation, state.worker)
+        }
+        worker?.cancel()
+        guard let continuation else { return false }
+        continuation.resume(throwing: error)
+        return true
+    }
 }
 
 // MARK: - SQLite
@@ -294,7 +368,7 @@ final class PostgresSessions: SQLSessions {
     ) async throws -> Result {
         try await withConnectionTimeout(timeout) { connected in
             try await self.client.withConnection { connection in
-                connected()
+                guard connected() else { throw CancellationError() }
                 return try await body(connection.sql(queryLogLevel: .debug))
             }
         }

@@ -120,6 +120,7 @@ struct SQLStatements: Sendable {
             case .sqlite: return column + " IN (SELECT value FROM json_each(\(bind: Self.jsonArray(numbers))))"
             }
         case .text:
+            let ids = ids.filter { !$0.utf8.contains(0) }
             guard !ids.isEmpty else { return nil }
             switch flavor {
             case .postgres: return column + " = ANY(\(bind: ids))"
@@ -161,7 +162,7 @@ struct SQLStatements: Sendable {
             return "(" + ordered(column, storage) + " \(unsafeRaw: op) \(bind: bind)) IS TRUE"
         case .text(let name, let match, let text):
             let (column, storage) = try attributeColumn(name)
-            guard storage == .text else { return "FALSE" }
+            guard storage == .text, !text.utf8.contains(0) else { return "FALSE" }
             if text.isEmpty { return "(" + column + " IS NOT NULL)" }
             switch (flavor, match) {
             case (.sqlite, .contains): return "(instr(" + column + ", \(bind: text)) > 0) IS TRUE"
@@ -255,7 +256,9 @@ struct SQLStatements: Sendable {
     /// integer column).
     static func bind(_ value: JSON, _ storage: SQLTableInfo.Storage) -> (any Encodable & Sendable)? {
         switch (value, storage) {
-        case (.string(let text), .text): return text
+        // No stored text holds U+0000 (PostgreSQL refuses it, SQLite would cut the text there):
+        // such a value equals none.
+        case (.string(let text), .text): return text.utf8.contains(0) ? nil : text
         case (.int(let number), .integer): return number
         case (.int(let number), .real): return Double(number)
         case (.double(let number), .real): return number

@@ -78,7 +78,7 @@ public protocol ResourceDataSource<Model>: Sendable {
     /// transaction's connection. The service runs each write request in one: the checks of the
     /// current resource (`If-Match`, linkage), the hooks and the write. The default runs `body`
     /// as it is.
-    func transaction<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result
+    func transaction<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result
 }
 
 extension ResourceDataSource {
@@ -89,7 +89,9 @@ extension ResourceDataSource {
     public func currentVersion() async throws -> UInt64? { version }
 
     /// Runs `body` as it is: a source without transactions.
-    public func transaction<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
+    public func transaction<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws
+        -> Result
+    {
         try await body()
     }
 

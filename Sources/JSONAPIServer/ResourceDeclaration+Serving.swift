@@ -19,7 +19,7 @@ protocol ServedResource: Sendable {
     /// The data source's version as it is now (``ResourceDataSource/currentVersion()``).
     func currentVersion() async throws -> UInt64?
     /// Runs `body` as one unit of the data source (``ResourceDataSource/transaction(_:)``).
-    func transaction<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result
+    func transaction<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result
     func list(_ query: ResourceListQuery) async throws -> ResourceList<JSONAPIResourceObject>
     /// Every record `query` matches, as the source delivers them.
     func streamRecords(_ query: ResourceListQuery) -> any AsyncSequence<JSONAPIResourceObject, any Error>
@@ -50,7 +50,7 @@ extension ResourceDeclaration: ServedResource {
 
     func currentVersion() async throws -> UInt64? { try await source.currentVersion() }
 
-    func transaction<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
+    func transaction<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
         try await source.transaction(body)
     }
 

@@ -7,7 +7,7 @@ import JSONAPI
 /// is created again, so a source that lists in creation order lists it last).
 public protocol ResourceTransaction: Sendable {
     /// Runs `body` in one transaction: commits when it returns, rolls back when it throws.
-    func run(_ body: @Sendable () async throws -> AtomicResultsDocument) async throws -> AtomicResultsDocument
+    func run(_ body: @escaping @Sendable () async throws -> AtomicResultsDocument) async throws -> AtomicResultsDocument
 }
 
 extension ResourceService {

@@ -145,9 +145,11 @@ enum SQLTestDatabase: String, CaseIterable, CustomTestStringConvertible, Sendabl
         }
     }
 
-    /// Runs one statement on the test server, outside any test's schema.
-    static func admin(_ sql: String) async throws {
-        let client = PostgresClient(configuration: try postgresConfiguration(schema: nil), backgroundLogger: logger)
+    /// Runs one statement on the test server (or the one of `configuration`), outside any test's
+    /// schema.
+    static func admin(_ sql: String, configuration: PostgresClient.Configuration? = nil) async throws {
+        let client = PostgresClient(
+            configuration: try configuration ?? postgresConfiguration(schema: nil), backgroundLogger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             try await client.withConnection { connection in

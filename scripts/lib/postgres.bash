@@ -45,10 +45,16 @@ synchronous_commit = off
 full_page_writes = off
 max_connections = 200
 CONF
+    # The server started by \`ctl start\` must not keep a descriptor of its caller's (a test
+    # process waits for EOF on one to learn that the command ended): all but 0-2 are closed.
     cat >"$dir/ctl" <<CTL
 #!/usr/bin/env bash
+for fd in /proc/\$\$/fd/*; do
+    fd=\${fd##*/}
+    if [[ \$fd =~ ^[0-9]+\$ ]] && ((fd > 2)); then eval "exec \$fd>&-" 2>/dev/null; fi
+done
 if [[ \$1 == stop ]]; then mode=(-m fast); else mode=(); fi
-exec ${as_postgres[*]} "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 30 "\$1" "\${mode[@]}"
+exec ${as_postgres[*]} "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 30 "\$1" "\${mode[@]}" </dev/null >/dev/null 2>&1
 CTL
     chmod 755 "$dir/ctl"
     "$dir/ctl" start >/dev/null || { cat "$dir/server.log" >&2; die "PostgreSQL did not start on port $port"; }
