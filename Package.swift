@@ -247,6 +247,9 @@ let package = Package(
                 // The service's own OpenAPI document (`GET /openapi.json`), with the OpenAPI trait.
                 .target(name: "JSONAPIOpenAPI", condition: .when(traits: ["OpenAPI"])),
                 .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: ["OpenAPI"])),
+                // The resources in SQLite (the default) or PostgreSQL, with the SQL trait.
+                .target(name: "JSONAPISQL", condition: .when(traits: ["SQL"])),
+                .product(name: "PostgresKit", package: "postgres-kit", condition: .when(traits: ["SQL"])),
             ],
             path: "Sources/JSONAPIExample"
         ),
@@ -267,7 +270,17 @@ let package = Package(
         // Helpers and fixtures the test targets share. A test target rather than a library target: it
         // imports JSONAPI `@testable` (arena fingerprints and invariants), which a release build of a
         // library target could not, and nothing outside the tests should build it.
-        .testTarget(name: "JSONAPITestSupport", dependencies: ["JSONAPI", "JSONAPIServer"], path: "Tests/Support"),
+        .testTarget(
+            name: "JSONAPITestSupport",
+            dependencies: [
+                "JSONAPI", "JSONAPIServer",
+                // The databases the SQL tests run on (SQLTestDatabases.swift), with the SQL trait.
+                .target(name: "JSONAPISQL", condition: .when(traits: ["SQL"])),
+                .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["SQL"])),
+                .product(name: "PostgresKit", package: "postgres-kit", condition: .when(traits: ["SQL"])),
+            ],
+            path: "Tests/Support"
+        ),
         // Scanner, arena, parsing and rules, document views, decoding through `Decoder`, encoding
         // and writing, validation, the generators, and the differential tests against a reference
         // model.
@@ -328,6 +341,8 @@ let package = Package(
             dependencies: [
                 "JSONAPI", "JSONAPIHummingbird", "JSONAPIExample", "JSONAPITestSupport",
                 .target(name: "JSONAPIOpenAPI", condition: .when(traits: ["OpenAPI"])),
+                .target(name: "JSONAPISQL", condition: .when(traits: ["SQL"])),
+                .product(name: "PostgresKit", package: "postgres-kit", condition: .when(traits: ["SQL"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(
                     name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),

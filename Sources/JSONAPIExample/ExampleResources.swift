@@ -1,6 +1,10 @@
 import JSONAPI
 import JSONAPIServer
 
+#if SQL
+    import JSONAPISQL
+#endif
+
 /// The example's four types as plain `Codable` models, declared once and served by
 /// `ResourceService` (`JSONAPIServer`): the whole of ``ExampleService``. The load benchmark
 /// also serves them keeping no answers (under `/uncached/`) beside the `Codable` baseline.
@@ -105,14 +109,16 @@ enum ExampleResources {
         }
     }
 
-    /// The service of the four types over `store`'s resources as they are now, under
-    /// `configuration`, with pages of 10 unless `page[size]` asks for up to `maximumPageSize`.
-    /// Clients may choose ids; an article created without `createdAt` is stamped with the
-    /// service's fixed creation date. With `streamedArticles` above 0, it also serves that many
-    /// generated articles as a streamed, read-only collection.
+    /// The service of the four types over `store`'s resources as they are now, kept in `storage`,
+    /// under `configuration`, with pages of 10 unless `page[size]` asks for up to
+    /// `maximumPageSize`. Clients may choose ids; an article created without `createdAt` is
+    /// stamped with the service's fixed creation date. With `streamedArticles` above 0, it also
+    /// serves that many generated articles as a streamed, read-only collection. Answers the
+    /// service and what closes its storage.
     static func service(
-        store: ExampleStore, maximumPageSize: Int, configuration: JSONAPIConfiguration, streamedArticles: Int = 0
-    ) throws -> ResourceService {
+        store: ExampleStore, storage: ExampleStorage, maximumPageSize: Int, configuration: JSONAPIConfiguration,
+        streamedArticles: Int = 0
+    ) async throws -> (ResourceService, close: @Sendable () async -> Void) {
         let (people, tags, comments, articles) = store.read { state in
             (
                 state.all("people").map { Person(id: $0.id ?? "", name: $0.string("name") ?? "") },
@@ -129,13 +135,87 @@ enum ExampleResources {
             )
         }
         var service = ResourceService(configuration: configuration)
+        var close: @Sendable () async -> Void = {}
+        switch storage {
+        case .memory:
+            declare(
+                &service, people: try InMemoryDataSource(people), tags: try InMemoryDataSource(tags),
+                comments: try InMemoryDataSource(comments), articles: try InMemoryDataSource(articles),
+                maximumPageSize: maximumPageSize)
+        #if SQL
+            case .sqlite, .postgres:
+                let database = try await storage.database()
+                close = { await database.shutdown() }
+                // Clients choose ids of any text, and every page says how many resources match.
+                func table<Model>(_ model: Model.Type) -> SQLTable<Model> {
+                    var table = SQLTable(model)
+                    table.idKind = .text
+                    table.countsTotal = true
+                    return table
+                }
+                var commentTable = table(Comment.self)
+                commentTable.toOne("author", column: "author_id", onDelete: .setNull)
+                var articleTable = table(Article.self)
+                articleTable.column("createdAt", "created_at")
+                articleTable.toOne("author", column: "author_id", onDelete: .setNull)
+                articleTable.toMany(
+                    "comments", joinTable: "article_comments", ownColumn: "article_id", otherColumn: "comment_id")
+                articleTable.toMany("tags", joinTable: "article_tags", ownColumn: "article_id", otherColumn: "tag_id")
+                let sources = (
+                    people: database.source(table(Person.self)), tags: database.source(table(Tag.self)),
+                    comments: database.source(commentTable), articles: database.source(articleTable)
+                )
+                try await database.createTables()
+                // The seed goes into empty tables; a database that holds resources already (a
+                // file or a server from an earlier run) is served as it is.
+                let first = ResourceListQuery(page: .number(1, size: 1))
+                var empty = true
+                for source in [sources.people, sources.tags, sources.comments, sources.articles]
+                    as [any ResourceRecordSource]
+                where empty {
+                    empty = try await source.listRecords(first).models.isEmpty
+                }
+                if empty {
+                    try await database.transaction {
+                        try await sources.people.insert(people)
+                        try await sources.tags.insert(tags)
+                        try await sources.comments.insert(comments)
+                        try await sources.articles.insert(articles)
+                    }
+                }
+                declare(
+                    &service, people: sources.people, tags: sources.tags, comments: sources.comments,
+                    articles: sources.articles, maximumPageSize: maximumPageSize)
+                service.transaction = database
+        #endif
+        }
+        if streamedArticles > 0 {
+            var streamed = ResourceDeclaration(
+                source: GeneratedArticles(count: streamedArticles, people: people.count))
+            streamed.operations = .readOnly
+            streamed.streamsCollections = true
+            streamed.fields.sortable = []
+            streamed.fields.filterable = []
+            service.serve(streamed)
+        }
+        try service.validate()
+        return (service, close)
+    }
+
+    /// Serves the four types from these sources, with the same rules whatever keeps them.
+    static func declare<People, Tags, Comments, Articles>(
+        _ service: inout ResourceService, people: People, tags: Tags, comments: Comments, articles: Articles,
+        maximumPageSize: Int
+    )
+    where
+        People: ResourceDataSource<Person>, Tags: ResourceDataSource<Tag>, Comments: ResourceDataSource<Comment>,
+        Articles: ResourceDataSource<Article>
+    {
         let pagination = QueryRules.Pagination.pages(
             defaultSize: min(10, maximumPageSize), maximumSize: maximumPageSize)
         var declarations = (
-            people: ResourceDeclaration(source: try InMemoryDataSource(people)),
-            tags: ResourceDeclaration(source: try InMemoryDataSource(tags)),
-            comments: ResourceDeclaration(source: try InMemoryDataSource(comments)),
-            articles: ResourceDeclaration(source: try InMemoryDataSource(articles))
+            people: ResourceDeclaration(source: people), tags: ResourceDeclaration(source: tags),
+            comments: ResourceDeclaration(source: comments), articles: ResourceDeclaration(source: articles)
         )
         declarations.people.pagination = pagination
         declarations.tags.pagination = pagination
@@ -153,17 +233,6 @@ enum ExampleResources {
         service.serve(declarations.tags)
         service.serve(declarations.comments)
         service.serve(declarations.articles)
-        if streamedArticles > 0 {
-            var streamed = ResourceDeclaration(
-                source: GeneratedArticles(count: streamedArticles, people: people.count))
-            streamed.operations = .readOnly
-            streamed.streamsCollections = true
-            streamed.fields.sortable = []
-            streamed.fields.filterable = []
-            service.serve(streamed)
-        }
-        try service.validate()
-        return service
     }
 }
 

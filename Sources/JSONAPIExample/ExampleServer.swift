@@ -30,8 +30,10 @@ public enum ExampleServer {
     /// The values `idleTimeout` may take: from a millisecond to a day.
     public static let idleTimeouts: ClosedRange<Duration> = .milliseconds(1) ... .seconds(86_400)
 
-    /// Serves `articles` generated articles (and their people, comments and tags) from `seed` on
-    /// 127.0.0.1:`port` with `framework` until the process is stopped; with `streamedArticles`
+    /// Serves `articles` generated articles (and their people, comments and tags) from `seed`,
+    /// kept in `storage` (default ``ExampleStorage/default``: SQLite in memory with the `SQL`
+    /// trait), on 127.0.0.1:`port` with `framework` until the process is stopped; a database
+    /// that holds resources already is served as it is. With `streamedArticles`
     /// above 0, also that many generated articles as one streamed collection at
     /// `/streamed-articles`. With `baseline`, also the `Codable` baseline's endpoints under
     /// `/baseline/`, the service without its response cache under `/uncached/`, and the
@@ -47,15 +49,15 @@ public enum ExampleServer {
     /// - Throws: ``InvalidOption`` when `maximumPageSize` is outside ``maximumPageSizes`` or
     ///   `idleTimeout` outside ``idleTimeouts``; the framework's error when the port cannot be bound.
     public static func run(
-        framework: String, port: Int, articles: Int, seed: UInt64, baseline: Bool = false,
-        maximumPageSize: Int = defaultMaximumPageSize, idleTimeout: Duration = defaultIdleTimeout,
-        streamedArticles: Int = 0
+        framework: String, port: Int, articles: Int, seed: UInt64, storage: ExampleStorage = .default,
+        baseline: Bool = false, maximumPageSize: Int = defaultMaximumPageSize,
+        idleTimeout: Duration = defaultIdleTimeout, streamedArticles: Int = 0
     ) async throws {
         guard idleTimeouts.contains(idleTimeout) else {
             throw InvalidOption(description: "the idle timeout must be from 1 ms to a day")
         }
-        let service = try ExampleService(
-            store: .seeded(articles: articles, seed: seed), maximumPageSize: maximumPageSize,
+        let service = try await ExampleService(
+            store: .seeded(articles: articles, seed: seed), storage: storage, maximumPageSize: maximumPageSize,
             streamedArticles: streamedArticles)
         switch framework {
         #if Vapor

@@ -16,6 +16,8 @@ struct ExampleService: Sendable {
     let resources: ResourceService
     /// The largest `page[size]` a collection request may ask for; a larger one is a 400.
     let maximumPageSize: Int
+    /// Closes the database the resources are kept in, if any.
+    private let closeStorage: @Sendable () async -> Void
 
     /// The service's configuration, the same for every framework: Atomic Operations on, a 1 MiB
     /// body limit.
@@ -26,7 +28,8 @@ struct ExampleService: Sendable {
         return configuration
     }
 
-    /// The service over `store`'s resources as they are now, with pages of up to
+    /// The service over `store`'s resources as they are now, kept in `storage` (SQLite in memory
+    /// in a build with the `SQL` trait, else memory), with pages of up to
     /// `maximumPageSize` resources (clients that read large responses ask for more than the
     /// default), under `configuration`; with `streamedArticles` above 0, also that many generated
     /// articles as a streamed, read-only collection (`/streamed-articles`).
@@ -35,9 +38,10 @@ struct ExampleService: Sendable {
     ///   ``ExampleServer/maximumPageSizes``; the resource layer's error when the declarations do
     ///   not hold together.
     init(
-        store: ExampleStore, maximumPageSize: Int = ExampleServer.defaultMaximumPageSize,
+        store: ExampleStore, storage: ExampleStorage = .default,
+        maximumPageSize: Int = ExampleServer.defaultMaximumPageSize,
         configuration: JSONAPIConfiguration = configuration(), streamedArticles: Int = 0
-    ) throws {
+    ) async throws {
         guard ExampleServer.maximumPageSizes.contains(maximumPageSize) else {
             throw ExampleServer.InvalidOption(
                 description:
@@ -45,16 +49,23 @@ struct ExampleService: Sendable {
         }
         self.store = store
         self.maximumPageSize = maximumPageSize
-        var resources = try ExampleResources.service(
-            store: store, maximumPageSize: maximumPageSize, configuration: configuration,
+        var (resources, closeStorage) = try await ExampleResources.service(
+            store: store, storage: storage, maximumPageSize: maximumPageSize, configuration: configuration,
             streamedArticles: streamedArticles)
+        self.closeStorage = closeStorage
         #if OpenAPI
             resources.serveOpenAPIDocument(
                 title: "jsonapi-example-server", version: "1.0",
                 description:
-                    "An in-memory JSON:API 1.1 service of articles, people, comments and tags, with Atomic Operations.")
+                    "A JSON:API 1.1 service of articles, people, comments and tags, with Atomic Operations.")
         #endif
         self.resources = resources
+    }
+
+    /// Closes the database the resources are kept in (a service on memory has nothing to close).
+    /// A service dropped without it closes its database as it goes.
+    func shutdown() async {
+        await closeStorage()
     }
 }
 

@@ -6,12 +6,13 @@ import JSONAPIExample
     import Darwin
 #endif
 
-/// `jsonapi-example-server [--port N] [--articles N] [--seed S] [--maximum-page-size N] [--idle-timeout S]
-/// [--framework NAME] [--baseline] [--streamed-articles N]`
+/// `jsonapi-example-server [--port N] [--articles N] [--seed S] [--database WHERE] [--maximum-page-size N]
+/// [--idle-timeout S] [--framework NAME] [--baseline] [--streamed-articles N]`
 struct ServerOptions {
     var port = 8080
     var articles = 50
     var seed: UInt64 = 1
+    var storage = ExampleStorage.default
     var maximumPageSize = ExampleServer.defaultMaximumPageSize
     var framework = "hummingbird"
     var baseline = false
@@ -19,18 +20,22 @@ struct ServerOptions {
     var idleTimeout = ExampleServer.defaultIdleTimeout
 
     static let usage = """
-        USAGE: jsonapi-example-server [--port N] [--articles N] [--seed S] [--maximum-page-size N]
-                                      [--idle-timeout S] [--framework hummingbird|vapor] [--baseline]
-                                      [--streamed-articles N]
+        USAGE: jsonapi-example-server [--port N] [--articles N] [--seed S] [--database WHERE]
+                                      [--maximum-page-size N] [--idle-timeout S]
+                                      [--framework hummingbird|vapor] [--baseline] [--streamed-articles N]
 
-        An in-memory JSON:API 1.1 service declared on the resource layer: /articles, /people,
-        /comments, /tags and POST /operations (Atomic Operations), described by its OpenAPI
-        document at GET /openapi.json (in a build with the OpenAPI trait).
+        A JSON:API 1.1 service declared on the resource layer: /articles, /people, /comments,
+        /tags and POST /operations (Atomic Operations), described by its OpenAPI document at
+        GET /openapi.json (in a build with the OpenAPI trait).
 
         OPTIONS:
           --port N          TCP port on 127.0.0.1 (default 8080; 0 picks a free one)
           --articles N      number of generated articles (default 50)
           --seed S          seed of the generated data; the same seed gives the same data (default 1)
+          --database WHERE  where the resources are kept: sqlite (in memory; the default in a build
+                            with the SQL trait), sqlite:PATH (a file), memory (the process's own),
+                            or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE; the seed goes into
+                            empty tables, and a database holding resources is served as it is
           --maximum-page-size N
                             the largest page[size] a collection serves (\(ExampleServer.maximumPageSizes.lowerBound)...\(ExampleServer.maximumPageSizes.upperBound),
                             default \(ExampleServer.defaultMaximumPageSize)); pages are 10 resources unless page[size] asks
@@ -85,6 +90,12 @@ struct ServerOptions {
                     return .failure(ParseFailure("--streamed-articles takes 0...100000000"))
                 }
                 options.streamedArticles = count
+            case "--database":
+                do {
+                    options.storage = try ExampleStorage(parsing: value)
+                } catch {
+                    return .failure(ParseFailure("\(error)"))
+                }
             case "--seed":
                 guard let seed = UInt64(value) else {
                     return .failure(ParseFailure("--seed takes an unsigned integer"))
@@ -115,7 +126,8 @@ case .success(nil):
 case .success(let options?):
     try await ExampleServer.run(
         framework: options.framework, port: options.port, articles: options.articles, seed: options.seed,
-        baseline: options.baseline, maximumPageSize: options.maximumPageSize, idleTimeout: options.idleTimeout,
+        storage: options.storage, baseline: options.baseline, maximumPageSize: options.maximumPageSize,
+        idleTimeout: options.idleTimeout,
         streamedArticles: options.streamedArticles)
 case .failure(let failure):
     print("error: \(failure.message)\n\n\(ServerOptions.usage)")

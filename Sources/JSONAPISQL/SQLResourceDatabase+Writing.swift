@@ -70,21 +70,49 @@ extension SQLResourceDatabase {
     /// The name of the table of change counters.
     static let changesTable = "jsonapi_changes"
 
-    /// The sum of the change counters of `tables`, or nil when the database keeps none.
+    /// The sum of the change counters of `tables`, or nil when the database keeps none (asked
+    /// of the database once: ``installChangeTracking()`` may have run in another process).
     func version(of tables: [String]) async throws -> UInt64? {
-        if tracksChanges == false { return nil }
-        do {
-            let sum = try await session { database in
-                try await database.raw(
-                    "SELECT COALESCE(SUM(\(ident: "counter")), 0) AS \(ident: "v") FROM \(ident: Self.changesTable) WHERE \(ident: "name") IN (\(binds: tables))"
-                ).first()?.decode(column: "v", as: Int64.self)
+        let flavor = flavor
+        let tracks: Bool
+        if let known = tracksChanges {
+            tracks = known
+        } else {
+            tracks = try await session { database in
+                let probe: SQLQueryString =
+                    flavor == .postgres
+                    ? "SELECT to_regclass(\(bind: Self.changesTable)) IS NOT NULL AS \(ident: "t")"
+                    : "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = \(bind: Self.changesTable)) AS \(ident: "t")"
+                return try await database.raw(probe).first()?.decode(column: "t", as: Bool.self) ?? false
             }
-            tracksChanges = true
-            return sum.map { UInt64(bitPattern: $0) }
-        } catch let error as JSONAPIHTTPError where error.httpStatus == 500 {
-            // No counters table: no version, and responses are not reused.
-            tracksChanges = false
-            return nil
+            tracksChanges = tracks
+        }
+        guard tracks else { return nil }
+        // Within one reading of versions (the service's, before it answers from its cache), the
+        // counters are read once for every source of the database.
+        let counters: [String: Int64]
+        if let reading = ResourceVersionReading.current {
+            counters = try await reading.value(for: ObjectIdentifier(self)) { try await self.counters(nil) }
+        } else {
+            counters = try await self.counters(tables)
+        }
+        var sum: UInt64 = 0
+        for table in tables { sum &+= UInt64(bitPattern: counters[table] ?? 0) }
+        return sum
+    }
+
+    /// The change counters of `tables`, or of every table when nil.
+    private func counters(_ tables: [String]?) async throws -> [String: Int64] {
+        try await session { database in
+            let filter: SQLQueryString = tables.map { " WHERE \(ident: "name") IN (\(binds: $0))" } ?? ""
+            var counters: [String: Int64] = [:]
+            for row in try await database.raw(
+                "SELECT \(ident: "name"), \(ident: "counter") FROM \(ident: Self.changesTable)" + filter
+            ).all() {
+                counters[try row.decode(column: "name", as: String.self)] = try row.decode(
+                    column: "counter", as: Int64.self)
+            }
+            return counters
         }
     }
 }

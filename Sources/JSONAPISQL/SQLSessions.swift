@@ -223,6 +223,20 @@ final class SQLitePool: SQLSessions {
         for connection in connections.drain() { try? await connection.close() }
         try? await threads.shutdownGracefully()
     }
+
+    /// A pool dropped without ``shutdown()`` closes its idle connections (each close holds its
+    /// connection until it has run on the pool's threads), then stops the threads.
+    deinit {
+        let closing = connections.drain().map { $0.close() }
+        guard !closing.isEmpty else {
+            threads.shutdownGracefully { _ in }
+            return
+        }
+        let threads = self.threads
+        EventLoopFuture.andAllComplete(closing, on: MultiThreadedEventLoopGroup.singleton.any()).whenComplete { _ in
+            threads.shutdownGracefully { _ in }
+        }
+    }
 }
 
 /// Things lent one at a time: `take` hands out one that is available or waits, in order, for
@@ -378,6 +392,9 @@ final class PostgresSessions: SQLSessions {
         runner?.cancel()
         await runner?.value
     }
+
+    /// Sessions dropped without ``shutdown()`` stop the client they started.
+    deinit { runner?.cancel() }
 }
 
 /// Connections from an application's own SQLKit database.

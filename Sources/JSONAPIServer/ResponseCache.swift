@@ -59,14 +59,17 @@ extension ResourceService {
     func sourceVersions() async throws -> [UInt64]? {
         guard responseCacheLimit > 0 else { return nil }
         guard !resources.values.contains(where: \.isAuthorized) else { return nil }
-        var versions: [UInt64] = []
-        versions.reserveCapacity(resources.count)
-        // A dictionary keeps its order while unchanged, and any change replaces the cache.
-        for resource in resources.values {
-            guard let version = try await resource.currentVersion() else { return nil }
-            versions.append(version)
+        // One reading: sources of one store read its versions once.
+        return try await ResourceVersionReading.$current.withValue(ResourceVersionReading()) {
+            var versions: [UInt64] = []
+            versions.reserveCapacity(resources.count)
+            // A dictionary keeps its order while unchanged, and any change replaces the cache.
+            for resource in resources.values {
+                guard let version = try await resource.currentVersion() else { return nil }
+                versions.append(version)
+            }
+            return versions
         }
-        return versions
     }
 
     /// Answers a read from the cache, or computes it with `compute` and keeps it.

@@ -169,8 +169,9 @@ enum UsingTheClientExample {
         do {
             let store = ResourceStore()
             let storing = JSONAPIClient(baseURL: baseURL, transport: URLSessionTransport(), store: store)
+            let everyone = JSONAPIQuery().paged(number: 1, size: 100)
             _ = try await storing.resources(Article.self).list()  // articles with author linkage
-            _ = try await storing.resources(Person.self).list()  // their authors, later
+            _ = try await storing.resources(Person.self).list(everyone)  // their authors, later
             let stored = try store.model(FullArticle.self, id: "1")  // author: Person, from the store
             seen.storedAuthor = stored?.author.id
         }
@@ -279,7 +280,7 @@ enum ClientLandingPageExample {
 
 @Suite struct ClientArticleExampleTests {
     @Test func usingTheClient() async throws {
-        let service = try ExampleService(store: .seeded(articles: 40, seed: 3))
+        let service = try await ExampleService(store: .seeded(articles: 40, seed: 3))
         try await ExampleServiceFront.hummingbird.serve(service) { base in
             let seen = try await UsingTheClientExample.run(baseURL: base)
             #expect(seen.pageCount == 0)  // no article is titled "Hello" yet
@@ -309,7 +310,7 @@ enum ClientLandingPageExample {
     }
 
     @Test func landingPage() async throws {
-        let service = try ExampleService(store: .seeded(articles: 25, seed: 3))
+        let service = try await ExampleService(store: .seeded(articles: 25, seed: 3))
         try await ExampleServiceFront.hummingbird.serve(service) { base in
             let printed = try await ClientLandingPageExample.run(baseURL: base)
             #expect(printed.count == 21)  // 20 titles, then the total and the next link

@@ -275,7 +275,7 @@ final class ScriptedTransport: JSONAPITransport, Sendable {
     /// stale `If-Match` with 412: one client's write after another client's change fails.
     @Test(arguments: ExampleServiceFront.allCases, TransportKind.allCases)
     func againstTheExampleService(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
-        try await front.serve(try ExampleService(store: .seeded(articles: 3, seed: 7))) { base in
+        try await front.serve(try await ExampleService(store: .seeded(articles: 3, seed: 7))) { base in
             let reader = transport.client(base)
             let writer = transport.client(base)
             let url = base + "/articles/1"

@@ -29,16 +29,16 @@ import Testing
     static let twentyThousand = JSONAPIQuery().including("author", "comments", "tags").paged(
         number: 1, size: 20_000)
 
-    static func service() throws -> ExampleService {
-        try ExampleService(store: store, maximumPageSize: articleCount)
+    static func service() async throws -> ExampleService {
+        try await ExampleService(store: store, storage: .memory, maximumPageSize: articleCount)
     }
 
     /// A store of 20,000 articles, for the tests that read one page of 12 MB: the service's work
     /// for a page grows with its store, and these tests need only the page.
     static let pageStore = ExampleStore.seeded(articles: 20_000, seed: 5)
 
-    static func pageService() throws -> ExampleService {
-        try ExampleService(store: pageStore, maximumPageSize: 20_000)
+    static func pageService() async throws -> ExampleService {
+        try await ExampleService(store: pageStore, storage: .memory, maximumPageSize: 20_000)
     }
 
     /// An article with everything it points to resolved from `included`.
@@ -101,7 +101,7 @@ import Testing
 
     @Test(arguments: pairs)
     func decodedWhileItStreams(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
-        try await front.serve(try Self.service()) { base in
+        try await front.serve(try await Self.service()) { base in
             let (client, log) = transport.observedClient(base)
             let response = try await client.resources(LargeArticle.self).list(Self.everything)
             let size = response.document.statistics.inputByteCount
@@ -137,7 +137,7 @@ import Testing
     /// the page.
     @Test(arguments: pairs)
     func modelByModel(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
-        try await front.serve(try Self.pageService()) { base in
+        try await front.serve(try await Self.pageService()) { base in
             let (client, log) = transport.observedClient(base)
             var iterator = client.resources(StreamedArticle.self).stream(Self.twentyThousand).makeAsyncIterator()
             var articles: [StreamedArticle] = []
@@ -166,7 +166,7 @@ import Testing
     /// and reads no further.
     @Test(arguments: pairs)
     func brokenWhileItStreams(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
-        try await front.serve(try Self.pageService()) { base in
+        try await front.serve(try await Self.pageService()) { base in
             let (client, log) = transport.observedClient(base, steering: .insertAfterFirstChunk(0x01))
             let broken = await #expect(throws: JSONAPIClientError.self) {
                 try await client.resources(LargeArticle.self).list(Self.twentyThousand)
@@ -183,7 +183,7 @@ import Testing
 
     @Test(arguments: pairs)
     func cancelledWhileItStreams(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
-        try await front.serve(try Self.pageService()) { base in
+        try await front.serve(try await Self.pageService()) { base in
             let (client, log) = transport.observedClient(base, steering: .holdAfterFirstChunkUntilCancelled)
             let task = Task { try await client.resources(LargeArticle.self).list(Self.twentyThousand) }
             await log.waitForFirstChunk()
@@ -206,7 +206,7 @@ import Testing
     /// so the timeout is certain, wherever in the exchange it falls.
     @Test(arguments: pairs)
     func timedOut(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
-        try await front.serve(try Self.pageService()) { base in
+        try await front.serve(try await Self.pageService()) { base in
             var quick = JSONAPIClient.Configuration()
             quick.timeout = .milliseconds(10)
             let client = transport.client(base, configuration: quick)

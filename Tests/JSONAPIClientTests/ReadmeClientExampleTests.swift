@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func readmeExample() async throws {
-        let service = try ExampleService(store: .seeded(articles: 120, seed: 1))
+        let service = try await ExampleService(store: .seeded(articles: 120, seed: 1))
         let app = HummingbirdFront.application(
             service: service, port: 0, configuration: ExampleService.configuration(maximumBodyBytes: 1 << 20),
             timeouts: JSONAPIServerTimeouts(idleTimeout: testServerIdleTimeout))

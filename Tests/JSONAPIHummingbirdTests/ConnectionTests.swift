@@ -15,7 +15,7 @@ import Testing
         maximumBodyBytes: Int = 1 << 20, idleTimeout: Duration = testServerIdleTimeout,
         _ body: @Sendable (ExampleServiceScenario) async throws -> Void
     ) async throws {
-        let service = try ExampleService(store: .seeded(articles: 12, seed: 7))
+        let service = try await ExampleService(store: .seeded(articles: 12, seed: 7))
         let app = HummingbirdFront.application(
             service: service, port: 0, configuration: ExampleService.configuration(maximumBodyBytes: maximumBodyBytes),
             timeouts: JSONAPIServerTimeouts(idleTimeout: idleTimeout))

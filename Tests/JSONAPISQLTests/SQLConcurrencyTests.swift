@@ -48,4 +48,38 @@ struct SQLConcurrencyTests {
             }
         }
     }
+
+    @Test(
+        "an answer is reused while the tables are unchanged, and not after another instance's write",
+        arguments: SQLTestDatabase.available)
+    func responseCacheAcrossInstances(_ kind: SQLTestDatabase) async throws {
+        try await kind.withTwo { first, second in
+            let (reader, writer) = (
+                SQLLibrary.service(SQLLibrary.sources(first)), SQLLibrary.service(SQLLibrary.sources(second))
+            )
+            let books = SQLLibrary.sources(first).books
+            try await first.createTables()
+            try await SQLLibrary.seed(writer)
+            let before = try #require(try await books.currentVersion())
+
+            let read = await reader.send("GET", "books", .collection, query: "include=reviews")
+            #expect(read.status == 200)
+            // Again: only the version is read (one statement), the answer is the same.
+            let statements = first.statementsExecuted
+            let again = await reader.send("GET", "books", .collection, query: "include=reviews")
+            #expect(again.text == read.text)
+            #expect(first.statementsExecuted - statements <= 1)
+
+            // A review written through the other instance changes the books' inverse
+            // relationship: the reader's next answer has it.
+            let created = await writer.send(
+                "POST", "reviews", .collection, body: SQLLibrary.review("3", "Again.", 4, book: "2"))
+            #expect(created.status == 201)
+            let after = try #require(try await books.currentVersion())
+            #expect(after > before)
+            let fresh = await reader.send("GET", "books", .collection, query: "include=reviews")
+            #expect(fresh.text != read.text)
+            #expect(fresh.text.contains(#"{"type":"reviews","id":"3"}"#), "\(fresh.text)")
+        }
+    }
 }

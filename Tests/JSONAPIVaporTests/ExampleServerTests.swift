@@ -12,7 +12,7 @@ import Vapor
     func withServer(
         maximumBodyBytes: Int = 1 << 20, _ body: @Sendable (ExampleServiceScenario) async throws -> Void
     ) async throws {
-        let service = try ExampleService(store: .seeded(articles: 12, seed: 7))
+        let service = try await ExampleService(store: .seeded(articles: 12, seed: 7))
         let app = try await VaporFront.application(
             service: service, port: 0, configuration: ExampleService.configuration(maximumBodyBytes: maximumBodyBytes),
             timeouts: JSONAPIServerTimeouts(idleTimeout: testServerIdleTimeout))
