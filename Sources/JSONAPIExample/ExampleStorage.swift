@@ -13,8 +13,9 @@ public enum ExampleStorage: Sendable {
     #if SQL
         /// In SQLite: a file at the path, or memory when nil (`JSONAPISQL`).
         case sqlite(path: String?)
-        /// In a PostgreSQL database (`JSONAPISQL`).
-        case postgres(PostgresClient.Configuration)
+        /// In a PostgreSQL database (`JSONAPISQL`); a request waits at most `connectionTimeout`
+        /// for a connection before it is answered 503.
+        case postgres(PostgresClient.Configuration, connectionTimeout: Duration = .seconds(5))
     #endif
 
     /// SQLite in memory where the build has the `SQL` trait, else memory.
@@ -78,7 +79,7 @@ public enum ExampleStorage: Sendable {
             switch self {
             case .memory: throw ExampleServer.InvalidOption(description: "memory is not a database")
             case .sqlite(let path): return try await .sqlite(path.map { .file(path: $0) } ?? .memory)
-            case .postgres(let configuration): return .postgres(configuration)
+            case .postgres(let configuration, let timeout): return .postgres(configuration, connectionTimeout: timeout)
             }
         }
     #endif

@@ -27,7 +27,7 @@
                 return
             }
             guard
-                case .postgres(let configuration) = try ExampleStorage(
+                case .postgres(let configuration, _) = try ExampleStorage(
                     parsing: "postgres://ada:p%40ss@db.local:6543/shop")
             else {
                 Issue.record("postgres URL")
@@ -38,7 +38,7 @@
             #expect(configuration.username == "ada")
             #expect(configuration.password == "p@ss")
             #expect(configuration.database == "shop")
-            guard case .postgres(let defaults) = try ExampleStorage(parsing: "postgresql://ada@db.local") else {
+            guard case .postgres(let defaults, _) = try ExampleStorage(parsing: "postgresql://ada@db.local") else {
                 Issue.record("postgres URL without port and database")
                 return
             }
@@ -99,8 +99,11 @@
             ]
             for check in checks {
                 try await SQLTestDatabase.withSchema { configuration in
+                    // Connecting may wait on a loaded machine (the suites run side by side with a
+                    // compile); what is checked here is what the service answers once connected.
                     let service = try await ExampleService(
-                        store: .seeded(articles: 12, seed: 7), storage: .postgres(configuration))
+                        store: .seeded(articles: 12, seed: 7),
+                        storage: .postgres(configuration, connectionTimeout: .seconds(60)))
                     try await serve(service, check)
                 }
             }
