@@ -138,10 +138,19 @@ enum ExampleResources {
         var close: @Sendable () async -> Void = {}
         switch storage {
         case .memory:
+            // Linked as the tables below are: a deleted person leaves comments and articles
+            // without an author, a deleted comment or tag leaves no article naming it.
+            let sources = (
+                people: try InMemoryDataSource(people), tags: try InMemoryDataSource(tags),
+                comments: try InMemoryDataSource(comments), articles: try InMemoryDataSource(articles)
+            )
+            try sources.comments.toOne("author", in: sources.people, onDelete: .setNull)
+            try sources.articles.toOne("author", in: sources.people, onDelete: .setNull)
+            try sources.articles.toMany("comments", in: sources.comments)
+            try sources.articles.toMany("tags", in: sources.tags)
             declare(
-                &service, people: try InMemoryDataSource(people), tags: try InMemoryDataSource(tags),
-                comments: try InMemoryDataSource(comments), articles: try InMemoryDataSource(articles),
-                maximumPageSize: maximumPageSize)
+                &service, people: sources.people, tags: sources.tags, comments: sources.comments,
+                articles: sources.articles, maximumPageSize: maximumPageSize)
         #if SQL
             case .sqlite, .postgres:
                 let database = try await storage.database()

@@ -128,7 +128,7 @@ extension SQLResourceDatabase {
         }
     }
 
-    static func action(_ rule: SQLDeleteRule) -> String {
+    static func action(_ rule: ResourceDeleteRule) -> String {
         switch rule {
         case .refuse: "NO ACTION"
         case .cascade: "CASCADE"

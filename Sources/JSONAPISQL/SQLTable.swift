@@ -60,9 +60,9 @@ public struct SQLTable<Model: JSONAPIResource & Codable & Sendable>: Sendable {
     }
 
     /// Stores the to-one relationship `member` in the foreign-key `column`, and says what deleting
-    /// the related resource does to this one (default ``SQLDeleteRule/refuse``: a 409 names the
+    /// the related resource does to this one (default `.refuse`: a 409 names the
     /// relationship).
-    public mutating func toOne(_ member: String, column: String, onDelete: SQLDeleteRule = .refuse) {
+    public mutating func toOne(_ member: String, column: String, onDelete: ResourceDeleteRule = .refuse) {
         relationships[member] = .foreignKey(column: column, onDelete: onDelete)
     }
 
@@ -90,20 +90,10 @@ public enum SQLIDKind: Sendable, Hashable {
 /// Where a relationship is stored.
 public enum SQLRelationship: Sendable, Hashable {
     /// A to-one relationship: a column of this table holding the related row's id (NULL for none).
-    case foreignKey(column: String, onDelete: SQLDeleteRule)
+    case foreignKey(column: String, onDelete: ResourceDeleteRule)
     /// A to-many relationship: the rows of the related table whose to-one relationship `of`
     /// names this row.
     case inverse(of: String)
     /// A to-many relationship: the rows of a join table.
     case joinTable(String, ownColumn: String, otherColumn: String)
-}
-
-/// What deleting a resource does to the resources whose to-one relationship names it.
-public enum SQLDeleteRule: Sendable, Hashable {
-    /// The delete is refused (409, naming the relationship) while any resource names it.
-    case refuse
-    /// The resources that name it are deleted too (and, by their own rules, those that name them).
-    case cascade
-    /// Their relationship is set to `null`.
-    case setNull
 }

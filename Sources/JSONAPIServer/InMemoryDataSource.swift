@@ -13,8 +13,24 @@ import JSONAPI
 /// let dune = try await books.create(Book(id: try await books.makeID(), title: "Dune", author: "9"))
 /// try await books.fetch(id: dune.id)?.title   // "Dune"
 /// ```
+///
+/// Stores can be linked as a database's tables are: ``toOne(_:in:onDelete:)`` says what deleting
+/// a resource does to the resources of another store that name it, ``toMany(_:in:)`` removes a
+/// deleted resource from the to-many linkage that names it (a join table's rows), and
+/// ``toMany(_:inverseOf:in:)`` makes a to-many relationship the inverse of another store's
+/// to-one, one fact read the same from both sides (writing either side changes what both read).
+///
+/// ```swift
+/// let reviews = InMemoryDataSource<Review>()
+/// try reviews.toOne("book", in: books, onDelete: .cascade)   // deleting a book deletes its reviews
+/// try books.toMany("reviews", inverseOf: "book", in: reviews) // Review.book seen from the book
+/// ```
+///
+/// Linked stores are not transactions: a write that fails halfway through a cascade or a change
+/// of several stores is checked first (refusals, required relationships), so it fails before it
+/// writes, but two writers at once may interleave.
 public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendable>: ResourceRecordSource, Sendable {
-    private struct State {
+    struct State {
         /// Per row, in creation order: the id, the model and its resource object; a deleted row
         /// leaves nil in each until the next compaction. Separate arrays, so a list reads the
         /// resource objects it filters and sorts without copying models.
@@ -26,22 +42,80 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
         var nextID = 1
         /// Moved by every write.
         var version: UInt64 = 0
+        /// Per to-one member another store reads as its inverse: the ids naming each resource.
+        var naming: [String: [String: [String]]] = [:]
 
         mutating func put(key: String, model: Model, record: JSONAPIResourceObject) {
             version &+= 1
             if let position = positions[key] {
+                reindex(key, from: records[position], to: record)
                 models[position] = model
                 records[position] = record
             } else {
+                reindex(key, from: nil, to: record)
                 positions[key] = keys.count
                 keys.append(key)
                 models.append(model)
                 records.append(record)
             }
         }
+
+        /// Moves `key` in the index of each indexed member from the resource `old` names to the
+        /// one `new` names.
+        mutating func reindex(_ key: String, from old: JSONAPIResourceObject?, to new: JSONAPIResourceObject?) {
+            for member in naming.keys {
+                let before = Self.target(of: old, member)
+                let after = Self.target(of: new, member)
+                guard before != after else { continue }
+                if let before {
+                    naming[member]?[before]?.removeAll { $0 == key }
+                    if naming[member]?[before]?.isEmpty == true { naming[member]?[before] = nil }
+                }
+                if let after { naming[member, default: [:]][after, default: []].append(key) }
+            }
+        }
+
+        /// The id the to-one `member` of `record` names, if any.
+        static func target(of record: JSONAPIResourceObject?, _ member: String) -> String? {
+            guard case .one(let identifier)? = record?.relationships[member]?.data else { return nil }
+            return identifier.id
+        }
+
+        /// Indexes the to-one `member` of every stored resource.
+        mutating func index(_ member: String) {
+            guard naming[member] == nil else { return }
+            var index: [String: [String]] = [:]
+            for (key, record) in zip(keys, records) {
+                if let key, let target = Self.target(of: record, member) { index[target, default: []].append(key) }
+            }
+            naming[member] = index
+        }
+
+        /// Removes the row of `id`; false when there is none.
+        mutating func remove(_ id: String) -> Bool {
+            guard let position = positions.removeValue(forKey: id) else { return false }
+            version &+= 1
+            reindex(id, from: records[position], to: nil)
+            keys[position] = nil
+            models[position] = nil
+            records[position] = nil
+            // Compact once the dead rows outnumber the live ones: O(1) amortized per delete.
+            if keys.count > 32 && positions.count * 2 < keys.count {
+                keys.removeAll { $0 == nil }
+                models.removeAll { $0 == nil }
+                records.removeAll { $0 == nil }
+                for (position, key) in keys.enumerated() {
+                    if let key { positions[key] = position }
+                }
+            }
+            return true
+        }
     }
 
-    private let state = Locked(State())
+    let state = Locked(State())
+    /// The declared links to other stores: read before a call into another store, never held
+    /// during one (nor is `state`), so that two linked stores never wait on each other.
+    let links = Locked(InMemoryLinks())
 
     /// An empty store.
     public init() {}
@@ -67,34 +141,44 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
     public var count: Int { state.withLock { $0.positions.count } }
 
     public func list(_ query: ResourceListQuery) async throws -> ResourceList<Model> {
-        state.withLock { state in
-            let (positions, total) = Self.page(query, state)
-            return ResourceList(models: positions.compactMap { state.models[$0] }, total: total)
+        guard hasInverses else {
+            return state.withLock { state in
+                let (positions, total) = Self.page(query, state)
+                return ResourceList(models: positions.compactMap { state.models[$0] }, total: total)
+            }
         }
+        let page = try await listRecords(query)
+        return ResourceList(models: try page.models.map(Self.model), total: page.total)
     }
 
     /// The resource objects of a page, as stored with each model: what the service would get by
     /// encoding the page's models (they were made when the model was written).
     public func listRecords(_ query: ResourceListQuery) async throws -> ResourceList<JSONAPIResourceObject> {
-        state.withLock { state in
+        let page = state.withLock { state in
             let (positions, total) = Self.page(query, state)
             return ResourceList(models: positions.compactMap { state.records[$0] }, total: total)
         }
+        return ResourceList(models: withInverses(page.models), total: page.total)
     }
 
     public func stream(_ query: ResourceListQuery) -> AsyncThrowingStream<Model, any Error> {
-        batches(query) { state, position in state.models[position] }
+        guard hasInverses else { return batches(query, { state, position in state.models[position] }, { $0 }) }
+        return batches(query, { state, position in state.records[position] }) {
+            try self.withInverses($0).map(Self.model)
+        }
     }
 
     /// ``stream(_:)`` as the stored resource objects.
     public func streamRecords(_ query: ResourceListQuery) -> AsyncThrowingStream<JSONAPIResourceObject, any Error> {
-        batches(query) { state, position in state.records[position] }
+        batches(query, { state, position in state.records[position] }) { self.withInverses($0) }
     }
 
     /// The rows that match `query`, read 256 at a time: the ids are taken when the stream starts,
-    /// and each batch reads the rows of those ids that still exist.
-    private func batches<Element: Sendable>(
-        _ query: ResourceListQuery, _ read: @escaping @Sendable (State, Int) -> Element?
+    /// and each batch reads the rows of those ids that still exist, then is `finish`ed outside
+    /// the lock.
+    private func batches<Row: Sendable, Element: Sendable>(
+        _ query: ResourceListQuery, _ read: @escaping @Sendable (State, Int) -> Row?,
+        _ finish: @escaping @Sendable ([Row]) throws -> [Element]
     ) -> AsyncThrowingStream<Element, any Error> {
         var whole = query
         whole.page = nil
@@ -107,9 +191,10 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
             while cursor.index == cursor.batch.count {
                 guard let ids = cursor.ids, cursor.next < ids.count else { return nil }
                 let range = cursor.next..<min(cursor.next + 256, ids.count)
-                cursor.batch = self.state.withLock { state in
-                    ids[range].compactMap { id in state.positions[id].flatMap { read(state, $0) } }
-                }
+                cursor.batch = try finish(
+                    self.state.withLock { state in
+                        ids[range].compactMap { id in state.positions[id].flatMap { read(state, $0) } }
+                    })
                 cursor.next = range.upperBound
                 cursor.index = 0
             }
@@ -120,7 +205,8 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
 
     /// The stored resource objects of `ids` that exist.
     public func records(ids: [String]) async throws -> [JSONAPIResourceObject] {
-        state.withLock { state in ids.compactMap { state.positions[$0].flatMap { state.records[$0] } } }
+        withInverses(
+            state.withLock { state in ids.compactMap { state.positions[$0].flatMap { state.records[$0] } } })
     }
 
     /// The positions of a page's rows, and how many rows match in all. Only the resource objects
@@ -167,11 +253,14 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
     }
 
     public func fetch(id: String) async throws -> Model? {
-        state.withLock { state in state.positions[id].flatMap { state.models[$0] } }
+        try await fetch(ids: [id]).first
     }
 
     public func fetch(ids: [String]) async throws -> [Model] {
-        state.withLock { state in ids.compactMap { state.positions[$0].flatMap { state.models[$0] } } }
+        guard hasInverses else {
+            return state.withLock { state in ids.compactMap { state.positions[$0].flatMap { state.models[$0] } } }
+        }
+        return try await records(ids: ids).map(Self.model)
     }
 
     public func makeID() async throws -> String {
@@ -185,40 +274,52 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
     public func create(_ model: Model) async throws -> Model {
         let record = try ResourceRecords.record(of: model)
         let key = record.id ?? ""
+        let changes = try inverseChanges(of: record)
         try state.withLock { state throws(ResourceDataSourceError) in
             guard state.positions[key] == nil else { throw .duplicateID(key) }
             state.put(key: key, model: model, record: record)
         }
+        try apply(changes)
         return model
     }
 
     public func update(_ model: Model) async throws -> Model {
         let record = try ResourceRecords.record(of: model)
         let key = record.id ?? ""
+        let changes = try inverseChanges(of: record)
         try state.withLock { state throws(ResourceDataSourceError) in
             guard state.positions[key] != nil else { throw .notFound(key) }
             state.put(key: key, model: model, record: record)
         }
+        try apply(changes)
         return model
     }
 
+    /// Removes the model with `id`, after the delete rules of the stores linked to this one
+    /// (``toOne(_:in:onDelete:)``): a refusal is a 409 naming the relationship, and nothing is
+    /// removed; a cascade removes the resources that name it; a set-null clears their
+    /// relationship. False when there was no model with `id`.
     public func delete(id: String) async throws -> Bool {
+        guard state.withLock({ $0.positions[id] != nil }) else { return false }
+        var plan = InMemoryDeletePlan()
+        try planDelete([id], into: &plan)
+        for change in plan.cleared { try change.store.link(change.ids, change.member, to: nil) }
+        for change in plan.unlinked { try change.store.unlink(change.ids, type: change.type, from: change.member) }
+        var removed = 0
+        for deletion in plan.deletions {
+            let count = deletion.store.remove(deletion.ids)
+            if deletion.store === self { removed += count }
+        }
+        return removed > 0
+    }
+
+    /// Removes the models of `ids` that exist, without rules; the number removed.
+    @discardableResult
+    func remove(_ ids: [String]) -> Int {
         state.withLock { state in
-            guard let position = state.positions.removeValue(forKey: id) else { return false }
-            state.version &+= 1
-            state.keys[position] = nil
-            state.models[position] = nil
-            state.records[position] = nil
-            // Compact once the dead rows outnumber the live ones: O(1) amortized per delete.
-            if state.keys.count > 32 && state.positions.count * 2 < state.keys.count {
-                state.keys.removeAll { $0 == nil }
-                state.models.removeAll { $0 == nil }
-                state.records.removeAll { $0 == nil }
-                for (position, key) in state.keys.enumerated() {
-                    if let key { state.positions[key] = position }
-                }
-            }
-            return true
+            var removed = 0
+            for id in ids { if state.remove(id) { removed += 1 } }
+            return removed
         }
     }
 }

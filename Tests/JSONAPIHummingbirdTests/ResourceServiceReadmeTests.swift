@@ -32,14 +32,23 @@ import Testing
         var book: Identifier<Book>
     }
 
-    /// The README's lines from `var service` to `addJSONAPIService`.
-    static func router() -> Router<BasicRequestContext> {
+    /// The README's lines from the stores to `addJSONAPIService`.
+    static func router() throws -> Router<BasicRequestContext> {
+        let (authors, bookStore, reviews) = (
+            InMemoryDataSource<Author>(), InMemoryDataSource<Book>(), InMemoryDataSource<Review>()
+        )
+        // One fact read from both sides: a book's reviews are the reviews whose `book` names it.
+        // Deleting a book deletes its reviews; an author is not deleted while a book names them.
+        try bookStore.toMany("reviews", inverseOf: "book", in: reviews)
+        try reviews.toOne("book", in: bookStore, onDelete: .cascade)
+        try bookStore.toOne("author", in: authors)
+
         var service = ResourceService()
-        service.serve(ResourceDeclaration(source: InMemoryDataSource<Author>()))
-        var books = ResourceDeclaration(source: InMemoryDataSource<Book>())
+        service.serve(ResourceDeclaration(source: authors))
+        var books = ResourceDeclaration(source: bookStore)
         books.validation.length(\.title, 1...200)
         service.serve(books)
-        service.serve(ResourceDeclaration(source: InMemoryDataSource<Review>()))
+        service.serve(ResourceDeclaration(source: reviews))
 
         let router = Router()
         router.add(middleware: JSONAPIMiddleware(configuration: service.configuration))
@@ -48,7 +57,7 @@ import Testing
     }
 
     @Test func theReadmeServiceServesEveryEndpoint() async throws {
-        let app = Application(router: Self.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let app = Application(router: try Self.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let scenario = ResourceServiceScenario(port: port)
@@ -66,6 +75,9 @@ import Testing
                 body:
                     #"{"data":{"type":"reviews","attributes":{"stars":5},"relationships":{"book":{"data":{"type":"books","id":"1"}}}}}"#,
                 expect: 201)
+            // The review is the book's: the book's side reads what the review wrote.
+            let linkage = try await scenario.send("GET", "/books/1/relationships/reviews", expect: 200)
+            #expect(try Document(parsing: linkage.body).primaryResources.map(\.id) == ["1"])
             try await scenario.send(
                 "POST", "/books/1/relationships/reviews", body: #"{"data":[{"type":"reviews","id":"1"}]}"#, expect: 200)
             let page = try await scenario.send("GET", "/books?include=author,reviews&sort=-year", expect: 200)
@@ -75,7 +87,10 @@ import Testing
                 "PATCH", "/books/1", body: #"{"data":{"type":"books","id":"1","attributes":{"title":""}}}"#, expect: 422
             )
             #expect(try Document(parsing: empty.body).errors.first?.source?.pointer == "/data/attributes/title")
-            try await scenario.send("DELETE", "/reviews/1", expect: 204)
+            try await scenario.send("DELETE", "/authors/1", expect: 409)
+            try await scenario.send("DELETE", "/books/1", expect: 204)
+            try await scenario.send("GET", "/reviews/1", expect: 404)
+            try await scenario.send("DELETE", "/authors/1", expect: 204)
         }
     }
 }

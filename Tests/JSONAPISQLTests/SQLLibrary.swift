@@ -14,7 +14,7 @@ enum SQLLibrary {
         let reviews: SQLDataSource<Library.Review>
     }
 
-    static func sources(_ database: SQLResourceDatabase, onDelete: SQLDeleteRule = .refuse) -> Sources {
+    static func sources(_ database: SQLResourceDatabase, onDelete: ResourceDeleteRule = .refuse) -> Sources {
         var books = SQLTable(Library.Book.self)
         books.toOne("author", column: "author_id", onDelete: onDelete)
         books.toMany("reviews", inverseOf: "book")

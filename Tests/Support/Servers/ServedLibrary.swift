@@ -54,6 +54,17 @@ enum Library {
             ]))
     }
 
+    /// ``sources()`` linked as a database's tables are: `Book.reviews` is the inverse of
+    /// `Review.book`, deleting a book deletes its reviews, and an author is not deleted while a
+    /// book names it.
+    static func linkedSources() throws -> Sources {
+        let sources = try sources()
+        try sources.reviews.toOne("book", in: sources.books, onDelete: .cascade)
+        try sources.books.toOne("author", in: sources.authors)
+        try sources.books.toMany("reviews", inverseOf: "book", in: sources.reviews)
+        return sources
+    }
+
     /// The service over `sources`, with `configure` applied to the books' declaration.
     static func service(
         _ sources: Sources, books configure: (inout ResourceDeclaration<InMemoryDataSource<Book>>) -> Void = { _ in }
