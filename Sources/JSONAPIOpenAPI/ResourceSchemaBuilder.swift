@@ -214,10 +214,15 @@ struct ResourceSchemaBuilder {
     private func nonNullValueSchema(_ value: ValueShape) -> JSONSchema {
         switch value.kind {
         case .string(let format):
-            if let length = value.bounds?.length, format == nil || !["Date", "Data"].contains(value.typeName) {
+            // A plain string the data source cannot store U+0000 in says so with a pattern.
+            let pattern =
+                format == nil && value.bounds?.excludesNullCharacter == true
+                ? "^[^\\u0000]*" + JSONAPISchemas.patternEnd : nil
+            let length = value.bounds?.length
+            if length != nil || pattern != nil, format == nil || !["Date", "Data"].contains(value.typeName) {
                 return .string(
                     format: format.map { JSONTypeFormat.StringFormat(rawValue: $0.rawValue) } ?? .unspecified,
-                    minLength: length.lowerBound, maxLength: length.upperBound)
+                    minLength: length?.lowerBound ?? 0, maxLength: length?.upperBound, pattern: pattern)
             }
             return stringSchema(format: format, typeName: value.typeName)
         case .integer:

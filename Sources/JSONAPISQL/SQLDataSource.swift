@@ -138,6 +138,10 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
         try ResourceRecords.model(Model.self, from: record)
     }
 
+    /// True: a text column refuses U+0000 (PostgreSQL's text cannot hold it; SQLite's is held to
+    /// the same rule, so that a service answers the same on either), a 422 at the attribute.
+    public var refusesNullCharacterInText: Bool { true }
+
     // MARK: Versions and transactions
 
     /// The sum of the change counters of every table this one's resources read (its own, its

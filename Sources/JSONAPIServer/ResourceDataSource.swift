@@ -79,11 +79,19 @@ public protocol ResourceDataSource<Model>: Sendable {
     /// current resource (`If-Match`, linkage), the hooks and the write. The default runs `body`
     /// as it is.
     func transaction<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result
+
+    /// Whether the source refuses a text attribute holding U+0000 (PostgreSQL's text cannot
+    /// store it): the service's description, and so its OpenAPI document, then says so of every
+    /// plain string attribute. Default false.
+    var refusesNullCharacterInText: Bool { get }
 }
 
 extension ResourceDataSource {
     /// Nil: the source cannot tell when it changed, and responses that read it are not reused.
     public var version: UInt64? { nil }
+
+    /// False: the source stores any text.
+    public var refusesNullCharacterInText: Bool { false }
 
     /// ``version``.
     public func currentVersion() async throws -> UInt64? { version }

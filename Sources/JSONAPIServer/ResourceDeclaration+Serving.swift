@@ -12,6 +12,8 @@ protocol ServedResource: Sendable {
     var requiresIfMatch: Bool { get }
     /// The limits its validation states (``ResourceValidation/bounds``), by member name.
     var bounds: [String: ValueBounds] { get }
+    /// Whether the data source refuses U+0000 in text (``ResourceDataSource/refusesNullCharacterInText``).
+    var refusesNullCharacterInText: Bool { get }
 
     func decide(_ action: ResourceAction, _ request: ResourceRequest) async throws -> AccessDecision
     /// Whether the declaration has an authorization rule (without one, everything is allowed).
@@ -45,6 +47,7 @@ protocol ServedResource: Sendable {
 extension ResourceDeclaration: ServedResource {
     var type: String { Model.resourceType }
     var bounds: [String: ValueBounds] { validation.bounds }
+    var refusesNullCharacterInText: Bool { source.refusesNullCharacterInText }
 
     var isAuthorized: Bool { authorize != nil }
 

@@ -35,8 +35,14 @@ extension ResourceService {
         var shape = resource.shape
         shape.attributes.removeAll { hidden.contains($0.name) }
         shape.relationships.removeAll { hidden.contains($0.name) }
+        let refusesNullCharacter = resource.refusesNullCharacterInText
         for index in shape.attributes.indices {
-            shape.attributes[index].value.bounds = resource.bounds[shape.attributes[index].name]
+            var bounds = resource.bounds[shape.attributes[index].name]
+            if refusesNullCharacter, case .string = shape.attributes[index].value.kind {
+                bounds = bounds ?? ValueBounds()
+                bounds?.excludesNullCharacter = true
+            }
+            shape.attributes[index].value.bounds = bounds
         }
         return ResourceDescription(
             shape: shape, readOnly: resource.fields.readOnly.subtracting(hidden),

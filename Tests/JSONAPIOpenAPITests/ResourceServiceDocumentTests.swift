@@ -125,6 +125,44 @@ import Testing
         #expect(plain["Shelf"]["properties"]["attributes"]["properties"]["capacity"]["maximum"].int == Int(Int32.max))
     }
 
+    /// A source that refuses U+0000 in text, as a database's does; otherwise the in-memory one.
+    struct TextRefusingSource: ResourceDataSource {
+        let base = InMemoryDataSource<Shelf>()
+        var refusesNullCharacterInText: Bool { true }
+        func list(_ query: ResourceListQuery) async throws -> ResourceList<Shelf> { try await base.list(query) }
+        func fetch(id: String) async throws -> Shelf? { try await base.fetch(id: id) }
+        func makeID() async throws -> String { try await base.makeID() }
+        func create(_ model: Shelf) async throws -> Shelf { try await base.create(model) }
+        func update(_ model: Shelf) async throws -> Shelf { try await base.update(model) }
+        func delete(id: String) async throws -> Bool { try await base.delete(id: id) }
+    }
+
+    /// A plain string attribute of a source that refuses U+0000 carries a pattern without it,
+    /// beside its length; a string with a format and a number carry none.
+    @Test func textWithoutNullCharacterIsStated() throws {
+        var service = ResourceService()
+        var shelves = ResourceDeclaration(source: TextRefusingSource())
+        shelves.validation.length(\.label, 1...40)
+        service.serve(shelves)
+        service.serve(ResourceDeclaration(source: InMemoryDataSource<Volume>()))
+        let document = service.openAPIDocument(title: "Shelves", version: "1")
+        try document.validate()
+        let schemas = Self.schemas(try Encoded(document))
+        let attributes = schemas["Shelf"]["properties"]["attributes"]["properties"]
+        let pattern = try #require(attributes["label"]["pattern"].string)
+        #expect(attributes["label"]["maxLength"].int == 40)
+        #expect(attributes["capacity"]["pattern"].isAbsent)
+        let regex = try NSRegularExpression(pattern: pattern)
+        func matches(_ text: String) -> Bool {
+            regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+        #expect(matches("Fiction") && matches("") && matches("two\nlines"))
+        #expect(!matches("A\u{0}B") && !matches("\u{0}"))
+        // The in-memory source stores any text: no pattern.
+        let plain = Self.schemas(try Encoded(Self.service().openAPIDocument(title: "Shelves", version: "1")))
+        #expect(plain["Shelf"]["properties"]["attributes"]["properties"]["label"]["pattern"].isAbsent)
+    }
+
     @Test func filtersAreTyped() throws {
         let encoded = try Encoded(Self.service().openAPIDocument(title: "Shelves", version: "1"))
         let filter = encoded["paths"]["/shelves"]["get"]["parameters"].elements.first { $0["name"].string == "filter" }

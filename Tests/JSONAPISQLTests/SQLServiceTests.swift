@@ -224,4 +224,24 @@ struct SQLServiceTests {
             #expect(emily.status == 404, "the first operation was rolled back: \(emily.text)")
         }
     }
+
+    @Test("text a table cannot store: refused at its pointer, and the description says so")
+    func nullCharacterInText() async throws {
+        try await SQLTestDatabase.sqliteMemory.with { database in
+            let service = SQLLibrary.service(SQLLibrary.sources(database))
+            try await database.createTables()
+            try await SQLLibrary.seed(service)
+            let refused = await service.send(
+                "POST", "books", .collection, body: SQLLibrary.book("7", "A\\u0000B", 2000, "null", author: "1"))
+            #expect(refused.status == 422)
+            #expect(refused.pointers == ["/data/attributes/title"])
+            let title = service.description(of: "books")?.shape.attributes.first { $0.name == "title" }
+            #expect(title?.value.bounds?.excludesNullCharacter == true)
+            let year = service.description(of: "books")?.shape.attributes.first { $0.name == "year" }
+            #expect(year?.value.bounds?.excludesNullCharacter != true)
+        }
+        let memory = Library.service(try Library.sources())
+        let title = memory.description(of: "books")?.shape.attributes.first { $0.name == "title" }
+        #expect(title?.value.bounds?.excludesNullCharacter != true)
+    }
 }

@@ -167,11 +167,14 @@ public struct ValueBounds: Sendable, Hashable {
     public var length: ClosedRange<Int>?
     /// The values an integer may take; nil for no limit beyond its type's.
     public var range: ClosedRange<Int>?
+    /// Whether a string may not hold U+0000 (a database's text cannot store it). Default false.
+    public var excludesNullCharacter: Bool
 
     /// Creates bounds.
-    public init(length: ClosedRange<Int>? = nil, range: ClosedRange<Int>? = nil) {
+    public init(length: ClosedRange<Int>? = nil, range: ClosedRange<Int>? = nil, excludesNullCharacter: Bool = false) {
         self.length = length
         self.range = range
+        self.excludesNullCharacter = excludesNullCharacter
     }
 }
 
