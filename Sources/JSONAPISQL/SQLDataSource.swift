@@ -38,20 +38,40 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
     public func listRecords(_ query: ResourceListQuery) async throws -> ResourceList<JSONAPIResourceObject> {
         let statements = try statements()
         let countsTotal = table.countsTotal
-        let probesNext = !countsTotal && query.page != nil
-        let select = try statements.select(query, probesNext: probesNext)
+        let isKeyset: Bool
+        if case .cursor? = query.page { isKeyset = true } else { isKeyset = false }
+        // One row past the page tells whether another follows (or, read backwards, precedes).
+        let probesNext = (!countsTotal || isKeyset) && query.page != nil
+        let select: SQLQueryString
+        do {
+            select = try statements.select(query, probesNext: probesNext)
+        } catch is SQLCursorError {
+            let parameter = query.after != nil ? "page[after]" : "page[before]"
+            throw JSONAPIHTTPError(
+                status: 400, code: "invalid-cursor", title: "Invalid cursor",
+                detail: "`\(parameter)` is not a cursor of this collection in this order",
+                source: .parameter(parameter))
+        }
         let count = countsTotal ? try statements.count(query.filter) : nil
+        let backwards = SQLStatements.readsBackwards(query)
         return try await database.session { database in
             var records = try await database.raw(select).all().map(statements.record)
             var list = ResourceList(models: records, total: nil)
             if let count {
                 let row = try await database.raw(count).first()
                 list.total = try row.map { Int(try $0.decode(column: "n", as: Int64.self)) }
-            } else if probesNext, let (_, limit) = SQLStatements.window(query.page) {
-                let hasNext = records.count > limit
-                if hasNext { records.removeLast(records.count - limit) }
-                list.models = records
-                list.hasNextPage = hasNext
+            }
+            if probesNext, let (_, limit) = SQLStatements.window(query.page) {
+                let more = records.count > limit
+                if more { records.removeLast(records.count - limit) }
+                if backwards {
+                    list.models = records.reversed()
+                    list.hasPreviousPage = more
+                } else {
+                    list.models = records
+                    list.hasNextPage = more
+                    if isKeyset && query.after == nil { list.hasPreviousPage = false }
+                }
             }
             return list
         }
@@ -117,9 +137,9 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
 
     public func list(_ query: ResourceListQuery) async throws -> ResourceList<Model> {
         let page = try await listRecords(query)
-        var list = ResourceList(models: try page.models.map(Self.model), total: page.total)
-        list.hasNextPage = page.hasNextPage
-        return list
+        return ResourceList(
+            models: try page.models.map(Self.model), total: page.total, hasNextPage: page.hasNextPage,
+            hasPreviousPage: page.hasPreviousPage)
     }
 
     public func fetch(id: String) async throws -> Model? {
@@ -448,6 +468,6 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
 struct SQLStreamCursor<Element: Sendable>: Sendable {
     var batch: [Element] = []
     var index = 0
-    var position: SQLPosition?
+    var position: ResourcePosition?
     var ended = false
 }

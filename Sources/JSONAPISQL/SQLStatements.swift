@@ -74,7 +74,15 @@ struct SQLStatements: Sendable {
         var sql: SQLQueryString = "SELECT " + (try selectList()) + " FROM \(ident: table.name) AS \(ident: Self.alias)"
         sql += " WHERE " + (try predicate(query.filter))
         if let after { sql += " AND " + after }
-        sql += " ORDER BY " + (try orderBy(query.sort))
+        // A keyset page: the rows after `page[after]` and before `page[before]`; a page before a
+        // position alone is read backwards (the rows nearest it first) and turned round after.
+        if case .cursor? = query.page {
+            if let position = query.after { sql += " AND " + (try self.after(position, sort: query.sort)) }
+            if let position = query.before {
+                sql += " AND " + (try self.after(position, sort: query.sort, backwards: true))
+            }
+        }
+        sql += " ORDER BY " + (try orderBy(query.sort, backwards: Self.readsBackwards(query)))
         if let (offset, limit) = Self.window(query.page) {
             sql += " LIMIT \(bind: Int64(limit + (probesNext ? 1 : 0))) OFFSET \(bind: Int64(offset))"
         }
@@ -85,6 +93,12 @@ struct SQLStatements: Sendable {
     func count(_ filter: ResourceFilter) throws -> SQLQueryString {
         "SELECT COUNT(*) AS \(ident: "n") FROM \(ident: table.name) AS \(ident: Self.alias) WHERE "
             + (try predicate(filter))
+    }
+
+    /// Whether a keyset page is read backwards: before a position, with no position after.
+    static func readsBackwards(_ query: ResourceListQuery) -> Bool {
+        guard case .cursor? = query.page else { return false }
+        return query.before != nil && query.after == nil
     }
 
     /// The rows and limit of a page.
@@ -274,11 +288,17 @@ struct SQLStatements: Sendable {
     /// The rows after the one at `position` in the order of `sort` (then the id): what a stream
     /// reads its next batch with, and a `page[after]` cursor names. Each sort key is compared
     /// as ``orderBy(_:)`` orders it, nulls first ascending and last descending.
-    func after(_ position: SQLPosition, sort: [JSONAPIQuery.SortField]) throws -> SQLQueryString {
+    ///
+    /// `backwards`, the rows before it: the same comparison in the reversed order.
+    func after(_ position: ResourcePosition, sort: [JSONAPIQuery.SortField], backwards: Bool = false) throws
+        -> SQLQueryString
+    {
         guard position.values.count == sort.count, let idBind = Self.idBind(position.id, table.idKind) else {
             throw SQLCursorError()
         }
-        var condition: SQLQueryString = "(\(ident: Self.alias).\(ident: table.idColumn) > \(bind: idBind))"
+        var condition: SQLQueryString =
+            "(\(ident: Self.alias).\(ident: table.idColumn) \(unsafeRaw: backwards ? "<" : ">") \(bind: idBind))"
+        let sort = backwards ? sort.map { JSONAPIQuery.SortField($0.name, descending: !$0.isDescending) } : sort
         for (field, value) in zip(sort, position.values).reversed() {
             let (column, storage) = try attributeColumn(field.name)
             let key = ordered(column, storage)
@@ -301,30 +321,27 @@ struct SQLStatements: Sendable {
     }
 
     /// The position of `record` in the order of `sort`.
-    func position(of record: JSONAPIResourceObject, sort: [JSONAPIQuery.SortField]) -> SQLPosition {
-        SQLPosition(values: sort.map { record.attributes[$0.name] ?? .null }, id: record.id ?? "")
+    func position(of record: JSONAPIResourceObject, sort: [JSONAPIQuery.SortField]) -> ResourcePosition {
+        ResourcePosition(of: record, sort: sort)
     }
 
     // MARK: Sorting
 
     /// The sort fields, nulls first ascending (as the in-memory source orders them), then the id,
     /// so that equal rows keep one order and pages do not overlap.
-    func orderBy(_ sort: [JSONAPIQuery.SortField]) throws -> SQLQueryString {
+    ///
+    /// `backwards`, the reversed order (a keyset page read from its end).
+    func orderBy(_ sort: [JSONAPIQuery.SortField], backwards: Bool = false) throws -> SQLQueryString {
         var parts: [SQLQueryString] = []
         for field in sort {
             let (column, storage) = try attributeColumn(field.name)
             parts.append(
-                ordered(column, storage) + (field.isDescending ? " DESC NULLS LAST" : " ASC NULLS FIRST"))
+                ordered(column, storage)
+                    + (field.isDescending != backwards ? " DESC NULLS LAST" : " ASC NULLS FIRST"))
         }
-        parts.append("\(ident: Self.alias).\(ident: table.idColumn) ASC")
+        parts.append("\(ident: Self.alias).\(ident: table.idColumn) \(unsafeRaw: backwards ? "DESC" : "ASC")")
         return parts.joined(separator: ", ")
     }
-}
-
-/// Where a row stands in an order: its values of the sort keys, then its id.
-struct SQLPosition: Sendable, Hashable {
-    var values: [JSON]
-    var id: String
 }
 
 /// A position that does not fit the order it is used in (a `page[after]` cursor made for

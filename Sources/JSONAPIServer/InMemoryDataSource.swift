@@ -143,22 +143,30 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
     public func list(_ query: ResourceListQuery) async throws -> ResourceList<Model> {
         guard hasInverses else {
             return state.withLock { state in
-                let (positions, total) = Self.page(query, state)
-                return ResourceList(models: positions.compactMap { state.models[$0] }, total: total)
+                let page = Self.page(query, state)
+                return ResourceList(
+                    models: page.positions.compactMap { state.models[$0] }, total: page.total,
+                    hasNextPage: page.hasNext, hasPreviousPage: page.hasPrevious)
             }
         }
         let page = try await listRecords(query)
-        return ResourceList(models: try page.models.map(Self.model), total: page.total)
+        return ResourceList(
+            models: try page.models.map(Self.model), total: page.total, hasNextPage: page.hasNextPage,
+            hasPreviousPage: page.hasPreviousPage)
     }
 
     /// The resource objects of a page, as stored with each model: what the service would get by
     /// encoding the page's models (they were made when the model was written).
     public func listRecords(_ query: ResourceListQuery) async throws -> ResourceList<JSONAPIResourceObject> {
         let page = state.withLock { state in
-            let (positions, total) = Self.page(query, state)
-            return ResourceList(models: positions.compactMap { state.records[$0] }, total: total)
+            let page = Self.page(query, state)
+            return ResourceList(
+                models: page.positions.compactMap { state.records[$0] }, total: page.total, hasNextPage: page.hasNext,
+                hasPreviousPage: page.hasPrevious)
         }
-        return ResourceList(models: withInverses(page.models), total: page.total)
+        return ResourceList(
+            models: withInverses(page.models), total: page.total, hasNextPage: page.hasNextPage,
+            hasPreviousPage: page.hasPreviousPage)
     }
 
     public func stream(_ query: ResourceListQuery) -> AsyncThrowingStream<Model, any Error> {
@@ -209,9 +217,18 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
             state.withLock { state in ids.compactMap { state.positions[$0].flatMap { state.records[$0] } } })
     }
 
+    /// A page of rows: their positions, how many rows match in all, and for a keyset page whether
+    /// pages come after and before it.
+    private struct Window {
+        var positions: ArraySlice<Int>
+        var total: Int
+        var hasNext: Bool?
+        var hasPrevious: Bool?
+    }
+
     /// The positions of a page's rows, and how many rows match in all. Only the resource objects
     /// are read, and only when the query filters or sorts.
-    private static func page(_ query: ResourceListQuery, _ state: State) -> (positions: ArraySlice<Int>, total: Int) {
+    private static func page(_ query: ResourceListQuery, _ state: State) -> Window {
         var matching: [Int] = []
         matching.reserveCapacity(state.positions.count)
         if case .all(let filters) = query.filter, filters.isEmpty {
@@ -239,17 +256,68 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
             }.map(\.element)
         }
         let total = matching.count
-        let page: ArraySlice<Int>
         switch query.page {
-        case nil, .cursor?: page = matching[...]
+        case nil: return Window(positions: matching[...], total: total)
         case .number(let number, let size)?:
             let start = number > 0 && size > 0 && number - 1 <= total / size ? (number - 1) * size : total
-            page = matching[min(start, total)..<min(start + min(size, total - min(start, total)), total)]
+            return Window(
+                positions: matching[min(start, total)..<min(start + min(size, total - min(start, total)), total)],
+                total: total)
         case .offset(let offset, let limit)?:
             let start = min(max(offset, 0), total)
-            page = matching[start..<min(start + max(limit, 0), total)]
+            return Window(positions: matching[start..<min(start + max(limit, 0), total)], total: total)
+        case .cursor(_, _, let size)?:
+            // The rows are in the order of the sort then creation; a position is compared in the
+            // same order, its id standing for its creation rank.
+            let size = max(size, 0)
+            var start = 0
+            var end = total
+            if let after = query.after {
+                start = Self.firstIndex(in: matching) { compare(state, $0, after, query.sort, gone: 1) > 0 }
+            }
+            if let before = query.before {
+                end = Self.firstIndex(in: matching) { compare(state, $0, before, query.sort, gone: -1) >= 0 }
+            }
+            let rows = matching[start..<max(start, end)]
+            if query.before != nil && query.after == nil {
+                return Window(
+                    positions: rows.suffix(size), total: total, hasNext: nil, hasPrevious: rows.count > size)
+            }
+            return Window(
+                positions: rows.prefix(size), total: total, hasNext: rows.count > size,
+                hasPrevious: query.after == nil ? false : nil)
         }
-        return (page, total)
+    }
+
+    /// Where the row at `position` stands against `target` in the order of `sort` then
+    /// creation: negative before it, zero at it, positive after it. A target whose resource is
+    /// gone has no creation rank: rows equal to it in every sort field count as after it for
+    /// `page[after]` and before it for `page[before]`, so a page may repeat them, never skip them.
+    private static func compare(
+        _ state: State, _ position: Int, _ target: ResourcePosition, _ sort: [JSONAPIQuery.SortField], gone: Int
+    ) -> Int {
+        let record = state.records[position]
+        for (field, value) in zip(sort, target.values) {
+            switch JSONOrdering.compare(record?.attributes[field.name], value) {
+            case .equal: continue
+            case .less: return field.isDescending ? 1 : -1
+            case .greater: return field.isDescending ? -1 : 1
+            }
+        }
+        guard let rank = state.positions[target.id] else { return gone }
+        return position < rank ? -1 : position == rank ? 0 : 1
+    }
+
+    /// The first index of `rows` whose row satisfies `isAtOrPast`, which holds for a suffix of
+    /// them (the rows are in order); `rows.count` when none does.
+    private static func firstIndex(in rows: [Int], where isAtOrPast: (Int) -> Bool) -> Int {
+        var low = 0
+        var high = rows.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if isAtOrPast(rows[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 
     public func fetch(id: String) async throws -> Model? {

@@ -189,14 +189,24 @@ public struct ResourceListQuery: Sendable, Hashable {
     public var filter: ResourceFilter
     /// The page; nil for every matching resource.
     public var page: JSONAPIQuery.Page?
+    /// A keyset page (``JSONAPIQuery/Page/cursor(after:before:size:)``): the resources after this
+    /// position in the order of ``sort`` then the id, read from `page[after]` and checked
+    /// against ``sort`` by the service. Nil for the first page.
+    public var after: ResourcePosition?
+    /// A keyset page: the resources before this position (the last `size` of them), read from
+    /// `page[before]`.
+    public var before: ResourcePosition?
 
     /// Creates a query.
     public init(
-        sort: [JSONAPIQuery.SortField] = [], filter: ResourceFilter = ResourceFilter(), page: JSONAPIQuery.Page? = nil
+        sort: [JSONAPIQuery.SortField] = [], filter: ResourceFilter = ResourceFilter(), page: JSONAPIQuery.Page? = nil,
+        after: ResourcePosition? = nil, before: ResourcePosition? = nil
     ) {
         self.sort = sort
         self.filter = filter
         self.page = page
+        self.after = after
+        self.before = before
     }
 }
 
@@ -210,10 +220,15 @@ public struct ResourceList<Model: Sendable>: Sendable {
     /// Whether a page follows this one, when the source knows it without counting (a database
     /// reads one row past the page): it decides the `next` link when ``total`` is nil.
     public var hasNextPage: Bool?
+    /// Whether a page comes before this one, when the source knows it: it decides the `prev`
+    /// link of a keyset page (nil includes it).
+    public var hasPreviousPage: Bool?
 
     /// Creates a page.
-    public init(models: [Model], total: Int? = nil) {
+    public init(models: [Model], total: Int? = nil, hasNextPage: Bool? = nil, hasPreviousPage: Bool? = nil) {
         self.models = models
         self.total = total
+        self.hasNextPage = hasNextPage
+        self.hasPreviousPage = hasPreviousPage
     }
 }

@@ -68,9 +68,9 @@ extension ResourceDeclaration: ServedResource {
     func list(_ query: ResourceListQuery) async throws -> ResourceList<JSONAPIResourceObject> {
         if let recordSource { return try await recordSource.listRecords(query) }
         let page = try await source.list(query)
-        var list = ResourceList(models: try ResourceRecords.records(of: page.models), total: page.total)
-        list.hasNextPage = page.hasNextPage
-        return list
+        return ResourceList(
+            models: try ResourceRecords.records(of: page.models), total: page.total, hasNextPage: page.hasNextPage,
+            hasPreviousPage: page.hasPreviousPage)
     }
 
     func streamRecords(_ query: ResourceListQuery) -> any AsyncSequence<JSONAPIResourceObject, any Error> {

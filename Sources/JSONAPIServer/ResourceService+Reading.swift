@@ -6,13 +6,32 @@ extension ResourceService {
         try await authorize(resource, .list, request)
         let query = try JSONAPIQuery(
             parsing: request.query, rules: rules(for: resource, collection: true), options: configuration.queryOptions)
-        let listQuery = ResourceListQuery(
+        var listQuery = ResourceListQuery(
             sort: query.sort, filter: try await resolveFilter(query.filter, of: resource, request), page: query.page)
+        if case .cursor(let after, let before, _)? = query.page {
+            listQuery.after = try after.map { try Self.position($0, parameter: "page[after]", sort: query.sort) }
+            listQuery.before = try before.map { try Self.position($0, parameter: "page[before]", sort: query.sort) }
+        }
         let list = try await resource.list(listQuery)
         let total = list.total
-        let records = try await visible(list.models, of: resource, request)
+        var records = try await visible(list.models, of: resource, request)
         let included = try await includes(of: records, paths: query.include, request)
-        let result = PageResult(total: total, hasNextPage: list.hasNextPage)
+        var result = PageResult(total: total, hasNextPage: list.hasNextPage)
+        if case .cursor? = query.page {
+            // Each resource carries its cursor (`meta.page.cursor`, as the cursor pagination
+            // profile names it); `prev` and `next` start from the first and the last.
+            let cursors = list.models.map { ResourcePosition(of: $0, sort: query.sort).cursor }
+            let cursorOfID = Dictionary(zip(list.models.map { $0.id ?? "" }, cursors)) { first, _ in first }
+            for index in records.indices {
+                guard let cursor = records[index].id.flatMap({ cursorOfID[$0] }) else { continue }
+                var meta = records[index].meta ?? [:]
+                meta["page"] = ["cursor": JSON.string(cursor)]
+                records[index].meta = meta
+            }
+            result = PageResult(
+                total: total, hasNextPage: list.hasNextPage, hasPreviousPage: list.hasPreviousPage,
+                firstCursor: cursors.first, lastCursor: cursors.last)
+        }
         var links = query.page?.links(forRequest: request.target, result: result) ?? JSONAPILinks()
         if links["self"] == nil { links["self"] = JSONAPILink(href: request.target) }
         let body = try document(
@@ -197,5 +216,19 @@ extension ResourceService {
             }
         }
         return includedPositions.map { records[$0] }
+    }
+
+    /// The position a cursor names, checked against the request's sort: a 400 at the parameter
+    /// for a cursor this service did not make for this order.
+    static func position(_ cursor: String, parameter: String, sort: [JSONAPIQuery.SortField]) throws
+        -> ResourcePosition
+    {
+        guard let position = ResourcePosition(cursor: cursor, sortFields: sort.count) else {
+            throw JSONAPIHTTPError(
+                status: 400, code: "invalid-cursor", title: "Invalid cursor",
+                detail: "`\(parameter)` is not a cursor of this collection in this order",
+                source: .parameter(parameter))
+        }
+        return position
     }
 }
