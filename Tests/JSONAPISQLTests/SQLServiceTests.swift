@@ -184,6 +184,69 @@ struct SQLServiceTests {
         }
     }
 
+    /// The statements of each kind of request, for a book with `reviews` reviews (books 100 and
+    /// 101, both by author 1, reviews numbered from 1000): counted per request.
+    static func statementsPerRequest(_ database: SQLResourceDatabase, reviews: Int) async throws -> [String: Int] {
+        var service = SQLLibrary.service(SQLLibrary.sources(database))
+        service.responseCacheLimit = 0
+        try await database.createTables()
+        try await SQLLibrary.seed(service)
+        for book in ["100", "101"] {
+            _ = await service.send(
+                "POST", "books", .collection, body: SQLLibrary.book(book, "B", 2000, "1.0", author: "1"))
+        }
+        for index in 0..<reviews {
+            _ = await service.send(
+                "POST", "reviews", .collection, body: SQLLibrary.review("\(1000 + index)", "R", 3, book: "100"))
+        }
+        let linkage = (0..<reviews).map { #"{"type":"reviews","id":"\#(1000 + $0)"}"# }.joined(separator: ",")
+        let requests: [(String, String, String, ResourceRequest.Endpoint, String, String?)] = [
+            ("list with includes", "GET", "books", .collection, "include=author,reviews&page[size]=\(reviews)", nil),
+            (
+                "nested includes", "GET", "reviews", .collection,
+                "include=book.author,book.reviews&page[size]=\(reviews)", nil
+            ),
+            ("one with includes", "GET", "books", .resource(id: "100"), "include=author,reviews", nil),
+            ("related to-many", "GET", "books", .related(id: "100", relationship: "reviews"), "include=book", nil),
+            ("linkage", "GET", "books", .relationship(id: "100", relationship: "reviews"), "", nil),
+            (
+                "update", "PATCH", "books", .resource(id: "100"), "",
+                #"{"data":{"type":"books","id":"100","attributes":{"title":"C"}}}"#
+            ),
+            (
+                "to-many moved", "PATCH", "books", .relationship(id: "101", relationship: "reviews"), "",
+                #"{"data":[\#(linkage)]}"#
+            ),
+            (
+                "to-many added", "POST", "books", .relationship(id: "100", relationship: "reviews"), "",
+                #"{"data":[\#(linkage)]}"#
+            ),
+            ("create", "POST", "reviews", .collection, "", SQLLibrary.review("5000", "R", 3, book: "101")),
+            ("delete with cascade", "DELETE", "books", .resource(id: "100"), "", nil),
+        ]
+        var counts: [String: Int] = [:]
+        for (name, method, type, endpoint, query, body) in requests {
+            let before = database.statementsExecuted
+            let answer = await service.send(method, type, endpoint, query: query, body: body)
+            #expect((200..<300).contains(answer.status), "\(name): \(answer.text)")
+            counts[name] = database.statementsExecuted - before
+        }
+        return counts
+    }
+
+    @Test("no request kind costs a statement per resource", arguments: SQLTestDatabase.available)
+    func noStatementPerResource(_ kind: SQLTestDatabase) async throws {
+        let few = try await kind.with { try await Self.statementsPerRequest($0, reviews: 3) }
+        let many = try await kind.with { try await Self.statementsPerRequest($0, reviews: 40) }
+        #expect(few.count == 10)
+        for (name, count) in few.sorted(by: { $0.key < $1.key }) {
+            #expect(many[name] == count, "\(name): \(count) statements for 3 reviews, \(many[name] ?? -1) for 40")
+        }
+        // The reads: the page and one per include path and level.
+        #expect(few["list with includes"] == 3)
+        #expect(few["nested includes"] == 4)
+    }
+
     @Test(
         "a hook's writes and a failed Atomic Operations request leave nothing behind",
         arguments: SQLTestDatabase.available)
