@@ -9,9 +9,10 @@ extension SQLStatements {
         guard let id = try idText(row, column: table.idColumn, kind: table.idKind) else {
             throw SQLDeclarationError("a row of `\(table.type)` has no id")
         }
+        // Members are unique per table: appended without looking for an earlier one.
         var attributes = JSON.Object()
         for attribute in table.attributes {
-            attributes[attribute.member] = try value(row, attribute.column, attribute.storage)
+            attributes.append(key: attribute.member, value: try value(row, attribute.column, attribute.storage))
         }
         var relationships = OrderedMembers<JSONAPIRelationship>()
         for (index, relationship) in table.relationships.enumerated() {
@@ -19,13 +20,16 @@ extension SQLStatements {
             switch relationship.storage {
             case .foreignKey(let column, _):
                 let related = try idText(row, column: column, kind: other.idKind)
-                relationships[relationship.member] = JSONAPIRelationship(
-                    data: related.map { .one(ResourceIdentifier(type: other.type, id: $0)) } ?? .null)
+                relationships.append(
+                    key: relationship.member,
+                    value: JSONAPIRelationship(
+                        data: related.map { .one(ResourceIdentifier(type: other.type, id: $0)) } ?? .null))
             case .inverse, .joinTable:
                 let text = try row.decode(column: Self.linkageAlias(index), as: String?.self) ?? "[]"
                 let ids = try SQLJSONText.ids(text)
-                relationships[relationship.member] = JSONAPIRelationship(
-                    data: .many(ids.map { ResourceIdentifier(type: other.type, id: $0) }))
+                relationships.append(
+                    key: relationship.member,
+                    value: JSONAPIRelationship(data: .many(ids.map { ResourceIdentifier(type: other.type, id: $0) })))
             }
         }
         return JSONAPIResourceObject(type: table.type, id: id, attributes: attributes, relationships: relationships)
@@ -33,26 +37,28 @@ extension SQLStatements {
 
     /// An id column's value as JSON:API writes ids, or nil for NULL.
     func idText(_ row: any SQLRow, column: String, kind: SQLIDKind) throws -> String? {
-        guard !(try row.decodeNil(column: column)) else { return nil }
+        // One look-up per column: an optional decodes NULL as nil.
         switch kind {
-        case .integer: return String(try row.decode(column: column, as: Int64.self))
-        case .text: return try row.decode(column: column, as: String.self)
+        case .integer: return try row.decode(column: column, as: Int64?.self).map { String($0) }
+        case .text: return try row.decode(column: column, as: String?.self)
         }
     }
 
     /// An attribute column's value as JSON.
     func value(_ row: any SQLRow, _ column: String, _ storage: SQLTableInfo.Storage) throws -> JSON {
-        guard !(try row.decodeNil(column: column)) else { return .null }
+        // One look-up per column: an optional decodes NULL as nil.
         switch storage {
-        case .text: return .string(try row.decode(column: column, as: String.self))
-        case .integer: return .int(try row.decode(column: column, as: Int64.self))
-        case .real: return .double(try row.decode(column: column, as: Double.self))
+        case .text: return try row.decode(column: column, as: String?.self).map { .string($0) } ?? .null
+        case .integer: return try row.decode(column: column, as: Int64?.self).map { .int($0) } ?? .null
+        case .real: return try row.decode(column: column, as: Double?.self).map { .double($0) } ?? .null
         case .boolean:
             switch flavor {
-            case .postgres: return .bool(try row.decode(column: column, as: Bool.self))
-            case .sqlite: return .bool(try row.decode(column: column, as: Int64.self) != 0)
+            case .postgres: return try row.decode(column: column, as: Bool?.self).map { .bool($0) } ?? .null
+            case .sqlite: return try row.decode(column: column, as: Int64?.self).map { .bool($0 != 0) } ?? .null
             }
-        case .json: return try SQLJSONText.value(try row.decode(column: column, as: String.self))
+        case .json:
+            guard let text = try row.decode(column: column, as: String?.self) else { return .null }
+            return try SQLJSONText.value(text)
         }
     }
 
@@ -94,6 +100,11 @@ extension SQLStatements {
 enum SQLJSONText {
     /// The ids of a JSON array of numbers or strings, as strings.
     static func ids(_ text: String) throws -> [String] {
+        try plainIDs(text) ?? parsedIDs(text)
+    }
+
+    /// ``ids(_:)`` read by the document parser: the reference ``plainIDs(_:)`` is held to.
+    static func parsedIDs(_ text: String) throws -> [String] {
         let value = try self.value(text)
         guard case .array(let elements) = value else { return [] }
         return elements.compactMap { element in
@@ -103,6 +114,75 @@ enum SQLJSONText {
             case .double(let number): number.rounded() == number ? String(Int64(number)) : String(number)
             default: nil
             }
+        }
+    }
+
+    /// The ids of an array the database wrote of integers or of strings without escapes (what
+    /// `json_agg` and `json_group_array` write for ids), read without a parser; nil for anything
+    /// else, which ``ids(_:)`` then parses.
+    static func plainIDs(_ text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { bytes -> [String]? in
+            var ids: [String] = []
+            var index = 0
+            func skipSpace() {
+                while index < bytes.count,
+                    bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x09
+                        || bytes[index] == 0x0D
+                {
+                    index += 1
+                }
+            }
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { return nil }
+            index += 1
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                skipSpace()
+                return index == bytes.count ? [] : nil
+            }
+            while index < bytes.count {
+                let start: Int
+                let end: Int
+                if bytes[index] == UInt8(ascii: "\"") {
+                    start = index + 1
+                    var cursor = start
+                    while cursor < bytes.count, bytes[cursor] != UInt8(ascii: "\"") {
+                        // An escape or a control character: the parser's business.
+                        guard bytes[cursor] != UInt8(ascii: "\\"), bytes[cursor] >= 0x20 else { return nil }
+                        cursor += 1
+                    }
+                    guard cursor < bytes.count else { return nil }
+                    end = cursor
+                    index = cursor + 1
+                } else {
+                    start = index
+                    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+                    let digits = index
+                    while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+                        index += 1
+                    }
+                    // Integers only, as JSON writes those of a 64-bit column: no leading zero, no
+                    // `-0`, at most 18 digits (so that the text is the one the parser gives).
+                    guard index > digits, index - digits <= 18,
+                        bytes[digits] != UInt8(ascii: "0") || (index - digits == 1 && digits == start)
+                    else { return nil }
+                    end = index
+                }
+                ids.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+                skipSpace()
+                guard index < bytes.count else { return nil }
+                if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    skipSpace()
+                    return index == bytes.count ? ids : nil
+                }
+                guard bytes[index] == UInt8(ascii: ",") else { return nil }
+                index += 1
+                skipSpace()
+            }
+            return nil
         }
     }
 
