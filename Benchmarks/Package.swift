@@ -15,9 +15,14 @@ let package = Package(
         // end-to-end benchmark reaches the server through AsyncHTTPClient as well. With CLI, the
         // release `jsonapi` that scripts/test checks builds here too, beside the benchmarks,
         // from the same release build of the library.
-        .package(name: "swift-jsonapi", path: "..", traits: ["Macros", "AsyncHTTPClient", "CLI"]),
+        // The SQL benchmark serves the resource layer on PostgreSQL with Hummingbird (SQL,
+        // Hummingbird); only scripts/sql-bench builds its product.
+        .package(
+            name: "swift-jsonapi", path: "..", traits: ["Macros", "AsyncHTTPClient", "CLI", "SQL", "Hummingbird"]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The ordo-one/benchmark suite: time, allocations and peak memory of every read and write
@@ -79,6 +84,20 @@ let package = Package(
                 .product(name: "JSONAPIClient", package: "swift-jsonapi"), "Timing",
             ],
             path: "ClientOverhead"
+        ),
+        // The resource layer on PostgreSQL against a hand-written Hummingbird endpoint running the
+        // same statements into `Codable` structs (scripts/sql-bench).
+        .executableTarget(
+            name: "jsonapi-sql-benchmark",
+            dependencies: [
+                .product(name: "JSONAPI", package: "swift-jsonapi"),
+                .product(name: "JSONAPIServer", package: "swift-jsonapi"),
+                .product(name: "JSONAPISQL", package: "swift-jsonapi"),
+                .product(name: "JSONAPIHummingbird", package: "swift-jsonapi"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "SQLBenchmark"
         ),
         // Medians and minimums of repeated calls, for the in-process benchmarks above.
         .target(name: "Timing", path: "Timing"),
