@@ -55,7 +55,8 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
         let count = countsTotal ? try statements.count(query.filter) : nil
         let backwards = SQLStatements.readsBackwards(query)
         return try await database.session { database in
-            var records = try await database.raw(select).all().map(statements.record)
+            let fields = query.fields
+            var records = try await database.raw(select).all().map { try statements.record($0, fields: fields) }
             var list = ResourceList(models: records, total: nil)
             if let count {
                 let row = try await database.raw(count).first()
@@ -85,7 +86,7 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
         if database.flavor == .postgres { select += " FOR UPDATE OF \(ident: SQLStatements.alias)" }
         let locking = select
         return try await database.session { database in
-            try await database.raw(locking).all().map(statements.record).first
+            try await database.raw(locking).all().map { try statements.record($0) }.first
         }
     }
 
@@ -93,7 +94,7 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
         let statements = try statements()
         guard let select = try statements.select(ids: ids) else { return [] }
         return try await database.session { database in
-            try await database.raw(select).all().map(statements.record)
+            try await database.raw(select).all().map { try statements.record($0) }
         }
     }
 
@@ -120,7 +121,7 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
                 let after = try cursor.position.map { try statements.after($0, sort: sort) }
                 let sql = try statements.select(batch, after: after)
                 let records = try await self.database.session { database in
-                    try await database.raw(sql).all().map(statements.record)
+                    try await database.raw(sql).all().map { try statements.record($0) }
                 }
                 cursor.batch = try records.map(transform)
                 cursor.index = 0
@@ -136,6 +137,9 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
     static var streamBatchSize: Int { 500 }
 
     public func list(_ query: ResourceListQuery) async throws -> ResourceList<Model> {
+        // A model needs every member, whatever the query's fields.
+        var query = query
+        query.fields = nil
         let page = try await listRecords(query)
         return ResourceList(
             models: try page.models.map(Self.model), total: page.total, hasNextPage: page.hasNextPage,

@@ -105,12 +105,23 @@ public final class SQLResourceDatabase: ResourceTransaction, Sendable {
         async throws -> Result
     {
         if let active = Self.active.sessions[ObjectIdentifier(self)] {
-            return try await guarded { try await body(active) }
+            return try await guarded { try await Self.storedValues { try await body(active) } }
         }
         return try await guarded {
             try await self.sessions.withSession(timeout: self.connectionTimeout, writing: false) { database in
-                try await body(CountingDatabase(database, counter: self))
+                try await Self.storedValues { try await body(CountingDatabase(database, counter: self)) }
             }
+        }
+    }
+
+    /// Runs `body`, which reads rows: a value a row holds that its column's declaration cannot
+    /// (a text in an integer column of SQLite, a table changed under the declaration) is the
+    /// server's failure, answered 500 and logged, never a client's 422 with the driver's words.
+    static func storedValues<Result>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as DecodingError {
+            throw SQLStoredValueError(underlying: error)
         }
     }
 
@@ -211,4 +222,10 @@ struct CountingDatabase: SQLDatabase {
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         try await closure(self)
     }
+}
+
+/// A row holds a value its column's declaration cannot: a failure of the database, not of the
+/// request.
+struct SQLStoredValueError: Error {
+    var underlying: DecodingError
 }

@@ -5,17 +5,20 @@ import SQLKit
 /// Rows as resource objects, and resource objects as the values of a row: no model in between.
 extension SQLStatements {
     /// The resource object of a row selected with ``selectList()``.
-    func record(_ row: any SQLRow) throws -> JSONAPIResourceObject {
+    ///
+    /// With `fields`, only those members, as ``selectList(fields:)`` selected them.
+    func record(_ row: any SQLRow, fields: Set<String>? = nil) throws -> JSONAPIResourceObject {
         guard let id = try idText(row, column: table.idColumn, kind: table.idKind) else {
             throw SQLDeclarationError("a row of `\(table.type)` has no id")
         }
         // Members are unique per table: appended without looking for an earlier one.
         var attributes = JSON.Object()
-        for attribute in table.attributes {
+        for attribute in table.attributes where fields?.contains(attribute.member) != false {
             attributes.append(key: attribute.member, value: try value(row, attribute.column, attribute.storage))
         }
         var relationships = OrderedMembers<JSONAPIRelationship>()
-        for (index, relationship) in table.relationships.enumerated() {
+        for (index, relationship) in table.relationships.enumerated()
+        where fields?.contains(relationship.member) != false {
             let other = try target(of: relationship)
             switch relationship.storage {
             case .foreignKey(let column, _):

@@ -17,10 +17,16 @@ struct SQLStatements: Sendable {
 
     /// The select list: the id, each attribute's column, each to-one foreign key, and each
     /// to-many relationship's ids as a JSON array, all of the table aliased ``alias``.
-    func selectList() throws -> SQLQueryString {
+    ///
+    /// With `fields`, only the columns of those members (a sparse fieldset): a to-many
+    /// relationship left out costs no subquery.
+    func selectList(fields: Set<String>? = nil) throws -> SQLQueryString {
         var parts: [SQLQueryString] = ["\(ident: Self.alias).\(ident: table.idColumn)"]
-        for attribute in table.attributes { parts.append("\(ident: Self.alias).\(ident: attribute.column)") }
-        for (index, relationship) in table.relationships.enumerated() {
+        for attribute in table.attributes where fields?.contains(attribute.member) != false {
+            parts.append("\(ident: Self.alias).\(ident: attribute.column)")
+        }
+        for (index, relationship) in table.relationships.enumerated()
+        where fields?.contains(relationship.member) != false {
             switch relationship.storage {
             case .foreignKey(let column, _):
                 parts.append("\(ident: Self.alias).\(ident: column)")
@@ -71,7 +77,8 @@ struct SQLStatements: Sendable {
     func select(_ query: ResourceListQuery, probesNext: Bool = false, after: SQLQueryString? = nil) throws
         -> SQLQueryString
     {
-        var sql: SQLQueryString = "SELECT " + (try selectList()) + " FROM \(ident: table.name) AS \(ident: Self.alias)"
+        var sql: SQLQueryString =
+            "SELECT " + (try selectList(fields: query.fields)) + " FROM \(ident: table.name) AS \(ident: Self.alias)"
         sql += " WHERE " + (try predicate(query.filter))
         if let after { sql += " AND " + after }
         // A keyset page: the rows after `page[after]` and before `page[before]`; a page before a

@@ -196,17 +196,23 @@ public struct ResourceListQuery: Sendable, Hashable {
     /// A keyset page: the resources before this position (the last `size` of them), read from
     /// `page[before]`.
     public var before: ResourcePosition?
+    /// The members the response reads of each resource, or nil for all of them: the request's
+    /// sparse fieldset for the type, the relationships its `include` paths start with, and the
+    /// sort fields of a keyset page. A source may read only these (a database selects only
+    /// their columns) or more; the service writes only what the request asked for either way.
+    public var fields: Set<String>?
 
     /// Creates a query.
     public init(
         sort: [JSONAPIQuery.SortField] = [], filter: ResourceFilter = ResourceFilter(), page: JSONAPIQuery.Page? = nil,
-        after: ResourcePosition? = nil, before: ResourcePosition? = nil
+        after: ResourcePosition? = nil, before: ResourcePosition? = nil, fields: Set<String>? = nil
     ) {
         self.sort = sort
         self.filter = filter
         self.page = page
         self.after = after
         self.before = before
+        self.fields = fields
     }
 }
 

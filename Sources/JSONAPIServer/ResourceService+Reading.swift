@@ -12,6 +12,16 @@ extension ResourceService {
             listQuery.after = try after.map { try Self.position($0, parameter: "page[after]", sort: query.sort) }
             listQuery.before = try before.map { try Self.position($0, parameter: "page[before]", sort: query.sort) }
         }
+        if let fieldset = query.fields[resource.type] {
+            // What the answer reads: the fieldset, the relationships `include` follows, and the
+            // values a keyset page's cursors are made of.
+            var fields = fieldset
+            for path in query.include ?? [] {
+                fields.insert(String(path.prefix { $0 != "." }))
+            }
+            if case .cursor? = query.page { fields.formUnion(query.sort.map(\.name)) }
+            listQuery.fields = fields
+        }
         let list = try await resource.list(listQuery)
         let total = list.total
         var records = try await visible(list.models, of: resource, request)
