@@ -83,7 +83,7 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
     public func recordForUpdate(id: String) async throws -> JSONAPIResourceObject? {
         let statements = try statements()
         guard var select = try statements.select(ids: [id]) else { return nil }
-        if database.flavor == .postgres { select += " FOR UPDATE OF \(ident: SQLStatements.alias)" }
+        if database.flavor == .postgres { select += " FOR UPDATE OF \(ident: statements.alias)" }
         let locking = select
         return try await database.session { database in
             try await database.raw(locking).all().map { try statements.record($0) }.first
@@ -160,6 +160,16 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
 
     static func model(_ record: JSONAPIResourceObject) throws -> Model {
         try ResourceRecords.model(Model.self, from: record)
+    }
+
+    /// True when `target` is a source of the same database and the relationship's table is
+    /// declared there: the condition becomes a correlated `EXISTS` over the related table, one
+    /// statement whatever the number of related rows.
+    public func evaluatesFilter(through relationship: String, to target: any ResourceDataSource) -> Bool {
+        guard let target = target as? any SQLBackedSource, target.sqlDatabase === database,
+            let shape = table.relationship(relationship)
+        else { return false }
+        return database.table(shape.target) != nil
     }
 
     /// True: a text column refuses U+0000 (PostgreSQL's text cannot hold it; SQLite's is held to
@@ -474,4 +484,14 @@ struct SQLStreamCursor<Element: Sendable>: Sendable {
     var index = 0
     var position: ResourcePosition?
     var ended = false
+}
+
+/// A source whose resources live in a SQL database's table.
+protocol SQLBackedSource {
+    /// The database.
+    var sqlDatabase: SQLResourceDatabase { get }
+}
+
+extension SQLDataSource: SQLBackedSource {
+    var sqlDatabase: SQLResourceDatabase { database }
 }

@@ -10,8 +10,10 @@ struct SQLStatements: Sendable {
     /// The other declared tables, by resource type.
     let tables: @Sendable (String) -> SQLTableInfo?
 
-    /// The alias of the table in a `SELECT`, which correlated subqueries name.
-    static let alias = "t"
+    /// The alias of the table in a `SELECT`, which correlated subqueries name: `t`, and for a
+    /// table joined by a filter through a relationship, the alias of the one it is joined to
+    /// followed by `_`.
+    var alias = "t"
 
     // MARK: Reading
 
@@ -21,15 +23,15 @@ struct SQLStatements: Sendable {
     /// With `fields`, only the columns of those members (a sparse fieldset): a to-many
     /// relationship left out costs no subquery.
     func selectList(fields: Set<String>? = nil) throws -> SQLQueryString {
-        var parts: [SQLQueryString] = ["\(ident: Self.alias).\(ident: table.idColumn)"]
+        var parts: [SQLQueryString] = ["\(ident: alias).\(ident: table.idColumn)"]
         for attribute in table.attributes where fields?.contains(attribute.member) != false {
-            parts.append("\(ident: Self.alias).\(ident: attribute.column)")
+            parts.append("\(ident: alias).\(ident: attribute.column)")
         }
         for (index, relationship) in table.relationships.enumerated()
         where fields?.contains(relationship.member) != false {
             switch relationship.storage {
             case .foreignKey(let column, _):
-                parts.append("\(ident: Self.alias).\(ident: column)")
+                parts.append("\(ident: alias).\(ident: column)")
             case .inverse(let inverse):
                 let other = try target(of: relationship)
                 guard let column = other.foreignKey(inverse) else {
@@ -56,9 +58,9 @@ struct SQLStatements: Sendable {
     func idArray(from source: String, value: String, where match: String) -> SQLQueryString {
         switch flavor {
         case .sqlite:
-            "(SELECT json_group_array(\(ident: "v")) FROM (SELECT \(ident: value) AS \(ident: "v") FROM \(ident: source) WHERE \(ident: match) = \(ident: Self.alias).\(ident: table.idColumn) ORDER BY \(ident: value)))"
+            "(SELECT json_group_array(\(ident: "v")) FROM (SELECT \(ident: value) AS \(ident: "v") FROM \(ident: source) WHERE \(ident: match) = \(ident: alias).\(ident: table.idColumn) ORDER BY \(ident: value)))"
         case .postgres:
-            "(SELECT COALESCE(json_agg(\(ident: value) ORDER BY \(ident: value)), '[]')::text FROM \(ident: source) WHERE \(ident: match) = \(ident: Self.alias).\(ident: table.idColumn))"
+            "(SELECT COALESCE(json_agg(\(ident: value) ORDER BY \(ident: value)), '[]')::text FROM \(ident: source) WHERE \(ident: match) = \(ident: alias).\(ident: table.idColumn))"
         }
     }
 
@@ -78,7 +80,7 @@ struct SQLStatements: Sendable {
         -> SQLQueryString
     {
         var sql: SQLQueryString =
-            "SELECT " + (try selectList(fields: query.fields)) + " FROM \(ident: table.name) AS \(ident: Self.alias)"
+            "SELECT " + (try selectList(fields: query.fields)) + " FROM \(ident: table.name) AS \(ident: alias)"
         sql += " WHERE " + (try predicate(query.filter))
         if let after { sql += " AND " + after }
         // A keyset page: the rows after `page[after]` and before `page[before]`; a page before a
@@ -98,7 +100,7 @@ struct SQLStatements: Sendable {
 
     /// `SELECT COUNT(*)` of the rows `filter` matches.
     func count(_ filter: ResourceFilter) throws -> SQLQueryString {
-        "SELECT COUNT(*) AS \(ident: "n") FROM \(ident: table.name) AS \(ident: Self.alias) WHERE "
+        "SELECT COUNT(*) AS \(ident: "n") FROM \(ident: table.name) AS \(ident: alias) WHERE "
             + (try predicate(filter))
     }
 
@@ -123,9 +125,9 @@ struct SQLStatements: Sendable {
 
     /// `SELECT ... WHERE id IN (ids)`.
     func select(ids: [String]) throws -> SQLQueryString? {
-        guard let inList = try idIn(ids, column: "\(ident: Self.alias).\(ident: table.idColumn)", kind: table.idKind)
+        guard let inList = try idIn(ids, column: "\(ident: alias).\(ident: table.idColumn)", kind: table.idKind)
         else { return nil }
-        return "SELECT " + (try selectList()) + " FROM \(ident: table.name) AS \(ident: Self.alias) WHERE " + inList
+        return "SELECT " + (try selectList()) + " FROM \(ident: table.name) AS \(ident: alias) WHERE " + inList
     }
 
     /// `column IN (ids)` as one parameter whatever the number of ids: an array in PostgreSQL, a
@@ -206,16 +208,19 @@ struct SQLStatements: Sendable {
             return "(" + ordered(column, storage) + " IN (\(binds: binds))) IS TRUE"
         case .isNull(let name):
             if let attribute = table.attribute(name) {
-                return "(\(ident: Self.alias).\(ident: attribute.column) IS NULL)"
+                return "(\(ident: alias).\(ident: attribute.column) IS NULL)"
             }
             guard let relationship = table.relationship(name) else { throw unknown(name) }
             switch relationship.storage {
-            case .foreignKey(let column, _): return "(\(ident: Self.alias).\(ident: column) IS NULL)"
+            case .foreignKey(let column, _): return "(\(ident: alias).\(ident: column) IS NULL)"
             case .inverse, .joinTable: return "NOT " + (try linked(relationship, to: nil))
             }
         case .related(let name, let ids):
             guard let relationship = table.relationship(name) else { throw unknown(name) }
             return try linked(relationship, to: ids.sorted())
+        case .through(let name, let condition):
+            guard let relationship = table.relationship(name) else { throw unknown(name) }
+            return try joined(relationship, where: condition)
         case .all(let conditions):
             guard !conditions.isEmpty else { return "TRUE" }
             return "(" + (try conditions.map(predicate).joined(separator: " AND ")) + ")"
@@ -227,30 +232,61 @@ struct SQLStatements: Sendable {
         }
     }
 
+    /// Whether the relationship links this row to a resource of the related table for which
+    /// `condition` holds: a correlated `EXISTS` over that table (through the join table of a
+    /// many-to-many), the condition compiled by the related table's own statements under an
+    /// alias of its own.
+    func joined(_ relationship: SQLTableInfo.Relationship, where condition: ResourceFilter) throws -> SQLQueryString {
+        let other = try target(of: relationship)
+        var related = SQLStatements(table: other, flavor: flavor, tables: tables)
+        related.alias = alias + "_"
+        let r = related.alias
+        let predicate = try related.predicate(condition)
+        let own: SQLQueryString = "\(ident: alias).\(ident: table.idColumn)"
+        switch relationship.storage {
+        case .foreignKey(let column, _):
+            return
+                "EXISTS (SELECT 1 FROM \(ident: other.name) AS \(ident: r) WHERE \(ident: r).\(ident: other.idColumn) = \(ident: alias).\(ident: column) AND "
+                + predicate + ")"
+        case .inverse(let inverse):
+            guard let column = other.foreignKey(inverse) else { throw unknown(relationship.member) }
+            return "EXISTS (SELECT 1 FROM \(ident: other.name) AS \(ident: r) WHERE \(ident: r).\(ident: column) = "
+                + own
+                + " AND " + predicate + ")"
+        case .joinTable(let name, let ownColumn, let otherColumn):
+            let j = alias + "j"
+            return
+                "EXISTS (SELECT 1 FROM \(ident: name) AS \(ident: j) JOIN \(ident: other.name) AS \(ident: r) ON \(ident: r).\(ident: other.idColumn) = \(ident: j).\(ident: otherColumn) WHERE \(ident: j).\(ident: ownColumn) = "
+                + own + " AND " + predicate + ")"
+        }
+    }
+
     /// Whether the relationship links this row to any resource (`ids` nil) or to one of `ids`.
     func linked(_ relationship: SQLTableInfo.Relationship, to ids: [String]?) throws -> SQLQueryString {
         let other = try target(of: relationship)
-        let own: SQLQueryString = "\(ident: Self.alias).\(ident: table.idColumn)"
+        let own: SQLQueryString = "\(ident: alias).\(ident: table.idColumn)"
         switch relationship.storage {
         case .foreignKey(let column, _):
-            guard let ids else { return "(\(ident: Self.alias).\(ident: column) IS NOT NULL)" }
-            return try idIn(ids, column: "\(ident: Self.alias).\(ident: column)", kind: other.idKind) ?? "FALSE"
+            guard let ids else { return "(\(ident: alias).\(ident: column) IS NOT NULL)" }
+            return try idIn(ids, column: "\(ident: alias).\(ident: column)", kind: other.idKind) ?? "FALSE"
         case .inverse(let inverse):
             guard let column = other.foreignKey(inverse) else { throw unknown(relationship.member) }
+            let o = alias + "o"
             var sql: SQLQueryString =
-                "EXISTS (SELECT 1 FROM \(ident: other.name) AS \(ident: "o") WHERE \(ident: "o").\(ident: column) = "
+                "EXISTS (SELECT 1 FROM \(ident: other.name) AS \(ident: o) WHERE \(ident: o).\(ident: column) = "
                 + own
             if let ids {
-                guard let inList = try idIn(ids, column: "\(ident: "o").\(ident: other.idColumn)", kind: other.idKind)
+                guard let inList = try idIn(ids, column: "\(ident: o).\(ident: other.idColumn)", kind: other.idKind)
                 else { return "FALSE" }
                 sql += " AND " + inList
             }
             return sql + ")"
         case .joinTable(let name, let ownColumn, let otherColumn):
+            let j = alias + "j"
             var sql: SQLQueryString =
-                "EXISTS (SELECT 1 FROM \(ident: name) AS \(ident: "j") WHERE \(ident: "j").\(ident: ownColumn) = " + own
+                "EXISTS (SELECT 1 FROM \(ident: name) AS \(ident: j) WHERE \(ident: j).\(ident: ownColumn) = " + own
             if let ids {
-                guard let inList = try idIn(ids, column: "\(ident: "j").\(ident: otherColumn)", kind: other.idKind)
+                guard let inList = try idIn(ids, column: "\(ident: j).\(ident: otherColumn)", kind: other.idKind)
                 else { return "FALSE" }
                 sql += " AND " + inList
             }
@@ -260,7 +296,7 @@ struct SQLStatements: Sendable {
 
     func attributeColumn(_ name: String) throws -> (SQLQueryString, SQLTableInfo.Storage) {
         guard let attribute = table.attribute(name) else { throw unknown(name) }
-        return ("\(ident: Self.alias).\(ident: attribute.column)", attribute.storage)
+        return ("\(ident: alias).\(ident: attribute.column)", attribute.storage)
     }
 
     /// A column as it compares and sorts: text by its bytes (PostgreSQL's `C` collation;
@@ -304,7 +340,7 @@ struct SQLStatements: Sendable {
             throw SQLCursorError()
         }
         var condition: SQLQueryString =
-            "(\(ident: Self.alias).\(ident: table.idColumn) \(unsafeRaw: backwards ? "<" : ">") \(bind: idBind))"
+            "(\(ident: alias).\(ident: table.idColumn) \(unsafeRaw: backwards ? "<" : ">") \(bind: idBind))"
         let sort = backwards ? sort.map { JSONAPIQuery.SortField($0.name, descending: !$0.isDescending) } : sort
         for (field, value) in zip(sort, position.values).reversed() {
             let (column, storage) = try attributeColumn(field.name)
@@ -346,7 +382,7 @@ struct SQLStatements: Sendable {
                 ordered(column, storage)
                     + (field.isDescending != backwards ? " DESC NULLS LAST" : " ASC NULLS FIRST"))
         }
-        parts.append("\(ident: Self.alias).\(ident: table.idColumn) \(unsafeRaw: backwards ? "DESC" : "ASC")")
+        parts.append("\(ident: alias).\(ident: table.idColumn) \(unsafeRaw: backwards ? "DESC" : "ASC")")
         return parts.joined(separator: ", ")
     }
 }

@@ -80,6 +80,12 @@ public protocol ResourceDataSource<Model>: Sendable {
     /// as it is.
     func transaction<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result
 
+    /// Whether the source evaluates a filter through its `relationship` to the resources of
+    /// `target` (``ResourceFilter/through(_:_:)``) itself, as a database does with a join: then
+    /// the service hands it the condition on the related resources, instead of finding their ids
+    /// first through `target`. Default false.
+    func evaluatesFilter(through relationship: String, to target: any ResourceDataSource) -> Bool
+
     /// Whether the source refuses a text attribute holding U+0000 (PostgreSQL's text cannot
     /// store it): the service's description, and so its OpenAPI document, then says so of every
     /// plain string attribute. Default false.
@@ -89,6 +95,9 @@ public protocol ResourceDataSource<Model>: Sendable {
 extension ResourceDataSource {
     /// Nil: the source cannot tell when it changed, and responses that read it are not reused.
     public var version: UInt64? { nil }
+
+    /// False: the service finds the related resources' ids first.
+    public func evaluatesFilter(through relationship: String, to target: any ResourceDataSource) -> Bool { false }
 
     /// False: the source stores any text.
     public var refusesNullCharacterInText: Bool { false }

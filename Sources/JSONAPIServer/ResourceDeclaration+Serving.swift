@@ -14,6 +14,8 @@ protocol ServedResource: Sendable {
     var bounds: [String: ValueBounds] { get }
     /// Whether the data source refuses U+0000 in text (``ResourceDataSource/refusesNullCharacterInText``).
     var refusesNullCharacterInText: Bool { get }
+    /// The declaration's data source.
+    var dataSource: any ResourceDataSource { get }
 
     func decide(_ action: ResourceAction, _ request: ResourceRequest) async throws -> AccessDecision
     /// Whether the declaration has an authorization rule (without one, everything is allowed).
@@ -48,6 +50,7 @@ extension ResourceDeclaration: ServedResource {
     var type: String { Model.resourceType }
     var bounds: [String: ValueBounds] { validation.bounds }
     var refusesNullCharacterInText: Bool { source.refusesNullCharacterInText }
+    var dataSource: any ResourceDataSource { source }
 
     var isAuthorized: Bool { authorize != nil }
 

@@ -2,8 +2,11 @@ import JSONAPI
 
 /// A condition on the resources of one type, as a data source receives it: attribute
 /// comparisons, text matches, membership, null checks and linkage, combined with `and`, `or` and
-/// `not`. Names are member names of the type itself; conditions through relationships
-/// (`author.name`) have already been turned into `related` by the service.
+/// `not`. Names are member names of the type itself; a condition through a relationship
+/// (`author.name`) reaches the source as ``through(_:_:)`` when the source evaluates it
+/// (``ResourceDataSource/evaluatesFilter(through:to:)``: a database joins the related table),
+/// and otherwise as ``related(_:_:)``, the ids the service found through the related type's
+/// own source.
 ///
 /// A data source translates it into its own query language; `matches` evaluates it against a
 /// resource object, as ``InMemoryDataSource`` does. A comparison with an attribute that is `null`
@@ -25,6 +28,11 @@ public indirect enum ResourceFilter: Sendable, Hashable {
     case isNull(String)
     /// The relationship links to at least one resource with one of these ids.
     case related(String, Set<String>)
+    /// The relationship links to at least one resource for which the filter holds (its names
+    /// are the related type's). Only a source that evaluates it receives it
+    /// (``ResourceDataSource/evaluatesFilter(through:to:)``); ``matches(_:)`` cannot see the
+    /// related resources and answers false.
+    case through(String, ResourceFilter)
     /// Every condition holds; `.all([])` matches every resource.
     case all([ResourceFilter])
     /// At least one condition holds; `.any([])` matches nothing.
@@ -88,6 +96,7 @@ public indirect enum ResourceFilter: Sendable, Hashable {
             case .many(let identifiers)?: return identifiers.contains { $0.id.map(ids.contains) ?? false }
             case .null?, nil: return false
             }
+        case .through: return false
         case .all(let conditions): return conditions.allSatisfy { $0.matches(resource) }
         case .any(let conditions): return conditions.contains { $0.matches(resource) }
         case .not(let condition): return !condition.matches(resource)

@@ -231,6 +231,11 @@ extension ResourceService {
         else { throw QueryFailure(Self.problem("`\(name)` links to no served type", at: field.offset)) }
         let inner = try await through(
             FilterField(Array(field.names.dropFirst()), offset: field.offset), target, request, leaf: leaf)
+        // A source that joins the related resources itself gets the condition on them, unless
+        // the related type has an authorization rule (which only the service can apply).
+        if !target.isAuthorized, resource.dataSource.evaluatesFilter(through: name, to: target.dataSource) {
+            return .through(name, inner)
+        }
         let records = try await target.list(ResourceListQuery(filter: inner)).models
         let shown = try await visible(records, of: target, request)
         return .related(name, Set(shown.compactMap(\.id)))

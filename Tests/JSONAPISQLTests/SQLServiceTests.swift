@@ -1,3 +1,4 @@
+import Foundation
 import JSONAPI
 import JSONAPISQL
 import JSONAPIServer
@@ -245,6 +246,54 @@ struct SQLServiceTests {
         // The reads: the page and one per include path and level.
         #expect(few["list with includes"] == 3)
         #expect(few["nested includes"] == 4)
+    }
+
+    @Test(
+        "a filter through relationships is one statement, nested or not; an authorized type is filtered by the service",
+        arguments: SQLTestDatabase.available)
+    func filtersThroughRelationships(_ kind: SQLTestDatabase) async throws {
+        try await kind.with { database in
+            let sources = SQLLibrary.sources(database)
+            var service = SQLLibrary.service(sources)
+            service.responseCacheLimit = 0
+            try await database.createTables()
+            try await SQLLibrary.seed(service)
+            let cases: [(String, String, [String])] = [
+                ("books", "startsWith(author.name,'Ursula')", ["2"]),
+                ("books", "greaterOrEqual(reviews.stars,5)", ["1"]),
+                ("reviews", "equals(book.author.name,'Frank Herbert')", ["1", "2"]),
+                ("books", "equals(reviews.book.title,'Dune')", ["1"]),
+                ("books", "not(isNull(reviews.book.title))", ["1", "2", "3"]),
+                ("books", "or(equals(author.born,1929),lessThan(reviews.stars,4))", ["1", "2"]),
+            ]
+            for (type, filter, expected) in cases {
+                let query = "filter=" + (filter.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+                let before = database.statementsExecuted
+                let answer = await service.send("GET", type, .collection, query: query)
+                #expect(answer.status == 200, "\(filter): \(answer.text)")
+                #expect(Self.ids(answer) == expected, "\(filter)")
+                // The page alone: the condition on the related rows is part of it.
+                #expect(database.statementsExecuted - before == 1, "\(filter)")
+            }
+            // With an authorization rule on authors, the service finds the authors it may show
+            // first (a statement of its own) and filters by their ids.
+            var guarded = ResourceService()
+            guarded.responseCacheLimit = 0
+            var authors = ResourceDeclaration(source: sources.authors)
+            authors.authorize = { action, _ in
+                if case .read(let id) = action, id == "2" { return .hide }
+                return .allow
+            }
+            guarded.serve(authors)
+            guarded.serve(ResourceDeclaration(source: sources.books))
+            guarded.serve(ResourceDeclaration(source: sources.reviews))
+            let before = database.statementsExecuted
+            let hidden = await guarded.send(
+                "GET", "books", .collection, query: "filter=startsWith(author.name,%27Ursula%27)")
+            #expect(hidden.status == 200)
+            #expect(Self.ids(hidden).isEmpty)
+            #expect(database.statementsExecuted - before == 2)
+        }
     }
 
     @Test(
