@@ -99,6 +99,24 @@ public final class SQLResourceDatabase: ResourceTransaction, Sendable {
         var sessions: [ObjectIdentifier: any SQLDatabase] = [:]
     }
 
+    /// Runs `body` with a connection of the database: inside a write (a hook such as
+    /// `beforeWrite` or `afterWrite`, an Atomic Operations request) the connection of its
+    /// transaction, so that what `body` writes is committed with the request or rolled back with
+    /// it; elsewhere a connection of its own, waited for at most ``connectionTimeout``.
+    ///
+    /// ```swift
+    /// books.afterWrite = { book, write, _ in
+    ///     try await database.withConnection { sql in
+    ///         try await sql.insert(into: "audit").columns("book", "change").values(SQLBind(book.id), SQLBind("\(write)")).run()
+    ///     }
+    /// }
+    /// ```
+    public func withConnection<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
+        try await session(body)
+    }
+
     /// Runs `body` on the connection of the task's transaction with this database, or on a
     /// connection of its own.
     func session<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result)

@@ -297,6 +297,56 @@ struct SQLServiceTests {
     }
 
     @Test(
+        "a hook writes its own SQL on the request's connection: kept with it, undone with it",
+        arguments: SQLTestDatabase.available)
+    func hooksOnTheTransactionsConnection(_ kind: SQLTestDatabase) async throws {
+        try await kind.with { database in
+            let sources = SQLLibrary.sources(database)
+            let service = SQLLibrary.service(sources) { books in
+                books.beforeWrite = { book, _, _ in
+                    let title = book.title
+                    try await database.withConnection { sql in
+                        try await sql.raw("INSERT INTO audit (note) VALUES (\(bind: "before " + title))").run()
+                    }
+                    if title == "Refused" { throw JSONAPIHTTPError.forbidden("refused") }
+                }
+                books.afterWrite = { book, _, _ in
+                    try await database.withConnection { sql in
+                        try await sql.raw("INSERT INTO audit (note) VALUES (\(bind: "after " + book.title))").run()
+                    }
+                    if book.title == "Late" { throw JSONAPIHTTPError.conflict("refused after the write") }
+                }
+            }
+            try await database.createTables()
+            try await database.withConnection { sql in try await sql.raw("CREATE TABLE audit (note TEXT)").run() }
+            try await SQLLibrary.seed(service)
+            func notes() async throws -> [String] {
+                try await database.withConnection { sql in
+                    try await sql.raw("SELECT note FROM audit ORDER BY note").all().map {
+                        try $0.decode(column: "note", as: String.self)
+                    }
+                }
+            }
+            let seeded = try await notes()
+            #expect(seeded.count == 6)  // three books, before and after each
+            #expect(
+                await service.send(
+                    "POST", "books", .collection, body: SQLLibrary.book("7", "Kept", 2000, "null", author: "1")
+                ).status == 201)
+            #expect(
+                await service.send(
+                    "POST", "books", .collection, body: SQLLibrary.book("8", "Refused", 2000, "null", author: "1")
+                ).status == 403)
+            #expect(
+                await service.send(
+                    "POST", "books", .collection, body: SQLLibrary.book("9", "Late", 2000, "null", author: "1")
+                ).status == 409)
+            #expect(try await notes() == (seeded + ["after Kept", "before Kept"]).sorted())
+            #expect(await service.send("GET", "books", .resource(id: "9")).status == 404)
+        }
+    }
+
+    @Test(
         "a hook's writes and a failed Atomic Operations request leave nothing behind",
         arguments: SQLTestDatabase.available)
     func transactions(_ kind: SQLTestDatabase) async throws {
