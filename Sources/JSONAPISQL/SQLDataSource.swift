@@ -8,7 +8,7 @@ import SQLKit
     import Foundation
 #endif
 
-/// The resources of one table: a ``JSONAPIServer/ResourceDataSource`` that answers every query
+/// The resources of one table: a `ResourceDataSource` that answers every query
 /// parameter in SQL (filters, including through relationships; sort with the id last; pages;
 /// counts when the table asks) and reads rows straight into resource objects.
 ///
@@ -98,7 +98,7 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
         }
     }
 
-    /// Every record `query` matches, read in batches of ``streamBatchSize`` as the consumer asks
+    /// Every record `query` matches, read in batches of 500 rows as the consumer asks
     /// for them, each batch one statement that starts after the last row of the one before (in
     /// the query's order, then the id). No connection or transaction is held between batches, so
     /// a slow reader holds only a batch; a row changed while the stream runs is read where it was
@@ -107,7 +107,7 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
         batches(query) { $0 }
     }
 
-    /// The rows of `query` as `transform` makes them, a batch of ``streamBatchSize`` at a time.
+    /// The rows of `query` as `transform` makes them, a batch of `streamBatchSize` at a time.
     private func batches<Element: Sendable>(
         _ query: ResourceListQuery, _ transform: @escaping @Sendable (JSONAPIResourceObject) throws -> Element
     ) -> AsyncThrowingStream<Element, any Error> {

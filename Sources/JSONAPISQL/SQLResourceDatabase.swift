@@ -172,7 +172,7 @@ public final class SQLResourceDatabase: ResourceTransaction, Sendable {
         }
     }
 
-    /// An Atomic Operations request in one transaction (``JSONAPIServer/ResourceTransaction``).
+    /// An Atomic Operations request in one transaction (`ResourceTransaction`).
     public func run(_ body: @escaping @Sendable () async throws -> AtomicResultsDocument) async throws
         -> AtomicResultsDocument
     {

@@ -393,7 +393,7 @@ final class PostgresSessions: SQLSessions {
         await runner?.value
     }
 
-    /// Sessions dropped without ``shutdown()`` stop the client they started.
+    /// Dropped without ``shutdown()``, it stops the client it started.
     deinit { runner?.cancel() }
 }
 

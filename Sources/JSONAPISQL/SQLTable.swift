@@ -5,7 +5,7 @@ import JSONAPIServer
 /// foreign-key column, the inverse of another table's foreign key, or a join table), the id's
 /// type, and what reads and writes of it do.
 ///
-/// Everything has a default worked out from the model's shape (``JSONAPI/ResourceShape``): the
+/// Everything has a default worked out from the model's shape (`ResourceShape`): the
 /// table is named as the resource type, each attribute's column as the attribute, a to-one
 /// relationship's foreign key `NAME_id`, ids are integers the database numbers. Declare what
 /// differs, and every to-many relationship (which the shape cannot place):

@@ -198,7 +198,7 @@ public struct ResourceListQuery: Sendable, Hashable {
     public var filter: ResourceFilter
     /// The page; nil for every matching resource.
     public var page: JSONAPIQuery.Page?
-    /// A keyset page (``JSONAPIQuery/Page/cursor(after:before:size:)``): the resources after this
+    /// A keyset page (`JSONAPIQuery.Page.cursor`): the resources after this
     /// position in the order of ``sort`` then the id, read from `page[after]` and checked
     /// against ``sort`` by the service. Nil for the first page.
     public var after: ResourcePosition?
