@@ -130,7 +130,10 @@ struct ResourceSchemaBuilder {
         case .string(let format?)? where format == .uuid:
             return .string(format: .uuid, required: required, description: description)
         default:
-            return .string(required: required, description: description, minLength: 1)
+            // Ids a data source cannot store U+0000 in say so, as its text attributes do.
+            let pattern =
+                shape.id?.bounds?.excludesNullCharacter == true ? "^[^\\u0000]+" + JSONAPISchemas.patternEnd : nil
+            return .string(required: required, description: description, minLength: 1, pattern: pattern)
         }
     }
 

@@ -256,7 +256,7 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
                     var rows: [SQLQueryString] = []
                     for record in batch {
                         guard let id = record.id, let idBind = SQLStatements.idBind(id, table.idKind) else {
-                            throw Self.invalidID(record.id ?? "")
+                            throw self.invalidID(record.id ?? "")
                         }
                         var values: [any Encodable & Sendable] = [idBind]
                         for attribute in table.attributes {
@@ -316,7 +316,7 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
         let record = try ResourceRecords.record(of: model)
         let statements = try statements()
         guard let id = record.id, let idBind = SQLStatements.idBind(id, table.idKind) else {
-            throw Self.invalidID(record.id ?? "")
+            throw self.invalidID(record.id ?? "")
         }
         return try await database.transaction {
             try await self.database.session { database in
@@ -463,10 +463,15 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
         }
     }
 
-    static func invalidID(_ id: String) -> JSONAPIHTTPError {
+    /// An id the table cannot hold: not an integer for an integer table; holding U+0000 for a
+    /// text one.
+    func invalidID(_ id: String) -> JSONAPIHTTPError {
         JSONAPIHTTPError(
             status: 422, code: "invalid-id", title: "Invalid resource",
-            detail: "`\(Model.resourceType)` ids are integers, not `\(id)`", source: .pointer("/data/id"))
+            detail: table.idKind == .integer
+                ? "`\(Model.resourceType)` ids are integers, not `\(id)`"
+                : "`\(Model.resourceType)` ids cannot hold the character U+0000",
+            source: .pointer("/data/id"))
     }
 
     static func relatedNotFound(_ relationship: SQLTableInfo.Relationship, _ id: String) -> JSONAPIHTTPError {

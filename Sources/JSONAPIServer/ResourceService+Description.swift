@@ -36,6 +36,9 @@ extension ResourceService {
         shape.attributes.removeAll { hidden.contains($0.name) }
         shape.relationships.removeAll { hidden.contains($0.name) }
         let refusesNullCharacter = resource.refusesNullCharacterInText
+        if refusesNullCharacter, case .string? = shape.id?.kind {
+            shape.id?.bounds = ValueBounds(excludesNullCharacter: true)
+        }
         for index in shape.attributes.indices {
             var bounds = resource.bounds[shape.attributes[index].name]
             if refusesNullCharacter, case .string = shape.attributes[index].value.kind {

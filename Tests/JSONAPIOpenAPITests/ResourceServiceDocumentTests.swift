@@ -143,6 +143,7 @@ import Testing
         var service = ResourceService()
         var shelves = ResourceDeclaration(source: TextRefusingSource())
         shelves.validation.length(\.label, 1...40)
+        shelves.clientIDs = .allowed
         service.serve(shelves)
         service.serve(ResourceDeclaration(source: InMemoryDataSource<Volume>()))
         let document = service.openAPIDocument(title: "Shelves", version: "1")
@@ -158,6 +159,14 @@ import Testing
         }
         #expect(matches("Fiction") && matches("") && matches("two\nlines"))
         #expect(!matches("A\u{0}B") && !matches("\u{0}"))
+        // A client's id too: not empty, without U+0000.
+        let idPattern = try #require(
+            schemas["ShelfCreateDocument"]["properties"]["data"]["properties"]["id"]["pattern"].string)
+        let ids = try NSRegularExpression(pattern: idPattern)
+        func isID(_ text: String) -> Bool {
+            ids.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+        #expect(isID("shelf-1") && !isID("") && !isID("a\u{0}"))
         // The in-memory source stores any text: no pattern.
         let plain = Self.schemas(try Encoded(Self.service().openAPIDocument(title: "Shelves", version: "1")))
         #expect(plain["Shelf"]["properties"]["attributes"]["properties"]["label"]["pattern"].isAbsent)

@@ -399,8 +399,25 @@ struct SQLServiceTests {
             #expect(refused.pointers == ["/data/attributes/title"])
             let title = service.description(of: "books")?.shape.attributes.first { $0.name == "title" }
             #expect(title?.value.bounds?.excludesNullCharacter == true)
+            #expect(service.description(of: "books")?.shape.id?.bounds?.excludesNullCharacter == true)
             let year = service.description(of: "books")?.shape.attributes.first { $0.name == "year" }
             #expect(year?.value.bounds?.excludesNullCharacter != true)
+        }
+        // A text id holding U+0000 is refused at the id, as such.
+        try await SQLTestDatabase.sqliteMemory.with { database in
+            var table = SQLTable(Library.Author.self)
+            table.idKind = .text
+            var authors = ResourceDeclaration(source: database.source(table))
+            authors.clientIDs = .allowed
+            var service = ResourceService()
+            service.serve(authors)
+            try await database.createTables()
+            let refused = await service.send(
+                "POST", "authors", .collection,
+                body: #"{"data":{"type":"authors","id":"a\u0000","attributes":{"name":"N"}}}"#)
+            #expect(refused.status == 422)
+            #expect(refused.pointers == ["/data/id"])
+            #expect(refused.errors.first?.detail?.contains("U+0000") == true)
         }
         let memory = Library.service(try Library.sources())
         let title = memory.description(of: "books")?.shape.attributes.first { $0.name == "title" }
