@@ -432,11 +432,7 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
                 let left = try await database.raw(leaving).all()
                 if !left.isEmpty {
                     guard inverseShape.isOptional else {
-                        throw JSONAPIHTTPError(
-                            status: 409, code: "required-relationship", title: "Conflict",
-                            detail:
-                                "`\(other.type)` resources keep their `\(inverse)`: they cannot leave `\(relationship.member)`",
-                            source: .pointer("/data/relationships/\(relationship.member)"))
+                        throw JSONAPIHTTPError.requiredInverse(of: relationship.member, keptBy: other.type, as: inverse)
                     }
                     try await database.raw(
                         "UPDATE \(ident: other.name) SET \(ident: column) = NULL WHERE \(ident: column) = \(bind: own)"

@@ -136,11 +136,8 @@ extension InMemoryDataSource {
             let leaving = current.filter { !kept.contains($0) }
             if !leaving.isEmpty {
                 guard inverse.inverseIsOptional else {
-                    throw JSONAPIHTTPError(
-                        status: 409, code: "required-relationship", title: "Conflict",
-                        detail:
-                            "`\(inverse.store.resourceType)` resources keep their `\(inverse.inverse)`: they cannot leave `\(inverse.member)`",
-                        source: .pointer("/data/relationships/\(inverse.member)"))
+                    throw JSONAPIHTTPError.requiredInverse(
+                        of: inverse.member, keptBy: inverse.store.resourceType, as: inverse.inverse)
                 }
                 changes.append(
                     InMemoryLinkChange(store: inverse.store, member: inverse.inverse, ids: leaving, target: nil))
@@ -215,29 +212,32 @@ extension InMemoryDataSource: InMemoryLinkedStore {
                 return record
             }
         }
-        var changed: [(model: Model, record: JSONAPIResourceObject)] = []
-        for var record in records {
+        try replace(records) { record in
             guard var relationship = record.relationships[member], case .many(let identifiers)? = relationship.data
-            else { continue }
+            else { return }
             relationship.data = .many(identifiers.filter { !($0.type == type && targets.contains($0.id ?? "")) })
             record.relationships[member] = relationship
-            changed.append((try Self.model(record), record))
-        }
-        state.withLock { state in
-            for (model, record) in changed {
-                guard let key = record.id, state.positions[key] != nil else { continue }
-                state.put(key: key, model: model, record: record)
-            }
         }
     }
 
     func link(_ ids: [String], _ member: String, to target: ResourceIdentifier?) throws {
         let records = state.withLock { state in ids.compactMap { state.positions[$0].flatMap { state.records[$0] } } }
-        var changed: [(model: Model, record: JSONAPIResourceObject)] = []
-        for var record in records {
+        try replace(records) { record in
             var relationship = record.relationships[member] ?? JSONAPIRelationship()
             relationship.data = target.map { .one($0) } ?? .null
             record.relationships[member] = relationship
+        }
+    }
+
+    /// Stores `records` as `change` leaves them, each with the model it describes (decoded
+    /// before anything is stored, so a record the model cannot hold changes nothing); a record
+    /// deleted meanwhile stays deleted.
+    private func replace(
+        _ records: [JSONAPIResourceObject], _ change: (inout JSONAPIResourceObject) -> Void
+    ) throws {
+        var changed: [(model: Model, record: JSONAPIResourceObject)] = []
+        for var record in records {
+            change(&record)
             changed.append((try Self.model(record), record))
         }
         state.withLock { state in
