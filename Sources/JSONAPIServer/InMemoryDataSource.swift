@@ -331,11 +331,35 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
         return try await records(ids: ids).map(Self.model)
     }
 
+    /// The next free number, as text. Inside ``transaction(_:)`` (the service runs each write
+    /// in one), a number handed out to a write that then fails is handed out again: a failed
+    /// create leaves no gap, as a database's does.
     public func makeID() async throws -> String {
-        state.withLock { state in
+        let id = state.withLock { state in
             while state.positions[String(state.nextID)] != nil { state.nextID += 1 }
             defer { state.nextID += 1 }
-            return String(state.nextID)
+            return state.nextID
+        }
+        InMemoryWrites.current?.handedOut(id, by: self)
+        return String(id)
+    }
+
+    /// Runs `body`, taking back the ids ``makeID()`` handed out inside it when it throws and no
+    /// model took them (the store has no transaction: what `body` wrote stays written).
+    public func transaction<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws
+        -> Result
+    {
+        let writes = InMemoryWrites()
+        do {
+            return try await InMemoryWrites.$current.withValue(writes) { try await body() }
+        } catch {
+            for id in writes.ids(of: self).sorted(by: >) {
+                state.withLock { state in
+                    // Only the last number handed out goes back, so no later id is reused.
+                    if state.nextID == id + 1 && state.positions[String(id)] == nil { state.nextID = id }
+                }
+            }
+            throw error
         }
     }
 
@@ -399,4 +423,20 @@ private struct BatchCursor<Element: Sendable>: Sendable {
     var next = 0
     var batch: [Element] = []
     var index = 0
+}
+
+/// The ids a write handed out, by store: what ``InMemoryDataSource/transaction(_:)`` takes back
+/// when the write fails.
+final class InMemoryWrites: Sendable {
+    @TaskLocal static var current: InMemoryWrites?
+
+    private let handed = Locked<[(store: ObjectIdentifier, id: Int)]>([])
+
+    func handedOut(_ id: Int, by store: AnyObject) {
+        handed.withLock { $0.append((ObjectIdentifier(store), id)) }
+    }
+
+    func ids(of store: AnyObject) -> [Int] {
+        handed.withLock { handed in handed.filter { $0.store == ObjectIdentifier(store) }.map(\.id) }
+    }
 }

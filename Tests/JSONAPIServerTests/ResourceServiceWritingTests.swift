@@ -25,6 +25,23 @@ struct ResourceServiceWritingTests {
         #expect(try await sources.books.fetch(id: "4")?.author == "2")
     }
 
+    @Test("create: a create that fails uses no id; the next one gets it")
+    func failedCreateUsesNoID() async throws {
+        let sources = try Library.sources()
+        let service = Library.service(sources)
+        let invalid = newBook.replacingOccurrences(of: #""year":1815"#, with: #""year":"soon""#)
+        #expect(await service.send("POST", "books", .collection, body: invalid).status == 422)
+        let missingAuthor = newBook.replacingOccurrences(of: #""id":"2""#, with: #""id":"404""#)
+        #expect(await service.send("POST", "books", .collection, body: missingAuthor).status == 404)
+        let created = await service.send("POST", "books", .collection, body: newBook)
+        #expect(created.status == 201)
+        #expect(created.document?.primaryResources.first?.id == "4")
+        // Outside a write, each call hands out a new id.
+        let first = try await sources.books.makeID()
+        let second = try await sources.books.makeID()
+        #expect(first == "5" && second == "6")
+    }
+
     @Test("create: a to-many relationship the body leaves out starts empty; a to-one one is required")
     func createWithoutRelationships() async throws {
         let sources = try Library.sources()
