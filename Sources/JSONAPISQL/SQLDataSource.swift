@@ -46,11 +46,7 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
         do {
             select = try statements.select(query, probesNext: probesNext)
         } catch is SQLCursorError {
-            let parameter = query.after != nil ? "page[after]" : "page[before]"
-            throw JSONAPIHTTPError(
-                status: 400, code: "invalid-cursor", title: "Invalid cursor",
-                detail: "`\(parameter)` is not a cursor of this collection in this order",
-                source: .parameter(parameter))
+            throw JSONAPIHTTPError.invalidCursor(query.after != nil ? "page[after]" : "page[before]")
         }
         let count = countsTotal ? try statements.count(query.filter) : nil
         let backwards = SQLStatements.readsBackwards(query)

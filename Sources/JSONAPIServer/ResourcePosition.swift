@@ -53,6 +53,16 @@ public struct ResourcePosition: Sendable, Hashable {
     }
 }
 
+extension JSONAPIHTTPError {
+    /// 400 at `parameter` (`page[after]` or `page[before]`): not a cursor of this collection in
+    /// this order. The refusal of the service and of every source that reads positions itself.
+    package static func invalidCursor(_ parameter: String) -> JSONAPIHTTPError {
+        JSONAPIHTTPError(
+            status: 400, code: "invalid-cursor", title: "Invalid cursor",
+            detail: "`\(parameter)` is not a cursor of this collection in this order", source: .parameter(parameter))
+    }
+}
+
 extension JSON {
     /// Whether the value is a string, number, boolean or null: what a sort field holds.
     fileprivate var isScalar: Bool {

@@ -234,10 +234,7 @@ extension ResourceService {
         -> ResourcePosition
     {
         guard let position = ResourcePosition(cursor: cursor, sortFields: sort.count) else {
-            throw JSONAPIHTTPError(
-                status: 400, code: "invalid-cursor", title: "Invalid cursor",
-                detail: "`\(parameter)` is not a cursor of this collection in this order",
-                source: .parameter(parameter))
+            throw JSONAPIHTTPError.invalidCursor(parameter)
         }
         return position
     }
