@@ -25,6 +25,8 @@ struct MeasureCommand: ParsableCommand {
     enum PathName: String, ExpressibleByArgument, CaseIterable {
         /// `Document(parsing:)`.
         case build
+        /// `JSONSyntaxValidator.validate`: the tokenizer alone, building nothing.
+        case tokenize
         /// `JSONAPIDecoder` into the shape's ``CorpusModels`` (parse included).
         case typed
         /// `JSONAPIEncoder` from the shape's models, decoded once before the runs.
@@ -39,7 +41,7 @@ struct MeasureCommand: ParsableCommand {
         case jsonencoder
     }
 
-    @Option(help: "build, typed, encode, encode-floor, jsondecoder or jsonencoder.")
+    @Option(help: "build, tokenize, typed, encode, encode-floor, jsondecoder or jsonencoder.")
     var path: PathName
 
     @Option(help: ArgumentHelp("The corpus shape of the document (typed and encode).", valueName: "shape"))
@@ -56,7 +58,7 @@ struct MeasureCommand: ParsableCommand {
 
     func validate() throws {
         if runs < 1 { throw ValidationError("--runs must be 1 or more") }
-        if path != .build && shape.flatMap(CorpusShape.init(argument:)) == nil {
+        if path != .build && path != .tokenize && shape.flatMap(CorpusShape.init(argument:)) == nil {
             throw ValidationError("--path \(path.rawValue) needs --shape (one of the corpus shapes)")
         }
     }
@@ -77,6 +79,8 @@ struct MeasureCommand: ParsableCommand {
             case .build:
                 let options = ParsingOptions(kind: .response, lenient: lenient)
                 timings = try Timings.measure(exactRuns: runs) { _ = try Document(parsing: bytes, options: options) }
+            case .tokenize:
+                timings = try Timings.measure(exactRuns: runs) { try JSONSyntaxValidator.validate(bytes) }
             case .typed:
                 let shape = try requiredShape()
                 timings = try Timings.measure(exactRuns: runs) { _ = try shape.decodeModels(bytes, with: decoder) }

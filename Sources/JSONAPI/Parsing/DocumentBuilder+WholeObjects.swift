@@ -11,6 +11,10 @@
 /// the libyajl backend (which never offers objects) and the split-everywhere tests check across
 /// chunkings.
 extension DocumentBuilder {
+    /// The builder reads resource objects, identifiers and links objects whole, which is most of
+    /// a JSON:API document: the scanner indexes nothing ahead of it.
+    public static var readsWholeObjects: Bool { true }
+
     /// The quoted member names the identifier and relationship readers match keys against, made
     /// once with the rules table (`JSONAPIRules.readerKeys`): matching one costs a load and a
     /// compare, less than a lookup in the table, on the objects a document holds most of. A class,

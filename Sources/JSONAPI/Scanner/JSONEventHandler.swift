@@ -101,9 +101,18 @@ public protocol JSONEventHandler {
     mutating func wholeObject(
         _ p: UnsafeRawPointer, at i: Int, count n: Int, base: Int, stringLimit: Int, depthLimit: Int
     ) -> Int?
+
+    /// Whether the handler reads most of the input itself through
+    /// ``wholeObject(_:at:count:base:stringLimit:depthLimit:)``. The scanner then runs no
+    /// structural index ahead of it: the index would classify bytes the handler reads anyway.
+    /// Default `false`.
+    static var readsWholeObjects: Bool { get }
 }
 
 extension JSONEventHandler {
+    /// Reads nothing whole: the scanner may index ahead.
+    public static var readsWholeObjects: Bool { false }
+
     /// Declines every object: the scanner reports all events.
     @inline(__always)
     public mutating func wholeObject(

@@ -108,6 +108,10 @@ public struct JSONScanner: Sendable {
     public let maximumDepth: Int
     /// The most raw content bytes one string may hold.
     public let maximumStringBytes: Int
+    /// The structural index kernel (its C number), or -1 to scan byte by byte.
+    let indexKernel: Int32
+    /// Whether dense text is left to the byte loop (``StructuralIndex/automatic``).
+    let indexesSparseTextOnly: Bool
 
     /// Absolute offset of the next byte expected.
     var offset = 0
@@ -130,9 +134,15 @@ public struct JSONScanner: Sendable {
     ///     ``JSONAPIError/Code/depthLimitExceeded``.
     ///   - maximumStringBytes: The most raw (still escaped) content bytes a string may hold; one
     ///     more throws ``JSONAPIError/Code/stringTooLong``.
-    public init(maximumDepth: Int = 512, maximumStringBytes: Int = 1 << 30) {
+    ///   - structuralIndex: The kernel that finds the structural positions ahead of the state
+    ///     machine; every kernel yields the same events and errors.
+    public init(
+        maximumDepth: Int = 512, maximumStringBytes: Int = 1 << 30, structuralIndex: StructuralIndex = .automatic
+    ) {
         self.maximumDepth = max(0, maximumDepth)
         self.maximumStringBytes = max(0, maximumStringBytes)
+        indexKernel = structuralIndex.resolved
+        indexesSparseTextOnly = structuralIndex.indexesSparseTextOnly
     }
 
     /// Absolute offset of the next byte expected: the `baseOffset` of the next chunk.
@@ -183,6 +193,11 @@ public struct JSONScanner: Sendable {
     ) throws(JSONAPIError) {
         var i = 0
         if !pending.isNone { i = unsafe try resume(p, count: n, base: base, into: &handler) }
+        if indexKernel >= 0 && !H.readsWholeObjects && i < n {
+            i = unsafe try runIndexed(
+                p, count: n, base: base, from: i, kernel: indexKernel, sparseOnly: indexesSparseTextOnly, into: &handler
+            )
+        }
         let limit = maximumStringBytes
         var expect = self.expect
         var inObject = self.inObject

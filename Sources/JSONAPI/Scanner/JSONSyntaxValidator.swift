@@ -45,9 +45,13 @@ public struct JSONSyntaxValidator: Sendable {
 
     /// Creates a validator.
     ///
-    /// - Parameter maximumDepth: The most objects and arrays that may be open at once.
-    public init(maximumDepth: Int = 512) {
-        scanner = JSONScanner(maximumDepth: maximumDepth)
+    /// - Parameters:
+    ///   - maximumDepth: The most objects and arrays that may be open at once.
+    ///   - structuralIndex: The kernel that finds structural positions ahead of the scanner's
+    ///     state machine (``StructuralIndex/automatic``, the fastest this processor runs, by
+    ///     default); every choice gives the same verdict and the same error.
+    public init(maximumDepth: Int = 512, structuralIndex: StructuralIndex = .automatic) {
+        scanner = JSONScanner(maximumDepth: maximumDepth, structuralIndex: structuralIndex)
     }
 
     /// The number of bytes fed so far.

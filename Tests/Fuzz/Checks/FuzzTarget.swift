@@ -23,6 +23,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case chunked
     /// The handwritten scanner against the libyajl backend.
     case backends
+    /// The scanner with each structural index kernel against the byte-level scanner alone,
+    /// whole and in chunks sized from the input: the same events and the same error.
+    case index
     /// Parse, write, parse again: the same document.
     case roundtrip
     /// Hand-written `Decodable` models, lazily and eagerly, through every decoding entry point.
@@ -49,6 +52,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .lenient: try Self.parseAndWalk(bytes, options: ParsingOptions(kind: .response, lenient: true))
         case .chunked: try Self.chunked(bytes)
         case .backends: try Self.backends(bytes)
+        case .index: try Self.index(bytes)
         case .roundtrip: try Self.roundtrip(bytes)
         case .typed: try TypedCheck.run(bytes)
         case .views:
@@ -105,7 +109,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
     }
 
-    /// Every diagnostic's line and column are those `SourceLocator` gives for its offset.
+    /// Every diagnostic's line, column and pointer are those `SourceLocator` gives for its
+    /// offset by walking the whole document (the build finds them from its arena).
     static func checkLocations(_ diagnostics: [Diagnostic], bytes: [UInt8]) throws(FuzzFailure) {
         let located = diagnostics.filter { $0.offset >= 0 }
         let locations = bytes.withUnsafeBytes { SourceLocator.locate(offsets: located.map(\.offset), in: $0) }
@@ -114,11 +119,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
         for (diagnostic, location) in zip(located, locations) {
             if location.line < 1 || location.column < 1 || diagnostic.line != location.line
-                || diagnostic.column != location.column
+                || diagnostic.column != location.column || diagnostic.pointer != location.pointer
             {
                 throw FuzzFailure(
-                    "\(diagnostic) at \(diagnostic.line):\(diagnostic.column), located at \(location.line):\(location.column)"
-                )
+                    "\(diagnostic) at \(diagnostic.line):\(diagnostic.column) \(diagnostic.pointer), located at "
+                        + "\(location.line):\(location.column) \(location.pointer)")
             }
         }
     }
@@ -211,6 +216,22 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             }
         default:
             throw FuzzFailure("\(what): scanner \(scanner) vs yajl \(yajl)")
+        }
+    }
+
+    // MARK: index
+
+    static func index(_ bytes: [UInt8]) throws(FuzzFailure) {
+        var plan = InputPlan(bytes)
+        let sizes = plan.chunkSizes(covering: bytes.count)
+        let reference = IndexScan(bytes, kernel: .off, sizes: nil)
+        for kernel in StructuralIndex.availableKernels {
+            let whole = IndexScan(bytes, kernel: kernel, sizes: nil)
+            if whole != reference { throw FuzzFailure("\(kernel), whole: \(whole) vs byte-level \(reference)") }
+            let chunked = IndexScan(bytes, kernel: kernel, sizes: sizes)
+            if chunked != reference {
+                throw FuzzFailure("\(kernel) in chunks \(sizes.prefix(40)): \(chunked) vs byte-level \(reference)")
+            }
         }
     }
 
