@@ -147,7 +147,7 @@ public struct Document: Sendable {
     /// Locates diagnostics, then throws (strict, with errors) or wraps the arena.
     init(bytes: DocumentStorage.Bytes, output: DocumentBuilder.Output, options: ParsingOptions) throws(JSONAPIError) {
         let diagnostics = unsafe bytes.withBytes { buffer in
-            unsafe ParseDriver.locate(output.pending, uncounted: output.uncounted, in: buffer)
+            unsafe ParseDriver.locate(output.pending, uncounted: output.uncounted, in: buffer, arena: output.arena)
         }
         if !options.isLenient && output.errorCount > 0, let first = diagnostics.first(where: { $0.severity == .error })
         {

@@ -59,15 +59,28 @@ struct ParseDriver {
         return error
     }
 
-    /// Turns pending diagnostics into located ones, in document order.
+    /// Turns pending diagnostics into located ones, in document order: lines and columns by
+    /// counting line feeds up to each offset, pointers from the arena the build left
+    /// (``StreamLocation/documentPointer(_:in:arena:)``), so a lenient read does not tokenize
+    /// the document a second time.
     static func locate(
-        _ pending: [DocumentBuilder.PendingDiagnostic], uncounted: Int, in bytes: UnsafeRawBufferPointer
+        _ pending: [DocumentBuilder.PendingDiagnostic], uncounted: Int, in bytes: UnsafeRawBufferPointer,
+        arena: ResourceArena
     ) -> [Diagnostic] {
         guard !pending.isEmpty else { return [] }
         let sorted = pending.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }
             .map(\.element)
-        let locations = unsafe SourceLocator.locate(
-            offsets: sorted.map { max(0, min($0.offset, bytes.count)) }, in: unsafe bytes)
+        // SAFETY: the caller's bytes stay valid for this call, and the view does not outlive it.
+        let view = unsafe ByteView(unsafeBytes: bytes)
+        var lines = LineCounter()
+        var locations: [SourceLocation] = []
+        locations.reserveCapacity(sorted.count)
+        for item in sorted {
+            let o = max(0, min(item.offset, bytes.count))
+            lines.advance(over: view, to: o)
+            let pointer = unsafe StreamLocation.documentPointer(o, in: bytes, arena: arena)
+            locations.append(SourceLocation(line: lines.line, column: lines.column, pointer: pointer))
+        }
         var result: [Diagnostic] = []
         result.reserveCapacity(sorted.count + 1)
         for (item, location) in zip(sorted, locations) {

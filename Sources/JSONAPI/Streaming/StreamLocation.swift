@@ -98,7 +98,7 @@ struct StreamLocation: Sendable {
     /// The pointer of window offset `o` when it lies in a top-level member read completely in
     /// the window (`meta`, `links`, `jsonapi`, `errors`, an extension member): the member's, joined
     /// with the place inside its value.
-    private func completedMember(containing o: Int, in bytes: UnsafeRawBufferPointer, arena: ResourceArena)
+    func completedMember(containing o: Int, in bytes: UnsafeRawBufferPointer, arena: ResourceArena)
         -> String?
     {
         func inside(_ range: ByteRange, _ name: String) -> String? {
@@ -133,6 +133,88 @@ struct StreamLocation: Sendable {
         var pointer = "/"
         SourceLocator.appendToken(name, to: &pointer)
         return pointer
+    }
+
+    /// The JSON Pointer of offset `o` of a whole document `bytes` whose build left `arena`,
+    /// found from what the build recorded rather than by reading the document again: inside a
+    /// resource, the resource's place in its section (a binary search: records are in document
+    /// order), then the relationship or `attributes` object holding the offset, and only the
+    /// bytes of that innermost recorded object are read for the rest of the path. Inside a
+    /// top-level member the arena keeps a range for, likewise. Only a place the arena says
+    /// nothing about (a repeated or ignored member) is found by walking the document.
+    static func documentPointer(_ o: Int, in bytes: UnsafeRawBufferPointer, arena: ResourceArena) -> String {
+        if let (k, start, end) = resource(containing: o, in: arena), end <= bytes.count {
+            let record = arena.resources[k]
+            let top = arena.topLevel
+            let prefix: String?
+            if record.flags.contains(.isIncluded) {
+                let first = Int(top.includedStart)
+                prefix = k >= first && k < first &+ Int(top.includedCount) ? "/included/\(k &- first)" : nil
+            } else {
+                let first = Int(top.primaryStart)
+                let inSection = !top.primaryIsLinkage && k >= first && k < first &+ Int(top.primaryCount)
+                prefix = !inSection ? nil : top.data == .one ? "/data" : "/data/\(k &- first)"
+            }
+            if let prefix {
+                let inside = unsafe pointer(o, inside: record, spanning: start..<end, of: bytes, arena: arena)
+                return prefix + inside
+            }
+        }
+        let whole = StreamLocation(origin: 0, lines: nil, primaryBase: 0, includedBase: 0)
+        if let place = unsafe whole.completedMember(containing: o, in: bytes, arena: arena) { return place }
+        return unsafe SourceLocator.locate(offsets: [o], in: bytes).first?.pointer ?? ""
+    }
+
+    /// The pointer of offset `o` relative to the resource object `record` at `span`: through the
+    /// relationship whose key or object holds it, or through `attributes`, else over the object.
+    private static func pointer(
+        _ o: Int, inside record: ResourceRecord, spanning span: Range<Int>, of bytes: UnsafeRawBufferPointer,
+        arena: ResourceArena
+    ) -> String {
+        func walk(_ range: Range<Int>) -> String {
+            unsafe withSlice(bytes, range) { unsafe SourceLocator.locate(offsets: [o &- range.lowerBound], in: $0) }
+                .first?.pointer ?? ""
+        }
+        let first = Int(record.firstRelationship)
+        for r in first..<(first &+ Int(record.relationshipCount)) where r < arena.relationships.count {
+            let relationship = arena.relationships[r]
+            let object = relationship.object
+            guard relationship.name.isPresent, object.isPresent, Int(object.end) <= span.upperBound else { continue }
+            // The key's opening quote, or the value.
+            let onKey = o == Int(relationship.name.start) &- 1
+            guard onKey || (Int(object.start) <= o && o < Int(object.end)) else { continue }
+            let name = unsafe JSONStringDecoding.decode(
+                bytes.slice(relationship.name), hasEscapes: relationship.flags.contains(.nameHasEscapes))
+            var path = "/relationships/"
+            SourceLocator.appendToken(name, to: &path)
+            return onKey ? path : path + walk(Int(object.start)..<Int(object.end))
+        }
+        let attributes = record.attributes
+        if attributes.isPresent, Int(attributes.start) <= o, o < Int(attributes.end),
+            Int(attributes.end) <= span.upperBound
+        {
+            return "/attributes" + walk(Int(attributes.start)..<Int(attributes.end))
+        }
+        return walk(span)
+    }
+
+    /// The index and object range of the resource record whose object holds offset `o`, if any.
+    static func resource(containing o: Int, in arena: ResourceArena) -> (Int, Int, Int)? {
+        let resources = arena.resources
+        var low = 0
+        var high = resources.count
+        while low < high {
+            let middle = (low &+ high) &>> 1
+            if resources[middle].object.isPresent && Int(resources[middle].object.start) <= o {
+                low = middle &+ 1
+            } else {
+                high = middle
+            }
+        }
+        guard low > 0 else { return nil }
+        let object = resources[low &- 1].object
+        guard object.isPresent, Int(object.start) <= o, o < Int(object.end) else { return nil }
+        return (low &- 1, Int(object.start), Int(object.end))
     }
 }
 
