@@ -370,15 +370,7 @@ extension JSONScanner {
                     }
                     continue
                 }
-                try push(isObject: isObject, at: base &+ pos)
-                inObject = isObject
-                if isObject {
-                    try handler.beginObject(at: base &+ pos)
-                    expect = .firstKeyOrEnd
-                } else {
-                    try handler.beginArray(at: base &+ pos)
-                    expect = .firstElementOrEnd
-                }
+                try open(isObject: isObject, at: base &+ pos, inObject: &inObject, expect: &expect, into: &handler)
                 i = pos &+ 1
 
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):

@@ -317,15 +317,7 @@ public struct JSONScanner: Sendable {
                         i = end
                         continue
                     }
-                    try push(isObject: isObject, at: base &+ i)
-                    inObject = isObject
-                    if isObject {
-                        try handler.beginObject(at: base &+ i)
-                        expect = .firstKeyOrEnd
-                    } else {
-                        try handler.beginArray(at: base &+ i)
-                        expect = .firstElementOrEnd
-                    }
+                    try open(isObject: isObject, at: base &+ i, inObject: &inObject, expect: &expect, into: &handler)
                     i &+= 1
 
                 case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
@@ -406,6 +398,23 @@ public struct JSONScanner: Sendable {
         let word = (depth &>> 6) &- 1
         if word == outerContainers.count { outerContainers.append(0) }
         if isObject { outerContainers[word] |= bit } else { outerContainers[word] &= ~bit }
+    }
+
+    /// Opens a container at `offset` (the bracket is there and a value may start): enforces
+    /// the depth limit, reports the event and sets what may follow.
+    @inline(__always)
+    mutating func open<H: JSONEventHandler>(
+        isObject: Bool, at offset: Int, inObject: inout Bool, expect: inout Expect, into handler: inout H
+    ) throws(JSONAPIError) {
+        try push(isObject: isObject, at: offset)
+        inObject = isObject
+        if isObject {
+            try handler.beginObject(at: offset)
+            expect = .firstKeyOrEnd
+        } else {
+            try handler.beginArray(at: offset)
+            expect = .firstElementOrEnd
+        }
     }
 
     /// Closes the innermost container (the caller checked the bracket matches it).

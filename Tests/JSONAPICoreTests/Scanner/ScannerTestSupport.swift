@@ -56,12 +56,14 @@ struct ScanOutcome: Equatable, CustomStringConvertible {
 }
 
 /// Scans `bytes` fed as the chunks that end at each of `cuts` (ascending, inside the bytes), then
-/// the rest as the final chunk. An empty `cuts` scans the whole buffer at once.
+/// the rest as the final chunk, with `structuralIndex` ahead of the state machine. An empty
+/// `cuts` scans the whole buffer at once.
 func scan(
     _ bytes: [UInt8], cuts: [Int] = [], emptyFinalChunk: Bool = false, maximumDepth: Int = 512,
-    maximumStringBytes: Int = 1 << 30
+    maximumStringBytes: Int = 1 << 30, structuralIndex: StructuralIndex = .automatic
 ) -> ScanOutcome {
-    var scanner = JSONScanner(maximumDepth: maximumDepth, maximumStringBytes: maximumStringBytes)
+    var scanner = JSONScanner(
+        maximumDepth: maximumDepth, maximumStringBytes: maximumStringBytes, structuralIndex: structuralIndex)
     var handler = RecordingHandler()
     var bounds = [0] + cuts + [bytes.count]
     if emptyFinalChunk { bounds.append(bytes.count) }

@@ -87,22 +87,7 @@ private func firstInvalidByte(_ bytes: [UInt8]) -> Int {
 
 /// The scanner's events and error for `bytes` fed in chunks ending at `cuts`, with `kernel`.
 private func scanWith(_ kernel: StructuralIndex, _ bytes: [UInt8], cuts: [Int] = []) -> ScanOutcome {
-    var scanner = JSONScanner(structuralIndex: kernel)
-    var handler = RecordingHandler()
-    let bounds = [0] + cuts + [bytes.count]
-    var failure: JSONAPIError?
-    bytes.withUnsafeBytes { all in
-        for k in 0..<(bounds.count - 1) {
-            let chunk = UnsafeRawBufferPointer(rebasing: all[bounds[k]..<bounds[k + 1]])
-            do throws(JSONAPIError) {
-                try scanner.scan(chunk, baseOffset: bounds[k], isFinal: k == bounds.count - 2, into: &handler)
-            } catch {
-                failure = error
-                return
-            }
-        }
-    }
-    return ScanOutcome(events: handler.events, error: failure)
+    scan(bytes, cuts: cuts, structuralIndex: kernel)
 }
 
 /// Expects every kernel to give the byte-level scanner's events and error for `bytes`, whole
