@@ -208,7 +208,10 @@ extension StructuralIndex {
     /// failed the UTF-8 check). For comparing kernels with each other and with a model.
     func positions(in bytes: [UInt8], capacity: Int = IndexStage.defaultCapacity) -> (positions: [Int], indexed: Int) {
         let kernel = max(0, resolved)
+        // SAFETY: the slots are this function's alone, freed when it returns; the stage writes at
+        // most `capacity` of them.
         let slots = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        // SAFETY: allocated above, and no pointer to it outlives this function.
         defer { unsafe slots.deallocate() }
         var found: [Int] = []
         let indexed = unsafe bytes.withUnsafeBytes { buffer -> Int in
