@@ -105,7 +105,8 @@ public protocol JSONEventHandler {
     /// Whether the handler reads most of the input itself through
     /// ``wholeObject(_:at:count:base:stringLimit:depthLimit:)``. The scanner then runs no
     /// structural index ahead of it: the index would classify bytes the handler reads anyway.
-    /// Default `false`.
+    /// The walk over the index offers no object whole, so a handler that leaves this `false`
+    /// gets events for every object there. Default `false`.
     static var readsWholeObjects: Bool { get }
 }
 

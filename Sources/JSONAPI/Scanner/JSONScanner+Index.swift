@@ -194,12 +194,6 @@ struct IndexStage {
     func isDense(count: Int, window: Int) -> Bool {
         sparseOnly && count &* Self.sparseBytesPerPosition > indexedEnd &- window
     }
-
-    /// Starts the index again at `end`, a token boundary past what is indexed, from a zero carry.
-    mutating func restart(at end: Int) {
-        indexedEnd = end
-        carry = jsonapi_index_carry()
-    }
 }
 
 extension StructuralIndex {
@@ -356,23 +350,6 @@ extension JSONScanner {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard expect.isValue else { return pos }
                 let isObject = c == UInt8(ascii: "{")
-                if isObject && depth < maximumDepth,
-                    let end = unsafe handler.wholeObject(
-                        p, at: pos, count: n, base: base, stringLimit: limit, depthLimit: maximumDepth &- depth)
-                {
-                    expect = depth == 0 ? .done : .commaOrEnd
-                    i = end
-                    // Drop the positions the handler read past; past the indexed bytes, index
-                    // again from `end`.
-                    if end > stage.indexedEnd {
-                        stage.restart(at: end)
-                        (count, next) = (0, 0)
-                    } else {
-                        // SAFETY: next < count.
-                        while next < count, unsafe window &+ Int(buffer[next]) < end { next &+= 1 }
-                    }
-                    continue
-                }
                 try open(isObject: isObject, at: base &+ pos, inObject: &inObject, expect: &expect, into: &handler)
                 i = pos &+ 1
 
@@ -404,23 +381,6 @@ extension JSONScanner {
 
             default:
                 return pos
-            }
-            // The colon after a key and the comma after a value nearly always come next: take
-            // them here rather than on another turn of the dispatch.
-            if next < count && (expect == .colon || expect == .commaOrEnd) {
-                let q = unsafe window &+ Int(buffer[next])  // SAFETY: next < count.
-                let d = unsafe Self.byte(p, q)  // SAFETY: positions lie inside the chunk.
-                if expect == .colon {
-                    if d == UInt8(ascii: ":") {
-                        expect = .memberValue
-                        next &+= 1
-                        i = q &+ 1
-                    }
-                } else if d == UInt8(ascii: ",") {
-                    expect = inObject ? .key : .element
-                    next &+= 1
-                    i = q &+ 1
-                }
             }
         }
     }
