@@ -6,7 +6,9 @@ import JSONAPI
 ///
 /// Before the handler runs, a `Content-Type` of the JSON:API media type with parameters other
 /// than `ext`/`profile` (or an unsupported extension) gets 415, and an `Accept` whose JSON:API
-/// media ranges are all unusable gets 406 (JSON:API 1.1, through ``JSONAPINegotiation``).
+/// media ranges are all unusable gets 406 (JSON:API 1.1, through ``JSONAPINegotiation``); a
+/// `GET` of a route that answers another media type, such as `/openapi.json`, is answered when
+/// `Accept` allows that type.
 ///
 /// After it, any thrown error becomes an error document with the core's status mapping
 /// (``JSONAPIErrorConvertible``): parsing errors 400 or 413, query problems 400, decoding
@@ -37,8 +39,7 @@ public struct JSONAPIMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         var response: Response
         do {
-            try configuration.negotiate(contentType: request.headers[.contentType], accept: request.headers[.accept])
-            response = try await next(request, context)
+            response = try await negotiated(request, context: context, next: next)
         } catch {
             let objects = Self.errorObjects(describing: error)
             if objects.contains(where: { ($0.httpStatus ?? 500) >= 500 }) {
@@ -48,6 +49,28 @@ public struct JSONAPIMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         Self.addVaryAccept(to: &response.headers)
         return response
+    }
+
+    /// The answer of the rest of the chain, after negotiation.
+    ///
+    /// A `GET` or `HEAD` refused for its `Accept` (406) may be for a route that answers another
+    /// media type, such as the service's OpenAPI document (`application/json`): the route is
+    /// asked, which changes nothing, and its answer goes out when `Accept` allows its type
+    /// (``JSONAPI/JSONAPIConfiguration/allowsAnswer(of:accept:)``); otherwise the 406 stands.
+    private func negotiated(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let accept = request.headers[.accept]
+        do {
+            try configuration.negotiate(contentType: request.headers[.contentType], accept: accept)
+        } catch let refusal as NegotiationFailure where refusal.status == 406 && [.get, .head].contains(request.method)
+        {
+            guard let answer = try? await next(request, context),
+                configuration.allowsAnswer(of: answer.headers[.contentType], accept: accept)
+            else { throw refusal }
+            return answer
+        }
+        return try await next(request, context)
     }
 
     /// Adds `Accept` to `Vary` unless it is listed already (or `Vary` is `*`).

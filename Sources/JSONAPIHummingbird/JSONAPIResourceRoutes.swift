@@ -1,8 +1,10 @@
 import Hummingbird
 import JSONAPI
+import JSONAPIServer
 
 /// The standard JSON:API endpoints of one resource type, registered with
-/// ``Hummingbird/RouterMethods/addJSONAPIResource(_:_:)``.
+/// ``Hummingbird/RouterMethods/addJSONAPIResource(_:_:)``: a handler for each route of
+/// ``JSONAPIServer/ResourceRoute``, the table of which method each endpoint takes.
 ///
 /// Each handler is optional; an endpoint without one is not registered. A path none of whose
 /// handlers is set answers 404 through ``JSONAPIMiddleware``; a path with some answers the
@@ -59,6 +61,38 @@ public struct JSONAPIResourceRoutes<Context: RequestContext>: Sendable {
 
     /// Creates an empty set of handlers.
     public init() {}
+
+    /// The handler of `route`.
+    public subscript(route: ResourceRoute) -> Handler? {
+        get {
+            switch route {
+            case .list: collection
+            case .create: create
+            case .show: resource
+            case .update: update
+            case .delete: delete
+            case .related: related
+            case .showRelationship: relationship
+            case .replaceRelationship: replaceRelationship
+            case .addToRelationship: addToRelationship
+            case .removeFromRelationship: removeFromRelationship
+            }
+        }
+        set {
+            switch route {
+            case .list: collection = newValue
+            case .create: create = newValue
+            case .show: resource = newValue
+            case .update: update = newValue
+            case .delete: delete = newValue
+            case .related: related = newValue
+            case .showRelationship: relationship = newValue
+            case .replaceRelationship: replaceRelationship = newValue
+            case .addToRelationship: addToRelationship = newValue
+            case .removeFromRelationship: removeFromRelationship = newValue
+            }
+        }
+    }
 }
 
 extension RouterMethods {
@@ -66,29 +100,26 @@ extension RouterMethods {
     /// with `HEAD` wherever `GET` is served.
     @discardableResult
     public func addJSONAPIResource(_ path: String, _ routes: JSONAPIResourceRoutes<Context>) -> Self {
-        let resource = "\(path)/:id"
-        let relationship = "\(path)/:id/relationships/:relationship"
-        let endpoints: [(String, HTTPRequest.Method, JSONAPIResourceRoutes<Context>.Handler?)] = [
-            (path, .get, routes.collection),
-            (path, .post, routes.create),
-            (resource, .get, routes.resource),
-            (resource, .patch, routes.update),
-            (resource, .delete, routes.delete),
-            ("\(path)/:id/:relationship", .get, routes.related),
-            (relationship, .get, routes.relationship),
-            (relationship, .patch, routes.replaceRelationship),
-            (relationship, .post, routes.addToRelationship),
-            (relationship, .delete, routes.removeFromRelationship),
-        ]
-        var allowed: [String: [HTTPRequest.Method]] = [:]
-        var paths: [String] = []
-        for (routePath, method, handler) in endpoints {
-            guard let handler else { continue }
-            on(RouterPath(routePath), method: method, use: handler)
+        addJSONAPIResource(path, routes, refusing: [:])
+    }
+
+    /// ``addJSONAPIResource(_:_:)``, with the methods a path does not serve sent to the handler
+    /// `refusing` gives for the path, when it gives one (a resource service, whose `Allow` can
+    /// depend on the relationship named), instead of a fixed 405.
+    @discardableResult
+    func addJSONAPIResource(
+        _ path: String, _ routes: JSONAPIResourceRoutes<Context>,
+        refusing: [ResourceRoute.Path: JSONAPIResourceRoutes<Context>.Handler]
+    ) -> Self {
+        var allowed: [ResourceRoute.Path: [HTTPRequest.Method]] = [:]
+        for route in ResourceRoute.allCases {
+            guard let handler = routes[route], let method = HTTPRequest.Method(route.method) else { continue }
+            let routePath = RouterPath(([path] + route.path.segments { ":" + $0 }).joined(separator: "/"))
+            on(routePath, method: method, use: handler)
             if method == .get {
                 // HEAD: the head GET answers, without its body (RFC 9110 §9.3.2). Hummingbird
                 // adds HEAD routes only with `autoGenerateHeadEndpoints`.
-                on(RouterPath(routePath), method: .head) { request, context in
+                on(routePath, method: .head) { request, context in
                     let response = try await handler(request, context).response(from: request, context: context)
                     guard response.headers[.contentLength] == nil else { return response.createHeadResponse() }
                     // GET's body has no length until it is written (a streamed collection): no
@@ -96,11 +127,18 @@ extension RouterMethods {
                     return Response(status: response.status, headers: response.headers, body: ResponseBody { _ in })
                 }
             }
-            if allowed[routePath] == nil { paths.append(routePath) }
-            allowed[routePath, default: []].append(method)
+            allowed[route.path, default: []].append(method)
         }
-        for routePath in paths {
-            addJSONAPIMethodNotAllowed(routePath, allowing: allowed[routePath] ?? [])
+        for kind in ResourceRoute.Path.allCases {
+            guard let methods = allowed[kind] else { continue }
+            let routePath = ([path] + kind.segments { ":" + $0 }).joined(separator: "/")
+            guard let refusal = refusing[kind] else {
+                addJSONAPIMethodNotAllowed(routePath, allowing: methods)
+                continue
+            }
+            for method in standardMethods where !methods.contains(method) {
+                on(RouterPath(routePath), method: method, use: refusal)
+            }
         }
         return self
     }
@@ -136,9 +174,11 @@ extension RouterMethods {
     ///
     /// The request must be sent as `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"`
     /// (415 otherwise), and the configuration must list ``AtomicOperations/extensionURI`` among
-    /// its supported extensions. The operations are read and checked against the extension's
-    /// rules before `perform` runs; the results are answered with 200 and the same media type,
-    /// or 204 when no operation returned anything. `perform` should apply all operations or none.
+    /// its supported extensions: registering the endpoint without it stops the program
+    /// (``JSONAPI/AtomicOperations/requireSupport(in:path:)``). The operations are read and
+    /// checked against the extension's rules before `perform` runs; the results are answered
+    /// with 200 and the same media type, or 204 when no operation returned anything. `perform`
+    /// should apply all operations or none.
     ///
     /// ```swift
     /// router.addJSONAPIOperations("operations", configuration: configuration) { operations, request, context in
@@ -150,6 +190,7 @@ extension RouterMethods {
         _ path: String = "operations", configuration: JSONAPIConfiguration,
         perform: @escaping @Sendable ([AtomicOperation], Request, Context) async throws -> AtomicResultsDocument
     ) -> Self {
+        AtomicOperations.requireSupport(in: configuration, path: path)
         post(RouterPath(path)) { request, context -> JSONAPIResponse in
             let requestType = try request.jsonapiRequestMediaType(configuration: configuration)
             let document = try await request.jsonapiDocument(kind: .response, configuration: configuration)

@@ -58,7 +58,7 @@ extension ResourceService {
             queryOptions: configuration.queryOptions,
             filters: { type in byType[type].map(Self.filterSchema) })
         for resource in described {
-            Self.restrict(&paths, to: resource)
+            restrict(&paths, to: resource)
         }
         let writable = options.writeRules.values.contains { !$0.operations.isEmpty }
         if let operationsPath, writable {
@@ -111,40 +111,34 @@ extension ResourceService {
         return .object(properties: properties, additionalProperties: .a(false))
     }
 
-    /// Removes from `paths` the reads `resource` does not serve (its writes are left out by its
-    /// write rules), and adds `If-Match` where the declaration requires it.
-    static func restrict(_ paths: inout OpenAPI.PathItem.Map, to resource: ResourceDescription) {
+    /// Leaves in `paths` exactly the routes the service serves for `resource`
+    /// (``JSONAPIServer/ResourceService/methods(type:endpoint:)``, from the one table of
+    /// ``JSONAPIServer/ResourceRoute``), and adds `If-Match` where the declaration requires it.
+    func restrict(_ paths: inout OpenAPI.PathItem.Map, to resource: ResourceDescription) {
         let type = resource.shape.resourceType
-        let reads = resource.operations
         let ifMatch = OpenAPI.Parameter(
             name: "If-Match", context: .header(required: true, schema: .string(minLength: 1)),
             description: "The `ETag` of the resource as last read: a write to a changed resource is a 412.")
-        func edit(_ path: OpenAPI.Path, _ change: (inout OpenAPI.PathItem) -> Void) {
+        func edit(_ path: OpenAPI.Path, _ endpoint: ResourceRequest.Endpoint) {
             guard case .b(var item)? = paths[path] else { return }
-            change(&item)
-            if item.endpoints.isEmpty { paths[path] = nil } else { paths[path] = .b(item) }
+            let served = Set(methods(type: type, endpoint: endpoint))
+            for operation in item.endpoints where !served.contains(operation.method.rawValue.uppercased()) {
+                item[operation.method] = nil
+            }
+            if resource.requiresIfMatch {
+                item.patch?.parameters.append(.b(ifMatch))
+                if endpoint.path == .relationship { item.post?.parameters.append(.b(ifMatch)) }
+                item.delete?.parameters.append(.b(ifMatch))
+            }
+            paths[path] = item.endpoints.isEmpty ? nil : .b(item)
         }
-        func requireIfMatch(_ item: inout OpenAPI.PathItem) {
-            guard resource.requiresIfMatch else { return }
-            item.patch?.parameters.append(.b(ifMatch))
-            item.post?.parameters.append(.b(ifMatch))
-            item.delete?.parameters.append(.b(ifMatch))
-        }
-        edit(OpenAPI.Path([type])) { item in
-            if !reads.contains(.list) { item.get = nil }
-        }
-        edit(OpenAPI.Path([type, "{id}"])) { item in
-            if !reads.contains(.read) { item.get = nil }
-            requireIfMatch(&item)
-        }
+        edit(OpenAPI.Path([type]), .collection)
+        edit(OpenAPI.Path([type, "{id}"]), .resource(id: ""))
         for relationship in resource.shape.relationships {
             // Member names are the coding keys: the service writes them as declared.
             let name = relationship.name
-            if !reads.contains(.read) { paths[OpenAPI.Path([type, "{id}", name])] = nil }
-            edit(OpenAPI.Path([type, "{id}", "relationships", name])) { item in
-                if !reads.contains(.read) { item.get = nil }
-                requireIfMatch(&item)
-            }
+            edit(OpenAPI.Path([type, "{id}", name]), .related(id: "", relationship: name))
+            edit(OpenAPI.Path([type, "{id}", "relationships", name]), .relationship(id: "", relationship: name))
         }
     }
 }

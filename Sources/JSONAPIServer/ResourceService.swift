@@ -83,35 +83,6 @@ public struct ResourceService: Sendable {
     /// The types served, in order.
     public var resourceTypes: [String] { resources.keys.sorted() }
 
-    /// The methods `endpoint` of `type` answers, in the order of an `Allow` header; empty for a
-    /// type that is not served. A to-one relationship answers `GET` and `PATCH` (`POST` and
-    /// `DELETE` add and remove members of to-many ones); an endpoint with an empty relationship
-    /// name stands for any relationship.
-    public func methods(type: String, endpoint: ResourceRequest.Endpoint) -> [String] {
-        guard let resource = resources[type] else { return [] }
-        let operations = resource.operations
-        var methods: [String] = []
-        switch endpoint {
-        case .collection:
-            if operations.contains(.list) { methods.append("GET") }
-            if operations.contains(.create) { methods.append("POST") }
-        case .resource:
-            if operations.contains(.read) { methods.append("GET") }
-            if operations.contains(.update) { methods.append("PATCH") }
-            if operations.contains(.delete) { methods.append("DELETE") }
-        case .related:
-            if operations.contains(.read) { methods.append("GET") }
-        case .relationship(_, let name):
-            if operations.contains(.read) { methods.append("GET") }
-            if operations.contains(.changeRelationships) {
-                methods.append("PATCH")
-                // Adding and removing members is defined for to-many relationships only.
-                if resource.shape.relationship(name)?.cardinality != .toOne { methods += ["POST", "DELETE"] }
-            }
-        }
-        return methods
-    }
-
     /// The 405 that ``respond(to:)`` answers a request with `method` (upper case) to `endpoint`
     /// of the served `type` with, listing the methods it allows (``methods(type:endpoint:)``;
     /// `HEAD` goes where `GET` goes), or nil when the endpoint serves the method. The adapters

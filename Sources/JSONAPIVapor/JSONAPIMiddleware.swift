@@ -6,7 +6,9 @@ import Vapor
 ///
 /// Before the route runs, a `Content-Type` of the JSON:API media type with parameters other than
 /// `ext`/`profile` (or an unsupported extension) gets 415, and an `Accept` whose JSON:API media
-/// ranges are all unusable gets 406 (JSON:API 1.1, through ``JSONAPI/JSONAPINegotiation``).
+/// ranges are all unusable gets 406 (JSON:API 1.1, through ``JSONAPI/JSONAPINegotiation``); a
+/// `GET` of a route that answers another media type, such as `/openapi.json`, is answered when
+/// `Accept` allows that type.
 ///
 /// After it, any thrown error becomes an error document with the core's status mapping
 /// (``JSONAPI/JSONAPIErrorConvertible``): parsing errors 400 or 413, query problems 400,
@@ -38,9 +40,7 @@ public struct JSONAPIMiddleware: AsyncMiddleware {
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         var response: Response
         do {
-            try configuration.negotiate(
-                contentType: request.jsonapiFieldValue(.contentType), accept: request.jsonapiFieldValue(.accept))
-            response = try await next.respond(to: request)
+            response = try await negotiated(request, next: next)
         } catch {
             let objects = Self.errorObjects(describing: error)
             if objects.contains(where: { ($0.httpStatus ?? 500) >= 500 }) {
@@ -51,6 +51,26 @@ public struct JSONAPIMiddleware: AsyncMiddleware {
         Self.addVaryAccept(to: &response.headers)
         if ConnectionClosing.isMarked(request) { response = ConnectionClosing.closing(response) }
         return response
+    }
+
+    /// The answer of the rest of the chain, after negotiation.
+    ///
+    /// A `GET` or `HEAD` refused for its `Accept` (406) may be for a route that answers another
+    /// media type, such as the service's OpenAPI document (`application/json`): the route is
+    /// asked, which changes nothing, and its answer goes out when `Accept` allows its type
+    /// (``JSONAPI/JSONAPIConfiguration/allowsAnswer(of:accept:)``); otherwise the 406 stands.
+    private func negotiated(_ request: Request, next: any AsyncResponder) async throws -> Response {
+        let accept = request.jsonapiFieldValue(.accept)
+        do {
+            try configuration.negotiate(contentType: request.jsonapiFieldValue(.contentType), accept: accept)
+        } catch let refusal as NegotiationFailure where refusal.status == 406 && [.GET, .HEAD].contains(request.method)
+        {
+            guard let answer = try? await next.respond(to: request),
+                configuration.allowsAnswer(of: answer.headers.first(name: .contentType), accept: accept)
+            else { throw refusal }
+            return answer
+        }
+        return try await next.respond(to: request)
     }
 
     /// Adds `Accept` to `Vary` unless it is listed already (or `Vary` is `*`).

@@ -1,8 +1,10 @@
 import JSONAPI
+import JSONAPIServer
 import Vapor
 
 /// The standard JSON:API endpoints of one resource type, registered with
-/// ``Vapor/RoutesBuilder/jsonapiResource(_:_:)``.
+/// ``Vapor/RoutesBuilder/jsonapiResource(_:_:bodyStrategy:)``: a handler for each route of
+/// ``JSONAPIServer/ResourceRoute``, the table of which method each endpoint takes.
 ///
 /// Each handler is optional; an endpoint without one is not registered. A path none of whose
 /// handlers is set answers 404 through ``JSONAPIMiddleware``; a path with some answers the
@@ -61,6 +63,38 @@ public struct JSONAPIResourceRoutes: Sendable {
 
     /// Creates an empty set of handlers.
     public init() {}
+
+    /// The handler of `route`.
+    public subscript(route: ResourceRoute) -> Handler? {
+        get {
+            switch route {
+            case .list: collection
+            case .create: create
+            case .show: resource
+            case .update: update
+            case .delete: delete
+            case .related: related
+            case .showRelationship: relationship
+            case .replaceRelationship: replaceRelationship
+            case .addToRelationship: addToRelationship
+            case .removeFromRelationship: removeFromRelationship
+            }
+        }
+        set {
+            switch route {
+            case .list: collection = newValue
+            case .create: create = newValue
+            case .show: resource = newValue
+            case .update: update = newValue
+            case .delete: delete = newValue
+            case .related: related = newValue
+            case .showRelationship: relationship = newValue
+            case .replaceRelationship: replaceRelationship = newValue
+            case .addToRelationship: addToRelationship = newValue
+            case .removeFromRelationship: removeFromRelationship = newValue
+            }
+        }
+    }
 }
 
 extension RoutesBuilder {
@@ -76,32 +110,36 @@ extension RoutesBuilder {
     public func jsonapiResource(
         _ path: String, _ routes: JSONAPIResourceRoutes, bodyStrategy: HTTPBodyStreamStrategy = .stream
     ) {
-        let collection = path.pathComponents
-        let resource = collection + [":id"]
-        let relationship = resource + ["relationships", ":relationship"]
-        let endpoints: [([PathComponent], HTTPMethod, JSONAPIResourceRoutes.Handler?)] = [
-            (collection, .GET, routes.collection),
-            (collection, .POST, routes.create),
-            (resource, .GET, routes.resource),
-            (resource, .PATCH, routes.update),
-            (resource, .DELETE, routes.delete),
-            (resource + [":relationship"], .GET, routes.related),
-            (relationship, .GET, routes.relationship),
-            (relationship, .PATCH, routes.replaceRelationship),
-            (relationship, .POST, routes.addToRelationship),
-            (relationship, .DELETE, routes.removeFromRelationship),
-        ]
-        var allowed: [[PathComponent]: [HTTPMethod]] = [:]
-        var paths: [[PathComponent]] = []
-        for (components, method, handler) in endpoints {
-            guard let handler else { continue }
-            let strategy: HTTPBodyStreamStrategy = method == .GET ? .collect : bodyStrategy
-            on(method, components, body: strategy, use: handler)
-            if allowed[components] == nil { paths.append(components) }
-            allowed[components, default: []].append(method)
+        jsonapiResource(path, routes, bodyStrategy: bodyStrategy, refusing: [:])
+    }
+
+    /// ``jsonapiResource(_:_:bodyStrategy:)``, with the methods a path does not serve sent to the
+    /// handler `refusing` gives for the path, when it gives one (a resource service, whose
+    /// `Allow` can depend on the relationship named), instead of a fixed 405.
+    func jsonapiResource(
+        _ path: String, _ routes: JSONAPIResourceRoutes, bodyStrategy: HTTPBodyStreamStrategy,
+        refusing: [ResourceRoute.Path: JSONAPIResourceRoutes.Handler]
+    ) {
+        func components(_ kind: ResourceRoute.Path) -> [PathComponent] {
+            path.pathComponents + kind.segments { ":" + $0 }.map { PathComponent(stringLiteral: $0) }
         }
-        for components in paths {
-            jsonapiMethodNotAllowed(components, allowing: allowed[components] ?? [])
+        var allowed: [ResourceRoute.Path: [HTTPMethod]] = [:]
+        for route in ResourceRoute.allCases {
+            guard let handler = routes[route] else { continue }
+            let method = HTTPMethod(rawValue: route.method)
+            let strategy: HTTPBodyStreamStrategy = method == .GET ? .collect : bodyStrategy
+            on(method, components(route.path), body: strategy, use: handler)
+            allowed[route.path, default: []].append(method)
+        }
+        for kind in ResourceRoute.Path.allCases {
+            guard let methods = allowed[kind] else { continue }
+            guard let refusal = refusing[kind] else {
+                jsonapiMethodNotAllowed(components(kind), allowing: methods)
+                continue
+            }
+            for method in standardMethods where !methods.contains(method) {
+                on(method, components(kind), body: .collect, use: refusal)
+            }
         }
     }
 
@@ -134,10 +172,11 @@ extension RoutesBuilder {
     ///
     /// The request must be sent as `application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"`
     /// (415 otherwise), and the configuration must list ``JSONAPI/AtomicOperations/extensionURI``
-    /// among its supported extensions. The operations are read (streamed) and checked against the
-    /// extension's rules before `perform` runs; the results are answered with 200 and the same
-    /// media type, or 204 when no operation returned anything. `perform` should apply all
-    /// operations or none.
+    /// among its supported extensions: registering the endpoint without it stops the program
+    /// (``JSONAPI/AtomicOperations/requireSupport(in:path:)``). The operations are read
+    /// (streamed) and checked against the extension's rules before `perform` runs; the results
+    /// are answered with 200 and the same media type, or 204 when no operation returned
+    /// anything. `perform` should apply all operations or none.
     ///
     /// ```swift
     /// app.jsonapiOperations("operations", configuration: configuration) { operations, request in
@@ -148,6 +187,7 @@ extension RoutesBuilder {
         _ path: String = "operations", configuration: JSONAPIConfiguration,
         perform: @escaping @Sendable ([AtomicOperation], Request) async throws -> AtomicResultsDocument
     ) {
+        AtomicOperations.requireSupport(in: configuration, path: path)
         on(.POST, path.pathComponents, body: .stream) { request async throws -> JSONAPIResponse in
             let requestType = try request.jsonapiRequestMediaType(configuration: configuration)
             let document = try await request.jsonapiDocument(kind: .response, configuration: configuration)

@@ -17,15 +17,16 @@ extension RoutesBuilder {
     /// app.jsonapiService(service)
     /// ```
     ///
+    /// When the service has an OpenAPI document
+    /// (``JSONAPIServer/ResourceService/openAPIDocument``), it is written once here and served
+    /// at `GET /openapi.json` as `application/json`.
+    ///
     /// - Parameters:
     ///   - service: The declared resources.
     ///   - operations: The path of an Atomic Operations endpoint run by
     ///     ``JSONAPIServer/ResourceService/perform(_:request:)``, or nil (the default) for none;
-    ///     the service's configuration must list `AtomicOperations.extensionURI`.
-    ///
-    /// When the service has an OpenAPI document
-    /// (``JSONAPIServer/ResourceService/openAPIDocument``), it is written once here and served
-    /// at `GET /openapi.json` as `application/json`.
+    ///     the service's configuration must list `AtomicOperations.extensionURI` (the program
+    ///     stops here otherwise: every request to the endpoint would be a 415).
     ///   - userInfo: Values for the declarations' hooks and authorization rules, read from each
     ///     request (the authenticated user, ...).
     public func jsonapiService(
@@ -84,22 +85,14 @@ extension RoutesBuilder {
                 .relationship(
                     id: try $0.parameters.require("id"), relationship: try $0.parameters.require("relationship"))
             }
-            let served = { (endpoint: ResourceRequest.Endpoint, method: String) in
-                service.methods(type: type, endpoint: endpoint).contains(method)
-            }
-            let anyID = ResourceRequest.Endpoint.resource(id: "")
-            let anyRelationship = ResourceRequest.Endpoint.relationship(id: "", relationship: "")
-            if served(.collection, "GET") { routes.collection = collection }
-            if served(.collection, "POST") { routes.create = collection }
-            if served(anyID, "GET") { routes.resource = resource }
-            if served(anyID, "PATCH") { routes.update = resource }
-            if served(anyID, "DELETE") { routes.delete = resource }
-            if served(.related(id: "", relationship: ""), "GET") { routes.related = related }
-            if served(anyRelationship, "GET") { routes.relationship = relationship }
-            if served(anyRelationship, "PATCH") { routes.replaceRelationship = relationship }
-            if served(anyRelationship, "POST") { routes.addToRelationship = relationship }
-            if served(anyRelationship, "DELETE") { routes.removeFromRelationship = relationship }
-            jsonapiResource(type, routes)
+            // The methods a path does not serve go to its handler too, whose refusal names the
+            // methods of the relationship asked for (a to-one has no POST or DELETE).
+            let refusing = [
+                ResourceRoute.Path.collection: collection, .resource: resource, .related: related,
+                .relationship: relationship,
+            ]
+            for route in service.routes(type: type) { routes[route] = refusing[route.path] }
+            jsonapiResource(type, routes, bodyStrategy: .stream, refusing: refusing)
         }
     }
 }

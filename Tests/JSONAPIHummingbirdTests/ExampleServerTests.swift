@@ -35,6 +35,12 @@ import Testing
         try await withServer(maximumBodyBytes: 256) { try await $0.errorsAndNegotiation() }
     }
 
+    /// Each path answers the methods of the service's route table and no other.
+    @Test func routesFollowTheTable() async throws {
+        let table = try await ExampleService(store: .seeded(articles: 1, seed: 7)).resources
+        try await withServer { try await $0.routesFollowTheTable(table) }
+    }
+
     /// What the OpenAPI document promises, one request each: the regressions schemathesis found.
     @Test func documentedBehaviour() async throws {
         try await withServer { try await $0.documentedBehaviour() }

@@ -75,6 +75,46 @@ import Testing
         #expect(unlisted["paths"]["/operations"].isAbsent)
     }
 
+    /// The document lists exactly the routes of the service's table (`ResourceService.routes`,
+    /// `methods(type:endpoint:)`), for every combination of operations a declaration can serve.
+    @Test func routesAreTheServiceTable() throws {
+        let single: [ResourceOperations] = [.list, .read, .create, .update, .delete, .changeRelationships]
+        for mask in 0..<(1 << single.count) {
+            var operations: ResourceOperations = []
+            for (bit, operation) in single.enumerated() where mask & (1 << bit) != 0 { operations.insert(operation) }
+            let service = Self.service { $0.operations = operations }
+            let document = service.openAPIDocument(title: "Shelves", version: "1")
+            var listed: Set<String> = []
+            for (path, item) in document.paths {
+                guard case .b(let item) = item else { continue }
+                for endpoint in item.endpoints {
+                    listed.insert("\(endpoint.method.rawValue.uppercased()) \(path.rawValue)")
+                }
+            }
+            var served: Set<String> = []
+            for type in service.resourceTypes {
+                let relationships = service.description(of: type)?.shape.relationships.map(\.name) ?? []
+                for route in service.routes(type: type) {
+                    let names = route.path == .collection || route.path == .resource ? [""] : relationships
+                    for name in names {
+                        let endpoint: ResourceRequest.Endpoint =
+                            switch route.path {
+                            case .collection: .collection
+                            case .resource: .resource(id: "")
+                            case .related: .related(id: "", relationship: name)
+                            case .relationship: .relationship(id: "", relationship: name)
+                            }
+                        guard service.methods(type: type, endpoint: endpoint).contains(route.method) else { continue }
+                        let path = route.path.template(type: type).replacingOccurrences(
+                            of: "{relationship}", with: name)
+                        served.insert("\(route.method) \(path)")
+                    }
+                }
+            }
+            #expect(listed == served, "operations \(operations.rawValue)")
+        }
+    }
+
     @Test func bodiesFollowTheFields() throws {
         let schemas = Self.schemas(try Encoded(Self.service().openAPIDocument(title: "Shelves", version: "1")))
         let response = schemas["Shelf"]["properties"]

@@ -40,3 +40,23 @@ extension AtomicOperations {
         return try results.jsonBytes(options: options)
     }
 }
+
+extension AtomicOperations {
+    /// Stops the program with the fix in its message when `configuration` does not list
+    /// ``extensionURI`` among its supported extensions. An endpoint served under such a
+    /// configuration would answer every request 415 (negotiation refuses the extension's media
+    /// type), so the adapters call it when they register one: the mistake shows at start, not
+    /// at the first request.
+    ///
+    /// ```swift
+    /// configuration.supportedExtensions = [AtomicOperations.extensionURI]
+    /// AtomicOperations.requireSupport(in: configuration, path: "operations")   // passes
+    /// ```
+    public static func requireSupport(in configuration: JSONAPIConfiguration, path: String) {
+        precondition(
+            configuration.supportedExtensions.contains(extensionURI),
+            "the Atomic Operations endpoint `\(path)` needs `\(extensionURI)` in the configuration's "
+                + "supportedExtensions (`configuration.supportedExtensions.append(AtomicOperations.extensionURI)`, "
+                + "in the configuration the middleware negotiates with); without it every request is a 415")
+    }
+}

@@ -196,6 +196,20 @@ extension JSONAPIConfiguration {
         _ = try responseMediaType(accept: accept)
     }
 
+    /// Whether an answer of `contentType`, a media type other than JSON:API's, may go to a
+    /// request whose `Accept` refused the JSON:API media type (a 406 from
+    /// ``negotiate(contentType:accept:)``): `Accept` allows that type
+    /// (``JSONAPINegotiation/accepts(_:type:subtype:)``). The middlewares ask it for a safe
+    /// request refused by `Accept` after the route answered, so that a route serving another
+    /// media type (a service's OpenAPI document, `application/json`) answers a client that asks
+    /// for that type. A JSON:API answer, or none, is false: the 406 stands.
+    public func allowsAnswer(of contentType: String?, accept: String?) -> Bool {
+        guard let contentType, let range = MediaRange(parsing: Array(contentType.utf8)[...], inAccept: false),
+            !range.isJSONAPI
+        else { return false }
+        return JSONAPINegotiation.accepts(accept, type: range.type, subtype: range.subtype)
+    }
+
     /// The body length a request declares in `Content-Length`, checked against
     /// ``maximumBodyBytes``: the size hint for ``DocumentParser``, or 0 when it declares none.
     ///

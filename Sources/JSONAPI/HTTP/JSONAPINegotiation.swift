@@ -226,6 +226,40 @@ public enum JSONAPINegotiation {
         return .failure(.notAcceptable("Accept does not allow the JSON:API media type (\(JSONAPIMediaType.base))"))
     }
 
+    /// Whether `Accept` allows a response of the media type `type/subtype` (lowercase, no
+    /// wildcards): the most specific range that matches it decides (`type/subtype` over
+    /// `type/*` over `*/*`, RFC 9110 §12.5.1), and allows it with `q` > 0. An absent or blank
+    /// header allows everything; parameters of the ranges are not compared.
+    ///
+    /// ```swift
+    /// JSONAPINegotiation.accepts("application/json", type: "application", subtype: "json")            // true
+    /// JSONAPINegotiation.accepts("*/*, application/json;q=0", type: "application", subtype: "json")   // false
+    /// ```
+    public static func accepts(_ header: String?, type: String, subtype: String) -> Bool {
+        guard let header, header.utf8.contains(where: { !MediaRange.isWhitespace($0) }) else { return true }
+        var deciding: (specificity: Int, quality: Int)?
+        for range in MediaRange.parseList(Array(header.utf8)) {
+            let specificity: Int
+            if range.type == type && range.subtype == subtype {
+                specificity = 2
+            } else if range.type == type && range.subtype == "*" {
+                specificity = 1
+            } else if range.type == "*" && range.subtype == "*" {
+                specificity = 0
+            } else {
+                continue
+            }
+            if let current = deciding,
+                current.specificity > specificity
+                    || (current.specificity == specificity && current.quality >= range.quality)
+            {
+                continue
+            }
+            deciding = (specificity, range.quality)
+        }
+        return (deciding?.quality ?? 0) > 0
+    }
+
     private static func unique(_ values: [String]) -> [String] {
         var seen = Set<String>()
         return values.filter { seen.insert($0).inserted }

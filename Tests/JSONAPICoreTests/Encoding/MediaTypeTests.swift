@@ -1,6 +1,8 @@
 import JSONAPI
 import Testing
 
+@testable import JSONAPITestSupport
+
 @Suite("Encoding: JSON:API media type parsing and formatting")
 struct EncodingMediaTypeTests {
     static let atomic = "https://jsonapi.org/ext/atomic"
@@ -385,6 +387,56 @@ struct EncodingNegotiationTests {
             Self.accept(#"application/vnd.api+json; ext="\#(Self.atomic)", application/vnd.api+json"#, .v1_0)
                 == .success(JSONAPIMediaType()))
         #expect(Self.accept("*/*", .v1_0) == .success(JSONAPIMediaType()))
+    }
+
+    @Test func acceptsAnotherMediaType() {
+        let json = { (header: String?) in JSONAPINegotiation.accepts(header, type: "application", subtype: "json") }
+        #expect(json(nil) && json("") && json(" \t"))
+        #expect(json("application/json") && json("Application/JSON; charset=utf-8") && json("application/*"))
+        #expect(json("*/*") && json("text/html, application/json;q=0.1"))
+        #expect(!json("application/vnd.api+json") && !json("text/*") && !json("application/json;q=0"))
+        // The most specific range decides, whatever the order or the weights of the others.
+        #expect(!json("*/*, application/json;q=0") && !json("application/json;q=0, application/*"))
+        #expect(json("*/*;q=0, application/json") && json("application/*;q=0, application/json;q=0.001"))
+        #expect(!json("application/*;q=0, */*"))
+        // A quoted comma does not split a range.
+        #expect(json(#"text/plain; a="x, application/json;q=0", application/json"#))
+
+        let configuration = JSONAPIConfiguration()
+        #expect(configuration.allowsAnswer(of: "application/json", accept: "application/json"))
+        #expect(!configuration.allowsAnswer(of: "application/vnd.api+json", accept: "application/json"))
+        #expect(!configuration.allowsAnswer(of: nil, accept: "application/json"))
+        #expect(!configuration.allowsAnswer(of: "application/json", accept: "text/html"))
+    }
+
+    /// Against a model of RFC 9110 §12.5.1 written the long way: every range that matches,
+    /// ranked by specificity, the first of the highest weight among the most specific.
+    @Test func acceptsAgreesWithAModel() {
+        let candidates = ["application/json", "application/*", "*/*", "text/html", "text/*", "application/xml"]
+        let weights = ["", ";q=0", ";q=0.5", ";q=1", ";q=0.000", ";level=1"]
+        var random = SplitMix64(seed: 11)
+        for _ in 0..<2_000 {
+            let count = Int(random.next() % 4)
+            var ranges: [(type: String, weight: String)] = []
+            for _ in 0..<count {
+                ranges.append(
+                    (
+                        candidates[Int(random.next() % UInt64(candidates.count))],
+                        weights[Int(random.next() % UInt64(weights.count))]
+                    ))
+            }
+            let header = ranges.map { $0.type + $0.weight }.joined(separator: ", ")
+            func quality(_ weight: String) -> Double { weight.hasPrefix(";q=") ? Double(weight.dropFirst(3)) ?? 1 : 1 }
+            var expected = ranges.isEmpty
+            for pattern in ["application/json", "application/*", "*/*"] {
+                let matching = ranges.filter { $0.type == pattern }
+                if !matching.isEmpty {
+                    expected = (matching.map { quality($0.weight) }.max() ?? 0) > 0
+                    break
+                }
+            }
+            #expect(JSONAPINegotiation.accepts(header, type: "application", subtype: "json") == expected, "\(header)")
+        }
     }
 
     @Test func failureValues() {

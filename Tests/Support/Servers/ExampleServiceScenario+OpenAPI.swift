@@ -87,6 +87,28 @@ extension ExampleServiceScenario {
         #expect(document["openapi"] as? String == "3.1.1")
         let head = try #require(try await LoopbackHTTP.send(port: port, "HEAD", "/openapi.json"))
         #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Type") == "application/json")
+        // Negotiated as what it is, JSON: tools that ask for `application/json` get it (and a
+        // JSON:API client, which reads JSON); a client that refuses JSON is refused, and a JSON:API
+        // resource still needs JSON:API's type.
+        for (accept, status) in [
+            ("application/json", 200), ("application/*", 200), ("text/html, application/json;q=0.5", 200),
+            ("application/vnd.api+json", 200), ("text/html", 406), ("application/json;q=0", 406),
+        ] {
+            let answer = try #require(
+                try await LoopbackHTTP.send(port: port, "GET", "/openapi.json", text: nil, accept: accept))
+            #expect(answer.status == status, "Accept: \(accept)")
+            if status == 200 { #expect(answer.body == response.body, "Accept: \(accept)") }
+            let head = try #require(
+                try await LoopbackHTTP.send(port: port, "HEAD", "/openapi.json", text: nil, accept: accept))
+            #expect(head.status == status && head.body.isEmpty, "HEAD, Accept: \(accept)")
+        }
+        for method in ["GET", "POST"] {
+            let resource = try #require(
+                try await LoopbackHTTP.send(
+                    port: port, method, "/articles", text: method == "GET" ? nil : "{}",
+                    contentType: "application/vnd.api+json", accept: "application/json"))
+            #expect(resource.status == 406, "\(method) /articles, Accept: application/json")
+        }
         let paths = try #require(document["paths"] as? [String: Any])
         for path in [
             "/articles", "/articles/{id}", "/articles/{id}/author", "/articles/{id}/comments",
