@@ -8,7 +8,7 @@ extension ResourceService {
     /// the routes of the operations it allows (`ResourceDeclaration.operations`), request bodies
     /// without its hidden and read-only members and with the `id` its client-id policy allows,
     /// the query parameters of its rules (include paths, fieldsets, sortable fields, page limits)
-    /// and a `filter[NAME]` for each filterable attribute, typed as the attribute is; `If-Match`
+    /// and a `filter[NAME]` for each filterable attribute (and `id`), typed as the attribute is; `If-Match`
     /// as a required header where the declaration requires it; and the Atomic Operations
     /// endpoint at `operationsPath` when given and some type accepts a change. A read-only
     /// relationship keeps its change routes: JSON:API answers them 403, not 405.
@@ -94,9 +94,12 @@ extension ResourceService {
     }
 
     /// The `filter` object of a collection: one member per filterable attribute, a value of the
-    /// attribute's JSON type.
+    /// attribute's JSON type, and `id` when the id is filterable.
     static func filterSchema(_ resource: ResourceDescription) -> JSONSchema {
         var properties: OrderedDictionary<String, JSONSchema> = [:]
+        if resource.filterable.contains("id") {
+            properties["id"] = .string(required: false, description: "The resource whose `id` is this value.")
+        }
         for attribute in resource.shape.attributes where resource.filterable.contains(attribute.name) {
             let description = "Resources whose `\(attribute.name)` equals this value."
             switch attribute.value.kind {

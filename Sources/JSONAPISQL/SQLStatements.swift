@@ -172,6 +172,11 @@ struct SQLStatements: Sendable {
         switch filter {
         case .compare(let name, let comparison, let value):
             let (column, storage) = try attributeColumn(name)
+            if name == "id", value != .null, Self.storedID(value, storage) == .null {
+                // No row has this id: every row differs from it.
+                return comparison == .notEqual ? "TRUE" : "FALSE"
+            }
+            let value = name == "id" ? Self.storedID(value, storage) : value
             guard value != .null, let bind = Self.bind(value, storage) else { return "FALSE" }
             let op: String
             switch comparison {
@@ -203,6 +208,7 @@ struct SQLStatements: Sendable {
             }
         case .oneOf(let name, let values):
             let (column, storage) = try attributeColumn(name)
+            let values = name == "id" ? values.map { Self.storedID($0, storage) } : values
             let binds = values.compactMap { $0 == .null ? nil : Self.bind($0, storage) }
             guard !binds.isEmpty else { return "FALSE" }
             return "(" + ordered(column, storage) + " IN (\(binds: binds))) IS TRUE"
@@ -295,6 +301,9 @@ struct SQLStatements: Sendable {
     }
 
     func attributeColumn(_ name: String) throws -> (SQLQueryString, SQLTableInfo.Storage) {
+        if name == "id" {
+            return ("\(ident: alias).\(ident: table.idColumn)", table.idKind == .integer ? .integer : .text)
+        }
         guard let attribute = table.attribute(name) else { throw unknown(name) }
         return ("\(ident: alias).\(ident: attribute.column)", attribute.storage)
     }
@@ -307,6 +316,15 @@ struct SQLStatements: Sendable {
 
     func unknown(_ name: String) -> SQLDeclarationError {
         SQLDeclarationError("`\(table.type)` has no stored member `\(name)`")
+    }
+
+    /// An id compared in a filter (a string) as the id column holds it: an integer column holds
+    /// the ids written as integers in their shortest form (`7`, not `07`), and no other string
+    /// equals any of its rows (null, which matches nothing).
+    static func storedID(_ value: JSON, _ storage: SQLTableInfo.Storage) -> JSON {
+        guard storage == .integer, case .string(let text) = value else { return value }
+        guard let number = Int64(text), String(number) == text else { return .null }
+        return .int(number)
     }
 
     /// A filter's value as the column holds it, or nil when it cannot equal any (a string for an

@@ -78,7 +78,9 @@ public struct ResourceFields: Sendable, Hashable {
     /// The attributes `sort` may name. Default: the attributes whose value is a string, number,
     /// boolean or enumeration.
     public var sortable: Set<String>
-    /// The attributes `filter[NAME]` may name. Default: as ``sortable``.
+    /// The attributes `filter[NAME]` and filter expressions may name, and `id` for the resource
+    /// id (compared for equality only: `filter[id]=7`, `filter=any(id,'2','3')`). Default: as
+    /// ``sortable``, and `id`.
     public var filterable: Set<String>
     /// The relationships `include` may name. Default: all of them.
     public var includable: Set<String>
@@ -92,7 +94,7 @@ public struct ResourceFields: Sendable, Hashable {
             }
         }.map(\.name)
         sortable = Set(scalars)
-        filterable = Set(scalars)
+        filterable = Set(scalars + ["id"])
         includable = Set(shape.relationships.map(\.name))
     }
 }

@@ -8,6 +8,10 @@ import JSONAPI
 /// and otherwise as ``related(_:_:)``, the ids the service found through the related type's
 /// own source.
 ///
+/// The name `id` stands for the resource id (no attribute may be named so): the service
+/// compares it for equality only (`compare` with `equal` or `notEqual`, and `oneOf`), with
+/// string values.
+///
 /// A data source translates it into its own query language; `matches` evaluates it against a
 /// resource object, as ``InMemoryDataSource`` does. A comparison with an attribute that is `null`
 /// or absent is false (only `isNull` holds), as in SQL.
@@ -51,7 +55,7 @@ public indirect enum ResourceFilter: Sendable, Hashable {
     public func matches(_ resource: JSONAPIResourceObject) -> Bool {
         switch self {
         case .compare(let name, let comparison, let value):
-            guard let actual = resource.attributes[name], actual != .null, value != .null else { return false }
+            guard let actual = Self.value(of: name, in: resource), actual != .null, value != .null else { return false }
             let order = JSONOrdering.compare(actual, value)
             if JSONOrdering.rank(actual) != JSONOrdering.rank(value) { return comparison == .notEqual }
             switch comparison {
@@ -63,7 +67,7 @@ public indirect enum ResourceFilter: Sendable, Hashable {
             case .greaterOrEqual: return order != .less
             }
         case .text(let name, let match, let text):
-            guard case .string(let actual)? = resource.attributes[name] else { return false }
+            guard case .string(let actual)? = Self.value(of: name, in: resource) else { return false }
             let haystack = Array(actual.utf8)
             let needle = Array(text.utf8)
             switch match {
@@ -79,7 +83,7 @@ public indirect enum ResourceFilter: Sendable, Hashable {
                 return false
             }
         case .oneOf(let name, let values):
-            guard let actual = resource.attributes[name], actual != .null else { return false }
+            guard let actual = Self.value(of: name, in: resource), actual != .null else { return false }
             return values.contains { JSONOrdering.compare(actual, $0) == .equal }
         case .isNull(let name):
             if let relationship = resource.relationships[name] {
@@ -89,7 +93,7 @@ public indirect enum ResourceFilter: Sendable, Hashable {
                 case .null?, nil: return true
                 }
             }
-            return resource.attributes[name].map { $0 == .null } ?? true
+            return Self.value(of: name, in: resource).map { $0 == .null } ?? true
         case .related(let name, let ids):
             switch resource.relationships[name]?.data {
             case .one(let identifier)?: return identifier.id.map(ids.contains) ?? false
@@ -101,6 +105,11 @@ public indirect enum ResourceFilter: Sendable, Hashable {
         case .any(let conditions): return conditions.contains { $0.matches(resource) }
         case .not(let condition): return !condition.matches(resource)
         }
+    }
+
+    /// The attribute `name` of `resource`, or its id for `id`.
+    private static func value(of name: String, in resource: JSONAPIResourceObject) -> JSON? {
+        name == "id" ? resource.id.map(JSON.string) : resource.attributes[name]
     }
 }
 

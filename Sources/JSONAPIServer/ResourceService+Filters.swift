@@ -91,6 +91,8 @@ extension ResourceService {
     /// Where a field leads: the declaration that holds its last member, and that member's shape.
     enum Target {
         case attribute(any ServedResource, MemberShape)
+        /// The resource id (`id`), compared for equality only.
+        case identifier(any ServedResource)
         case relationship(any ServedResource, RelationshipShape)
         case problem(String)
     }
@@ -99,6 +101,12 @@ extension ResourceService {
         var current = resource
         for (index, name) in field.names.enumerated() {
             let isLast = index == field.names.count - 1
+            if isLast, name == "id" {
+                guard current.fields.filterable.contains(name) else {
+                    return .problem("`\(current.type)` cannot be filtered by `id`")
+                }
+                return .identifier(current)
+            }
             if isLast, let member = current.shape.attribute(name), !current.fields.hidden.contains(name) {
                 guard current.fields.filterable.contains(name) else {
                     return .problem("`\(current.type)` cannot be filtered by `\(name)`")
@@ -128,6 +136,7 @@ extension ResourceService {
         func attribute(_ field: FilterField) -> MemberShape? {
             switch target(of: field, from: resource) {
             case .attribute(_, let member): return member
+            case .identifier: problems.append(FilterSyntaxError(Self.identifierRule, offset: field.offset))
             case .relationship(let owner, _):
                 problems.append(
                     FilterSyntaxError("`\(field)` is a relationship of `\(owner.type)`", offset: field.offset))
@@ -150,9 +159,32 @@ extension ResourceService {
                         offset: field.offset))
             }
         }
+        // `id`: a string, or an integer written without quotes; equality only.
+        func identifier(_ field: FilterField, _ literals: [JSON]) {
+            switch target(of: field, from: resource) {
+            case .identifier:
+                for literal in literals {
+                    switch literal {
+                    case .string, .int: continue
+                    default:
+                        problems.append(
+                            FilterSyntaxError(
+                                "`\(field)` is an id; \((try? literal.jsonString()) ?? "the value") is not a string",
+                                offset: field.offset))
+                    }
+                }
+            case .problem(let message): problems.append(FilterSyntaxError(message, offset: field.offset))
+            default: _ = attribute(field)
+            }
+        }
         var pending = [expression]
         while let next = pending.popLast() {
             switch next {
+            case .compare(let field, let comparison, let literal)
+            where field.names.last == "id" && [.equal, .notEqual].contains(comparison):
+                identifier(field, [literal])
+            case .oneOf(let field, let literals) where field.names.last == "id":
+                identifier(field, literals)
             case .compare(let field, _, let literal):
                 if let member = attribute(field) { value(literal, fits: member, field) }
             case .text(let field, _, _):
@@ -163,14 +195,25 @@ extension ResourceService {
             case .oneOf(let field, let literals):
                 if let member = attribute(field) { for literal in literals { value(literal, fits: member, field) } }
             case .isNull(let field):
-                if case .problem(let message) = target(of: field, from: resource) {
-                    problems.append(FilterSyntaxError(message, offset: field.offset))
+                switch target(of: field, from: resource) {
+                case .problem(let message): problems.append(FilterSyntaxError(message, offset: field.offset))
+                case .identifier: problems.append(FilterSyntaxError(Self.identifierRule, offset: field.offset))
+                default: break
                 }
             case .and(let items), .or(let items): pending += items.reversed()
             case .not(let item): pending.append(item)
             }
         }
         return problems
+    }
+
+    /// Why `id` is refused where an attribute would be compared otherwise.
+    static let identifierRule = "`id` is compared for equality only (equals, notEquals, any)"
+
+    /// A literal compared with `id`: ids are strings, and an integer stands for its digits.
+    static func identifierLiteral(_ value: JSON) -> JSON {
+        if case .int(let number) = value { return .string(String(number)) }
+        return value
     }
 
     // MARK: Resolving
@@ -200,10 +243,12 @@ extension ResourceService {
     ) async throws -> ResourceFilter {
         switch expression {
         case .compare(let field, let comparison, let value):
+            let value = field.names.last == "id" ? Self.identifierLiteral(value) : value
             return try await through(field, resource, request) { .compare($0, comparison, value) }
         case .text(let field, let match, let text):
             return try await through(field, resource, request) { .text($0, match, text) }
         case .oneOf(let field, let values):
+            let values = field.names.last == "id" ? values.map(Self.identifierLiteral) : values
             return try await through(field, resource, request) { .oneOf($0, values) }
         case .isNull(let field):
             return try await through(field, resource, request) { .isNull($0) }

@@ -73,7 +73,7 @@ extension ResourceService {
         _ operation: AtomicOperation, _ request: ResourceRequest, lids: inout [ResourceIdentifier: String]
     ) async throws -> (AtomicResultsDocument.Result, (@Sendable () async throws -> Void)?) {
         var object = JSON(operation.jsonValue)
-        try resolveLids(in: &object, lids: lids)
+        try resolveLids(in: &object, lids: lids, declaring: operation.op == .add)
         let members = object.objectValue ?? [:]
         let data = members["data"]
         let declaredLid: ResourceIdentifier? = {
@@ -174,20 +174,22 @@ extension ResourceService {
         return (type, .resource(id: id))
     }
 
-    /// Replaces each `lid` of a `ref` or an identifier by the id an earlier `add` gave it; a `lid`
-    /// that none declared fails at its pointer.
-    private func resolveLids(in object: inout JSON, lids: [ResourceIdentifier: String]) throws {
+    /// Replaces each `lid` of a `ref` or an identifier by the id an earlier `add` gave it, and
+    /// the operation's own resource's `lid` unless the operation declares it (`declaring`, an
+    /// `add`); a `lid` that none declared fails at its pointer.
+    private func resolveLids(in object: inout JSON, lids: [ResourceIdentifier: String], declaring: Bool) throws {
+        func unknown(_ type: String, _ lid: String, _ pointer: String) -> JSONAPIHTTPError {
+            JSONAPIHTTPError([
+                JSONAPIErrorObject(
+                    status: 400, code: "unknown-lid", title: "Unknown local id",
+                    detail: "no earlier operation declares the `\(type)` lid `\(lid)`", source: .pointer(pointer))
+            ])
+        }
         func resolve(_ value: inout JSON, _ pointer: String) throws {
             guard case .object(var members) = value, members["id"] == nil,
                 case .string(let type)? = members["type"], case .string(let lid)? = members["lid"]
             else { return }
-            guard let id = lids[ResourceIdentifier(type: type, lid: lid)] else {
-                throw JSONAPIHTTPError([
-                    JSONAPIErrorObject(
-                        status: 400, code: "unknown-lid", title: "Unknown local id",
-                        detail: "no earlier operation declares the `\(type)` lid `\(lid)`", source: .pointer(pointer))
-                ])
-            }
+            guard let id = lids[ResourceIdentifier(type: type, lid: lid)] else { throw unknown(type, lid, pointer) }
             members["id"] = .string(id)
             members["lid"] = nil
             value = .object(members)
@@ -205,10 +207,12 @@ extension ResourceService {
             case .object(var resource):
                 if resource["attributes"] != nil || resource["relationships"] != nil || members["ref"] == nil {
                     // A resource object: its own lid (an update of a resource added earlier) and its linkage.
-                    if resource["id"] == nil, case .string(let type)? = resource["type"],
-                        case .string(let lid)? = resource["lid"],
-                        let id = lids[ResourceIdentifier(type: type, lid: lid)]
+                    if !declaring, resource["id"] == nil, case .string(let type)? = resource["type"],
+                        case .string(let lid)? = resource["lid"]
                     {
+                        guard let id = lids[ResourceIdentifier(type: type, lid: lid)] else {
+                            throw unknown(type, lid, "/data/lid")
+                        }
                         resource["id"] = .string(id)
                         resource["lid"] = nil
                     }

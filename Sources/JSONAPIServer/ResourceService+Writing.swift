@@ -222,14 +222,19 @@ extension ResourceService {
                     Self.invalid("unknown-relationship", "`\(resource.type)` has no relationship `\(name)`", pointer))
                 continue
             }
-            guard !fields.readOnly.contains(name) else {
-                throw JSONAPIHTTPError([
-                    JSONAPIErrorObject(
-                        status: 403, code: "read-only", title: "Forbidden",
-                        detail: "the relationship `\(name)` cannot be set", source: .pointer(pointer))
-                ])
-            }
             let copy = JSONAPIRelationship(relationship)
+            if fields.readOnly.contains(name) {
+                // Linkage equal to what the record holds (an empty to-many on a create, what the
+                // client read on an update) changes nothing, and passes.
+                guard let data = copy.data, Self.sameLinkage(data, record.relationships[name]?.data) else {
+                    throw JSONAPIHTTPError([
+                        JSONAPIErrorObject(
+                            status: 403, code: "read-only", title: "Forbidden",
+                            detail: "the relationship `\(name)` cannot be set", source: .pointer(pointer))
+                    ])
+                }
+                continue
+            }
             guard let data = copy.data else { continue }
             let identifiers: [ResourceIdentifier]
             switch data {
@@ -242,6 +247,18 @@ extension ResourceService {
             try await checkLinkage(
                 identifiers, shape: shape, pointer: { isMany ? pointer + "/data/\($0)" : pointer + "/data" }, request)
             record.relationships[name] = JSONAPIRelationship(data: data)
+        }
+    }
+
+    /// Whether linkage `sent` is what a record holding `stored` already has: the same
+    /// identifiers (a to-many's in any order), no linkage read as empty or null.
+    static func sameLinkage(_ sent: JSONAPIRelationship.Linkage, _ stored: JSONAPIRelationship.Linkage?) -> Bool {
+        switch (sent, stored) {
+        case (.null, nil), (.null, .null?): return true
+        case (.many(let items), nil): return items.isEmpty
+        case (.one(let identifier), .one(let current)?): return identifier == current
+        case (.many(let items), .many(let current)?): return Set(items) == Set(current) && items.count == current.count
+        default: return false
         }
     }
 

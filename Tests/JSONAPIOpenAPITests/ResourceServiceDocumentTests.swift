@@ -216,8 +216,10 @@ import Testing
         let encoded = try Encoded(Self.service().openAPIDocument(title: "Shelves", version: "1"))
         let filter = encoded["paths"]["/shelves"]["get"]["parameters"].elements.first { $0["name"].string == "filter" }
         let properties = try #require(filter)["schema"]["properties"]
-        // Hidden and non-scalar members are not filterable; `audited` is (read-only is readable).
-        #expect(properties.keys == ["audited", "capacity", "label"])
+        // Hidden and non-scalar members are not filterable; `audited` is (read-only is readable),
+        // and so is the id.
+        #expect(properties.keys == ["audited", "capacity", "id", "label"])
+        #expect(properties["id"]["type"].string == "string")
         #expect(properties["capacity"]["type"].string == "integer")
         #expect(properties["audited"]["type"].string == "boolean")
     }

@@ -8,7 +8,7 @@ import Testing
 
 /// The filters and sorts the database runs against the in-memory source's, which evaluates them
 /// in Swift: the same books in both, random expressions of the filter language (comparisons,
-/// text matches, `any`, `isNull`, `and`, `or`, `not`, a field through a relationship) and random
+/// text matches, `any`, `isNull`, `and`, `or`, `not`, a field through a relationship, the id) and random
 /// sorts, the same ids in the same order from both services.
 @Suite("SQL filters and sorts against the in-memory source")
 struct SQLFilterDifferentialTests {
@@ -47,7 +47,13 @@ struct SQLFilterDifferentialTests {
             titles[Int(random.next() % UInt64(titles.count))].replacingOccurrences(of: "'", with: "''")
         }
         switch choice {
-        case 0: return "equals(title,'\(title())')"
+        case 0:
+            switch random.next() % 4 {
+            case 0: return "\(random.next() % 2 == 0 ? "equals" : "notEquals")(id,'\(1 + random.next() % 60)')"
+            case 1: return "notEquals(id,'0\(1 + random.next() % 9)')"
+            case 2: return "equals(author.id,\(1 + random.next() % 4))"
+            default: return "equals(title,'\(title())')"
+            }
         case 1:
             let comparisons = ["lessThan", "greaterOrEqual", "notEquals", "lessOrEqual", "greaterThan", "equals"]
             let field = random.next() % 2 == 0 ? "year" : "rating"
@@ -57,7 +63,13 @@ struct SQLFilterDifferentialTests {
             let matches = ["contains", "startsWith", "endsWith"]
             let text = String(title().prefix(Int(1 + random.next() % 3)))
             return "\(matches[Int(random.next() % 3)])(title,'\(text)')"
-        case 3: return "any(year,\(1960 + random.next() % 8),\(1960 + random.next() % 8))"
+        case 3:
+            guard random.next() % 2 == 0 else {
+                // Ids: unquoted integers, their strings, forms no integer id is written in.
+                let ids = ["\(1 + random.next() % 60)", "'\(1 + random.next() % 60)'", "'07'", "'x'", "'-0'"]
+                return "any(id,\(ids[Int(random.next() % 5)]),\(ids[Int(random.next() % 5)]))"
+            }
+            return "any(year,\(1960 + random.next() % 8),\(1960 + random.next() % 8))"
         case 4: return random.next() % 2 == 0 ? "isNull(rating)" : "isNull(author.born)"
         case 5:
             let name = names[Int(random.next() % UInt64(names.count))]

@@ -90,6 +90,25 @@ struct AtomicOperationsTests {
         }
     }
 
+    @Test("an update or remove of an undeclared lid names the lid at its place")
+    func updateOfUndeclaredLid() async throws {
+        let service = Library.service(try Library.sources())
+        let cases = [
+            (#"{"op":"update","data":{"type":"books","lid":"nope","attributes":{"year":1831}}}"#, "/data/lid"),
+            (#"{"op":"remove","ref":{"type":"books","lid":"nope"}}"#, "/ref"),
+        ]
+        for (operation, pointer) in cases {
+            let operations = try Self.operations(#"{"atomic:operations":[\#(operation)]}"#)
+            await #expect {
+                try await service.perform(operations, request: Self.request)
+            } throws: { error in
+                let objects = JSONAPIErrorObject.errors(describing: error)
+                return objects.map(\.source?.pointer) == ["/atomic:operations/0" + pointer]
+                    && objects.first?.code == "unknown-lid" && objects.first?.detail?.contains("`nope`") == true
+            }
+        }
+    }
+
     @Test("more operations than the limit is a 400")
     func limit() async throws {
         var service = Library.service(try Library.sources())

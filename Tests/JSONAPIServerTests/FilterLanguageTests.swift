@@ -73,6 +73,19 @@ struct FilterLanguageTests {
         #expect(try await ids("not(isNull(reviews))") == ["1"])
         #expect(try await ids("or(startsWith(title,'Children'),lessOrEqual(rating,4.5))") == ["1", "3"])
         #expect(try await ids("greaterThan(author.born,1925)") == ["2"])
+        // The id, by default: as a string or an integer, equality only.
+        #expect(try await ids("any(id,2,'3')") == ["2", "3"])
+        #expect(try await ids("notEquals(id,1)") == ["2", "3"])
+        #expect(try await ids("equals(author.id,'1')") == ["1", "3"])
+        let plain = await service.send("GET", "books", .collection, query: "filter[id]=2")
+        #expect(plain.document?.primaryResources.map(\.id) == ["2"])
+        for refused in ["lessThan(id,2)", "isNull(id)", "contains(id,'1')", "equals(id,true)"] {
+            let answer = await service.send("GET", "books", .collection, query: "filter=" + refused)
+            #expect(answer.status == 400 && answer.errors.first?.source?.parameter == "filter", "\(refused)")
+        }
+        let unfilterable = Library.service(try Library.sources()) { $0.fields.filterable.remove("id") }
+        #expect(await unfilterable.send("GET", "books", .collection, query: "filter[id]=2").status == 400)
+        #expect(await unfilterable.send("GET", "books", .collection, query: "filter=equals(id,'2')").status == 400)
     }
 
     @Test("a filtered read names the filter language's profile, also when answered again")
@@ -120,7 +133,7 @@ struct FilterLanguageTests {
             uniqueKeysWithValues: try await sources.authors.list(ResourceListQuery()).models.map { ($0.id, $0) })
         typealias Predicate = @Sendable (Library.Book) -> Bool
         func make(_ depth: Int) -> (String, Predicate) {
-            let choice = depth > 2 ? random.next() % 6 : random.next() % 9
+            let choice = depth > 2 ? random.next() % 6 : random.next() % 11
             switch choice {
             case 0:
                 let year = 1960 + Int(random.next() % 20)
@@ -141,6 +154,15 @@ struct FilterLanguageTests {
             case 5:
                 let name = ["Frank Herbert", "Ursula K. Le Guin", "Nobody"][Int(random.next() % 3)]
                 return ("equals(author.name,'\(name)')", { authors[$0.author.id]?.name == name })
+            case 9:
+                let ids = (0..<(1 + Int(random.next() % 3))).map { _ in Int(random.next() % 6) }
+                let written = ids.map { $0 % 2 == 0 ? "\($0)" : "'\($0)'" }.joined(separator: ",")
+                return ("any(id,\(written))", { book in ids.map(String.init).contains(book.id) })
+            case 10:
+                let id = String(1 + random.next() % 3)
+                return (
+                    "notEquals(author.id,'\(id)')", { book in authors[book.author.id] != nil && book.author.id != id }
+                )
             case 6:
                 let (text, predicate) = make(depth + 1)
                 return ("not(\(text))", { !predicate($0) })

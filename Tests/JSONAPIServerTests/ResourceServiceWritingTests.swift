@@ -224,6 +224,40 @@ struct ResourceServiceWritingTests {
             ).status == 403)
     }
 
+    @Test("a read-only relationship accepts linkage equal to what the resource holds, and refuses any other")
+    func readOnlyLinkageUnchanged() async throws {
+        let sources = try Library.sources()
+        let service = Library.service(sources) { $0.fields.readOnly = ["author", "reviews"] }
+        let current = try #require(try await sources.books.fetch(id: "2"))
+        let author = current.author.id
+        let other = author == "1" ? "2" : "1"
+        func update(_ relationships: String) async -> Int {
+            await service.send(
+                "PATCH", "books", .resource(id: "2"),
+                body: #"{"data":{"type":"books","id":"2","relationships":\#(relationships)}}"#
+            ).status
+        }
+        #expect(await update(#"{"author":{"data":{"type":"authors","id":"\#(author)"}}}"#) == 200)
+        #expect(await update(#"{"author":{"data":{"type":"authors","id":"\#(other)"}}}"#) == 403)
+        #expect(await update(#"{"author":{"data":null}}"#) == 403)
+        let same = current.reviews.reversed().map { #"{"type":"reviews","id":"\#($0.id)"}"# }
+        #expect(await update(#"{"reviews":{"data":[\#(same.joined(separator: ","))]}}"#) == 200)
+        let more = same + [#"{"type":"reviews","id":"99"}"#]
+        #expect(await update(#"{"reviews":{"data":[\#(more.joined(separator: ","))]}}"#) == 403)
+
+        // A create: a to-many starts empty, so an empty one is what it would hold anyway.
+        let creating = Library.service(sources) { $0.fields.readOnly = ["reviews"] }
+        func create(_ reviews: String) async -> Int {
+            await creating.send(
+                "POST", "books", .collection,
+                body:
+                    #"{"data":{"type":"books","attributes":{"title":"T","year":2000},"relationships":{"author":{"data":{"type":"authors","id":"1"}},"reviews":{"data":\#(reviews)}}}}"#
+            ).status
+        }
+        #expect(await create("[]") == 201)
+        #expect(await create(#"[{"type":"reviews","id":"1"}]"#) == 403)
+    }
+
     @Test("hooks run around writes and may change the model")
     func hooks() async throws {
         let sources = try Library.sources()
