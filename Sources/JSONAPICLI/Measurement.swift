@@ -75,10 +75,15 @@ func megabytesPerSecond(bytes: Int, in seconds: Seconds) -> Double {
     seconds.value > 0 ? Double(bytes) / 1e6 / seconds.value : 0
 }
 
-/// The process's peak resident set size so far, in bytes (`getrusage` `ru_maxrss`).
+/// The process's peak resident set size so far, in bytes.
+///
+/// On Linux, `VmHWM` of `/proc/self/status`: `getrusage`'s `ru_maxrss` keeps, across `execve`,
+/// the peak of the process that forked this one, so a tool started by a large process (a test
+/// runner) would report that process's peak. `ru_maxrss` when `/proc` cannot be read.
 func peakResidentBytes() -> Int {
     var usage = rusage()
     #if os(Linux)
+        if let kibibytes = procStatusKiB("VmHWM:") { return kibibytes * 1024 }
         guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return 0 }
         return Int(usage.ru_maxrss) * 1024  // Linux reports KiB.
     #else
@@ -125,3 +130,19 @@ extension Int {
         return "\(self) B"
     }
 }
+
+#if os(Linux)
+    /// The value, in KiB, of the line of `/proc/self/status` that starts with `field`
+    /// (`VmHWM:    36828 kB`), or nil.
+    func procStatusKiB(_ field: String) -> Int? {
+        guard let file = fopen("/proc/self/status", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard text.hasPrefix(field) else { continue }
+            return Int(text.dropFirst(field.count).filter { $0.isNumber })
+        }
+        return nil
+    }
+#endif

@@ -5,7 +5,7 @@ import Testing
 
 /// `jsonapi bench`, `jsonapi generate --shape` and the hidden `jsonapi measure` of scripts/native-bench.
 @Suite(
-    "jsonapi bench and generate --shape", .enabled(if: CLIHarness.executable != nil, "the jsonapi product is not built")
+    "jsonapi bench and generate --shape", .enabled(if: CLIHarness.runs, "the jsonapi product is not built")
 )
 struct BenchCommandTests {
     let directory: URL

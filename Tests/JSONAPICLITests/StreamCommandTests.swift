@@ -5,7 +5,7 @@ import Testing
 
 /// `jsonapi stream`, and `validate` and `inspect` reading through the resource stream
 /// (`--stream`, `--stream-threshold`), run as the built executable.
-@Suite("jsonapi stream and --stream", .enabled(if: CLIHarness.executable != nil, "the jsonapi product is not built"))
+@Suite("jsonapi stream and --stream", .enabled(if: CLIHarness.runs, "the jsonapi product is not built"))
 struct StreamCommandTests {
     let directory: URL
 
@@ -345,6 +345,29 @@ struct StreamCommandTests {
         #expect(text.status == 0)
         #expect(text.lines.first?.contains("streaming pass") == true, "\(text.lines.first ?? "")")
         #expect(text.text.contains("identity index"))
+    }
+
+    /// The peak resident size each report gives, compared: the streaming pass over a 16 MB
+    /// document stays within a few MiB of its run over a tiny one, while the in-memory report
+    /// holds at least the document's bytes.
+    @Test("inspect --stream: the peak resident size stays bounded; in memory it grows with the document")
+    func inspectMemory() throws {
+        let size = 16_000_000
+        let big = try CLIHarness.run(
+            ["generate", "--approximate-bytes", "\(size)", "--seed", "3", "--output", "big.json"],
+            in: directory)
+        #expect(big.status == 0, "\(big.error)")
+        let tiny = try write(Array(#"{"data":[]}"#.utf8), "tiny.json")
+        func peak(_ arguments: [String]) throws -> Int {
+            let result = try CLIHarness.run(["inspect", "--json"] + arguments, in: directory)
+            #expect(result.status == 0, "\(arguments): \(result.error)")
+            let report = try JSONSerialization.jsonObject(with: Data(result.output)) as? [String: Any]
+            return try #require((report?["memory"] as? [String: Any])?["peakResidentKiB"] as? Int) * 1024
+        }
+        let streamed = try peak(["--stream", "big.json"]) - peak(["--stream", tiny])
+        let inMemory = try peak(["--runs", "1", "big.json"]) - peak(["--runs", "1", tiny])
+        #expect(streamed < 8 << 20, "streaming grew by \(streamed) bytes")
+        #expect(inMemory > size, "in memory grew by \(inMemory) bytes")
     }
 
     @Test("inspect --stream -: standard input streams; an invalid document exits 1 with its diagnostics")

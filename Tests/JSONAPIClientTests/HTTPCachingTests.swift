@@ -298,14 +298,28 @@ final class ScriptedTransport: JSONAPITransport, Sendable {
         }
     }
 
-    @Test("HTTP dates: the preferred form, checked field by field")
+    @Test("HTTP dates: the preferred form and the two obsolete ones, checked field by field")
     func httpDates() {
         #expect(HTTPDate.seconds("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
         #expect(HTTPDate.seconds("Thu, 01 Jan 1970 00:00:00 GMT") == 0)
         #expect(HTTPDate.seconds("Tue, 29 Feb 2028 23:59:59 GMT") == 1_835_481_599)
+        // RFC 9110 §5.6.7: a recipient must accept RFC 850's form and asctime's as well.
+        let december2026 = 1_796_601_600
+        #expect(HTTPDate.seconds("Sunday, 06-Nov-94 08:49:37 GMT", now: december2026) == 784_111_777)
+        #expect(HTTPDate.seconds("Sun Nov  6 08:49:37 1994") == 784_111_777)
+        #expect(HTTPDate.seconds("Tue Feb 29 23:59:59 2028") == 1_835_481_599)
+        // A two-digit year more than 50 years ahead is the century before; 50 years or less is ahead.
+        #expect(HTTPDate.seconds("Saturday, 01-Jan-77 00:00:00 GMT", now: december2026) == 220_924_800)
+        #expect(HTTPDate.seconds("Wednesday, 01-Jan-70 00:00:00 GMT", now: december2026) == 3_155_760_000)
+        #expect(HTTPDate.seconds("Friday, 01-Jan-76 00:00:00 GMT", now: 0) == 189_302_400)
+        #expect(HTTPDate.seconds("Wednesday, 01-Jan-60 00:00:00 GMT", now: december2026) == 2_840_140_800)
         for text in [
-            "0", "", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "Sun, 06 Nov 1994 08:49:37 UTC",
-            "Sun, 06 Xyz 1994 08:49:37 GMT", "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
+            "0", "", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 06 Xyz 1994 08:49:37 GMT", "Sun, 6 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 31 Apr 1994 08:49:37 GMT", "Sun, 29 Feb 2100 08:49:37 GMT",
+            "Xyz, 06 Nov 1994 08:49:37 GMT", "Sun, +6 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-1994 08:49:37 GMT",
+            "Sun, 06-Nov-94 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 UTC", "Sun Nov 6 08:49:37 1994",
+            "Sun Nov  06 08:49:37 1994", "Sun Nov 06 08:49:37 94", "Sun Nov  6 08:49:37 1994 GMT",
+            "Sun Nov  6 8:49:37 1994",
         ] {
             #expect(HTTPDate.seconds(text) == nil, "\(text)")
         }

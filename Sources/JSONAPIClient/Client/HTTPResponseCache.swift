@@ -188,7 +188,7 @@ final class HTTPResponseCache: Sendable {
         if lifetime == nil, let expires = headers["Expires"] {
             // An Expires that is not a date means already expired (RFC 9111 §5.3).
             if let expiry = HTTPDate.seconds(expires) {
-                let origin = headers["Date"].flatMap(HTTPDate.seconds) ?? Int(Date().timeIntervalSince1970)
+                let origin = headers["Date"].flatMap { HTTPDate.seconds($0) } ?? Int(Date().timeIntervalSince1970)
                 lifetime = expiry - origin
             } else {
                 lifetime = 0
@@ -228,23 +228,74 @@ struct CacheDirectives {
     }
 }
 
-/// HTTP dates (RFC 9110 §5.6.7), the preferred form only: `Sun, 06 Nov 1994 08:49:37 GMT`.
+/// HTTP dates (RFC 9110 §5.6.7): the preferred form (`Sun, 06 Nov 1994 08:49:37 GMT`) and the
+/// two obsolete ones a recipient must still accept, RFC 850's (`Sunday, 06-Nov-94 08:49:37 GMT`)
+/// and asctime's (`Sun Nov  6 08:49:37 1994`), each checked field by field.
 enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    private static let longDays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
-    /// Seconds since 1970-01-01T00:00:00Z, or nil for anything else.
-    static func seconds(_ text: String) -> Int? {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: " ")
-        guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), parts[5] == "GMT",
-            parts[1].count == 2, let day = Int(parts[1]), let monthIndex = months.firstIndex(of: String(parts[2])),
-            parts[3].count == 4, let year = Int(parts[3])
+    /// Seconds since 1970-01-01T00:00:00Z, or nil for anything else. An RFC 850 date's two-digit
+    /// year is the latest year with those digits not more than 50 years after `now` (seconds
+    /// since 1970), as RFC 9110 asks.
+    static func seconds(_ text: String, now: Int = Int(Date().timeIntervalSince1970)) -> Int? {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: " ", omittingEmptySubsequences: false)
+        if parts.count == 6, parts[0].count == 4, days.contains(String(parts[0].dropLast())), parts[0].hasSuffix(","),
+            parts[5] == "GMT", parts[1].count == 2, parts[3].count == 4, let year = digits(parts[3]),
+            let day = digits(parts[1])
+        {
+            return seconds(year: year, month: parts[2], day: day, time: parts[4])
+        }
+        if parts.count == 4, parts[0].hasSuffix(","), longDays.contains(String(parts[0].dropLast())),
+            parts[3] == "GMT"
+        {
+            let date = parts[1].split(separator: "-", omittingEmptySubsequences: false)
+            guard date.count == 3, date[0].count == 2, date[2].count == 2, let day = digits(date[0]),
+                let short = digits(date[2])
+            else { return nil }
+            let current = 1970 + now / 31_556_952
+            var year = current - current % 100 + short
+            if year > current + 50 { year -= 100 }
+            return seconds(year: year, month: date[1], day: day, time: parts[2])
+        }
+        // asctime: a one-digit day is written after a second space.
+        let fields = parts.count == 6 && parts[2].isEmpty ? Array(parts[0..<2] + parts[3...]) : Array(parts)
+        if fields.count == 5, days.contains(String(fields[0])), fields[2].count == (parts.count == 6 ? 1 : 2),
+            let day = digits(fields[2]), fields[4].count == 4, let year = digits(fields[4])
+        {
+            return seconds(year: year, month: fields[1], day: day, time: fields[3])
+        }
+        return nil
+    }
+
+    /// The seconds of a date whose fields were split out, checked: a month name, a day of that
+    /// month, `HH:MM:SS`.
+    private static func seconds(year: Int, month name: Substring, day: Int, time: Substring) -> Int? {
+        guard let monthIndex = months.firstIndex(of: String(name)) else { return nil }
+        let month = monthIndex + 1
+        let clock = time.split(separator: ":", omittingEmptySubsequences: false)
+        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }), let hour = digits(clock[0]),
+            let minute = digits(clock[1]), let second = digits(clock[2]), hour < 24, minute < 60, second < 61,
+            day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
-        let time = parts[4].split(separator: ":")
-        guard time.count == 3, time.allSatisfy({ $0.count == 2 }), let hour = Int(time[0]), let minute = Int(time[1]),
-            let second = Int(time[2]), (1...31).contains(day), hour < 24, minute < 60, second < 61
-        else { return nil }
-        return daysSinceEpoch(year: year, month: monthIndex + 1, day: day) * 86_400 + hour * 3600 + minute * 60
-            + second
+        return daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+    }
+
+    /// The value of a field of ASCII digits only (no sign), or nil.
+    private static func digits(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
+        return Int(text)
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.
