@@ -1,9 +1,10 @@
 import JSONAPI
 
 /// Models as resource objects and back: the one place the service turns a typed model into the
-/// members JSON:API writes (through `JSONAPIEncoder`, so attributes and relationships are
-/// exactly what the encoder writes for the model), and a resource object into a model (through
-/// `JSONAPIDecoder`, with every problem listed at its pointer).
+/// members JSON:API writes (through `JSONAPIEncoder`'s resource objects, so attributes and
+/// relationships are exactly what the encoder writes for the model, without JSON in between),
+/// and a resource object into a model (through `JSONAPIDecoder`, with every problem listed at its
+/// pointer).
 package enum ResourceRecords {
     /// The resource objects of `models`, in order: attributes and linkage, no `included`.
     ///
@@ -15,14 +16,22 @@ package enum ResourceRecords {
         guard !models.isEmpty else { return [] }
         var options = EncodingOptions()
         options.includePaths = []
-        let bytes = try JSONAPIEncoder(options: options).encode(models)
-        let document = try Document(parsing: bytes)
-        let optional = optionalAttributes(of: Model.self)
-        return document.primaryResources.map { view in
-            var record = JSONAPIResourceObject(view)
-            for name in optional where record.attributes[name] == nil { record.attributes[name] = .null }
-            return record
+        let encoder = JSONAPIEncoder(options: options)
+        var records: [JSONAPIResourceObject]
+        if let objects = try encoder.resourceObjects(of: models) {
+            records = objects
+        } else {
+            // What only the written form says (a model's own `links`): written and read back.
+            records = try Document(parsing: try encoder.encode(models)).primaryResources.map(JSONAPIResourceObject.init)
         }
+        let optional = optionalAttributes(of: Model.self)
+        guard !optional.isEmpty else { return records }
+        for index in records.indices {
+            for name in optional where records[index].attributes[name] == nil {
+                records[index].attributes[name] = .null
+            }
+        }
+        return records
     }
 
     /// The optional attributes of each model type, from its shape, found once per type.

@@ -58,7 +58,8 @@
         ) async throws -> Result {
             switch self {
             case .sqliteMemory:
-                let database = try await SQLResourceDatabase.sqlite(.memory, logger: Self.logger)
+                let database = try await SQLResourceDatabase.sqlite(
+                    .memory, connectionTimeout: connectionTimeout, logger: Self.logger)
                 defer { Task { await database.shutdown() } }
                 return try await body(database)
             case .sqliteFile:
@@ -67,7 +68,9 @@
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let database = try await SQLResourceDatabase.sqlite(
-                    .file(path: folder.appendingPathComponent("test.sqlite").path), logger: Self.logger)
+                    .file(path: folder.appendingPathComponent("test.sqlite").path),
+                    connectionTimeout: connectionTimeout,
+                    logger: Self.logger)
                 let result: Result
                 do {
                     result = try await body(database)
@@ -96,21 +99,29 @@
 
         /// Runs `body` with two databases on one store, as two instances of a service share one:
         /// two pools on one PostgreSQL schema, or two on one SQLite file. (An in-memory SQLite
-        /// database lives in one connection: it runs `body` with itself twice.)
+        /// database lives in one connection: it runs `body` with itself twice.) A request waits
+        /// up to `connectionTimeout` for a connection: these tests check what concurrent requests
+        /// answer, and on a loaded machine ten writes queued for one connection take longer than
+        /// the 5-second default.
         func withTwo<Result: Sendable>(
+            connectionTimeout: Duration = .seconds(60),
             _ body: (SQLResourceDatabase, SQLResourceDatabase) async throws -> Result
         ) async throws -> Result {
             switch self {
             case .sqliteMemory:
-                return try await with { database in try await body(database, database) }
+                return try await with(connectionTimeout: connectionTimeout) { database in
+                    try await body(database, database)
+                }
             case .sqliteFile:
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
                     "jsonapi-sql-\(UUID().uuidString)")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let path = folder.appendingPathComponent("test.sqlite").path
-                let first = try await SQLResourceDatabase.sqlite(.file(path: path), logger: Self.logger)
-                let second = try await SQLResourceDatabase.sqlite(.file(path: path), logger: Self.logger)
+                let first = try await SQLResourceDatabase.sqlite(
+                    .file(path: path), connectionTimeout: connectionTimeout, logger: Self.logger)
+                let second = try await SQLResourceDatabase.sqlite(
+                    .file(path: path), connectionTimeout: connectionTimeout, logger: Self.logger)
                 defer {
                     Task {
                         await first.shutdown()
@@ -120,8 +131,10 @@
                 return try await body(first, second)
             case .postgres:
                 return try await Self.withSchema { configuration in
-                    let first = SQLResourceDatabase.postgres(configuration, logger: Self.logger)
-                    let second = SQLResourceDatabase.postgres(configuration, logger: Self.logger)
+                    let first = SQLResourceDatabase.postgres(
+                        configuration, connectionTimeout: connectionTimeout, logger: Self.logger)
+                    let second = SQLResourceDatabase.postgres(
+                        configuration, connectionTimeout: connectionTimeout, logger: Self.logger)
                     let result: Result
                     do {
                         result = try await body(first, second)

@@ -495,7 +495,7 @@ struct DocumentEncoder {
 
     /// The `id` and `lid` a resource object writes beside its `type`: an empty `id` is left out
     /// of a create body, and beside a `lid`; a resource with neither fails outside a create body.
-    private func identityMembers(type: String, id: String?, lid: String?) throws -> (id: String?, lid: String?) {
+    func identityMembers(type: String, id: String?, lid: String?) throws -> (id: String?, lid: String?) {
         if let id, !(id.isEmpty && (mode == .create || lid != nil)) { return (id, lid) }
         if id == nil && lid == nil && mode != .create {
             throw EncodingError.invalidValue(

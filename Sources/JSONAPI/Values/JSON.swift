@@ -315,14 +315,13 @@ extension JSON {
     }
 
     /// The narrowest exact form of valid JSON number text.
-    static func number(text: UnsafeRawBufferPointer) -> JSON {
-        let string = unsafe String(decoding: text, as: UTF8.self)
+    static func number<Text: Collection<UInt8>>(text: Text) -> JSON {
+        let string = String(decoding: text, as: UTF8.self)
         var isInteger = true
         var significant = 0
         var leading = true
         var inExponent = false
-        for index in text.indices {
-            let byte = unsafe text[index]
+        for byte in text {
             switch byte {
             case UInt8(ascii: "."):
                 isInteger = false
