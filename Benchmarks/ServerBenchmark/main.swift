@@ -65,7 +65,8 @@ func sentence(_ random: inout Seeded, _ count: Int) -> String {
     (0..<count).map { _ in words[random.below(words.count)] }.joined(separator: " ")
 }
 
-func service(cacheLimit: Int) throws -> ResourceService {
+/// The seeded people, comments and articles.
+func seed() -> (people: [Person], comments: [Comment], articles: [Article]) {
     var random = Seeded(state: 7)
     let people = (1...100).map { index in
         Person(id: String(index), name: sentence(&random, 2), email: "person\(index)@example.com")
@@ -87,6 +88,11 @@ func service(cacheLimit: Int) throws -> ResourceService {
                 createdAt: "2026-0\(1 + index % 9)-1\(index % 10)T08:00:00Z", wordCount: 40,
                 author: Identifier(String(1 + random.below(100))), comments: linked))
     }
+    return (people, comments, articles)
+}
+
+func service(cacheLimit: Int) throws -> ResourceService {
+    let (people, comments, articles) = seed()
     var service = ResourceService()
     service.responseCacheLimit = cacheLimit
     service.serve(ResourceDeclaration(source: try InMemoryDataSource(people)))
@@ -126,6 +132,26 @@ do {
         "entity-tag", measureOnOneThread(iterations) { tag = ResourceService.entityTag(of: body) },
         "bytes=\(body.count)")
     guard tag == etag else { fail("the entity tag changed between calls") }
+
+    // The models of a source as the resource objects the service serves: what every write and a
+    // source without its own records pay per model (here 1,000 articles per call).
+    let articles = seed().articles
+    report(
+        "records", try await measure(iterations) { _ = try InMemoryDataSource(articles) },
+        "resources=\(articles.count)")
+    // A PATCH of one article's title through the layer, answered with the stored resource.
+    var round = 0
+    report(
+        "update",
+        try await measure(iterations) {
+            round += 1
+            let id = String(1 + round % 1000)
+            let update = ResourceRequest(
+                method: "PATCH", type: "articles", endpoint: .resource(id: id),
+                body: Array(#"{"data":{"type":"articles","id":"\#(id)","attributes":{"title":"Title \#(round)"}}}"#.utf8))
+            let answer = try await uncached.respond(to: update)
+            guard answer.status == 200 else { fail("PATCH answered \(answer.status)") }
+        }, "resources=1")
 } catch {
     fail("\(error)")
 }
