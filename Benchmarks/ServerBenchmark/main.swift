@@ -148,7 +148,8 @@ do {
             let id = String(1 + round % 1000)
             let update = ResourceRequest(
                 method: "PATCH", type: "articles", endpoint: .resource(id: id),
-                body: Array(#"{"data":{"type":"articles","id":"\#(id)","attributes":{"title":"Title \#(round)"}}}"#.utf8))
+                body: Array(
+                    #"{"data":{"type":"articles","id":"\#(id)","attributes":{"title":"Title \#(round)"}}}"#.utf8))
             let answer = try await uncached.respond(to: update)
             guard answer.status == 200 else { fail("PATCH answered \(answer.status)") }
         }, "resources=1")
