@@ -42,7 +42,10 @@ public struct ResourceDeclaration<Source: ResourceDataSource>: Sendable {
     /// Default false. A streamed collection takes no `page` parameters and has no `ETag` (its
     /// bytes are not known before they are sent) nor `meta.total`; `included` follows `data`,
     /// each resource once. A source error after the first bytes ends the response early, so the
-    /// client sees a document cut short, never a wrong one.
+    /// client sees a document cut short, never a wrong one. `HEAD` answers GET's status and
+    /// header fields without writing the collection; its head has no `Content-Length` on
+    /// Hummingbird, while Vapor frames it with `Content-Length: 0` (GET's length is not known
+    /// before it is written), which a client must not take for GET's.
     public var streamsCollections = false
     /// Whether updates, deletes and relationship changes must carry `If-Match` (428 without it).
     /// Default false: an `If-Match` that is sent is checked either way.

@@ -28,8 +28,10 @@ extension ResourceService {
     /// }
     /// ```
     ///
-    /// - Throws: The first operation's failure, its error objects' pointers rebased into it; 400
-    ///   for more than ``maximumAtomicOperations`` operations.
+    /// - Throws: The first operation's failure, its error objects' pointers rebased into it, with
+    ///   a 500 `undo-failed` error object at each earlier operation whose write could not be
+    ///   undone (without a ``transaction``); 400 for more than ``maximumAtomicOperations``
+    ///   operations.
     public func perform(_ operations: [AtomicOperation], request: ResourceRequest) async throws
         -> AtomicResultsDocument
     {
@@ -53,16 +55,30 @@ extension ResourceService {
     {
         var lids: [ResourceIdentifier: String] = [:]
         var results = AtomicResultsDocument()
-        var undo: [@Sendable () async throws -> Void] = []
+        var undo: [(operation: AtomicOperation, reversal: @Sendable () async throws -> Void)] = []
         for operation in operations {
             do {
                 let (result, reversal) = try await apply(operation, request, lids: &lids)
                 results.results.append(result)
-                if compensating, let reversal { undo.append(reversal) }
+                if compensating, let reversal { undo.append((operation, reversal)) }
             } catch {
-                for reversal in undo.reversed() { try? await reversal() }
-                throw JSONAPIHTTPError(
-                    JSONAPIErrorObject.errors(describing: error).map { Self.rebase($0, into: operation.pointer) })
+                var errors = JSONAPIErrorObject.errors(describing: error).map {
+                    Self.rebase($0, into: operation.pointer)
+                }
+                // Undone newest first; a write that cannot be undone is left in place, and the
+                // answer says so (a 500 naming it), not that the request changed nothing.
+                for (done, reversal) in undo.reversed() {
+                    do {
+                        try await reversal()
+                    } catch {
+                        errors.append(
+                            JSONAPIErrorObject(
+                                status: 500, code: "undo-failed", title: "Operation not undone",
+                                detail: "the write of this operation could not be undone after a later operation "
+                                    + "failed; it is in effect", source: .pointer(done.pointer)))
+                    }
+                }
+                throw JSONAPIHTTPError(errors)
             }
         }
         return results

@@ -2,12 +2,19 @@ import JSONAPI
 
 extension ResourceService {
     /// `GET /TYPE`.
-    func collection(_ resource: any ServedResource, _ request: ResourceRequest) async throws -> ResourceResponse {
-        try await authorize(resource, .list, request)
+    ///
+    /// With `within`, the resources of a to-many relationship instead (`GET /TYPE/ID/NAME` asked
+    /// to sort, filter or page them): the collection narrowed to them, read after the owner was
+    /// (so not authorized as a list).
+    func collection(
+        _ resource: any ServedResource, _ request: ResourceRequest, within: ResourceFilter? = nil
+    ) async throws -> ResourceResponse {
+        if within == nil { try await authorize(resource, .list, request) }
         let query = try JSONAPIQuery(
             parsing: request.query, rules: rules(for: resource, collection: true), options: configuration.queryOptions)
-        var listQuery = ResourceListQuery(
-            sort: query.sort, filter: try await resolveFilter(query.filter, of: resource, request), page: query.page)
+        var filter = try await resolveFilter(query.filter, of: resource, request)
+        if let within { filter = .all([within, filter]) }
+        var listQuery = ResourceListQuery(sort: query.sort, filter: filter, page: query.page)
         if case .cursor(let after, let before, _)? = query.page {
             listQuery.after = try after.map { try Self.position($0, parameter: "page[after]", sort: query.sort) }
             listQuery.before = try before.map { try Self.position($0, parameter: "page[before]", sort: query.sort) }
@@ -76,12 +83,23 @@ extension ResourceService {
             case .many(let identifiers)?: identifiers
             case .null?, nil: []
             }
-        var related = try await load(identifiers, request)
-        related = identifiers.compactMap { identifier in related.first { $0.identifier == identifier } }
         // The query applies to the related type; with several target types, to none in particular.
         let targetType = shape.targetResourceTypes.count == 1 ? shape.targetResourceTypes[0] : nil
-        let rules = targetType.flatMap { resources[$0] }.map { self.rules(for: $0, collection: false) } ?? QueryRules()
-        let query = try JSONAPIQuery(parsing: request.query, rules: rules, options: configuration.queryOptions)
+        let target = targetType.flatMap { resources[$0] }
+        let rules = target.map { self.rules(for: $0, collection: false) } ?? QueryRules()
+        let query: JSONAPIQuery
+        do {
+            query = try JSONAPIQuery(parsing: request.query, rules: rules, options: configuration.queryOptions)
+        } catch let failure as QueryFailure {
+            // `sort`, `filter` and `page` make a to-many's resources a collection like any other,
+            // read through the related type's own rules; without them it answers the linkage, in
+            // its order.
+            guard shape.cardinality == .toMany, let target, target.operations.contains(.list) else { throw failure }
+            let ids = identifiers.filter { $0.type == target.type }.compactMap { $0.id.map(JSON.string) }
+            return try await collection(target, request, within: .oneOf("id", ids))
+        }
+        var related = try await load(identifiers, request)
+        related = identifiers.compactMap { identifier in related.first { $0.identifier == identifier } }
         let included = try await includes(of: related, paths: query.include, request)
         let links: JSONAPILinks = ["self": JSONAPILink(href: request.target)]
         let body: [UInt8]

@@ -71,6 +71,46 @@ struct AtomicOperationsTests {
         #expect(sources.authors.count == 2)
     }
 
+    /// Authors whose deletes fail: an undo of a create cannot happen.
+    struct UndeletableAuthors: ResourceDataSource {
+        let store: InMemoryDataSource<Library.Author>
+        func list(_ query: ResourceListQuery) async throws -> ResourceList<Library.Author> {
+            try await store.list(query)
+        }
+        func fetch(id: String) async throws -> Library.Author? { try await store.fetch(id: id) }
+        func makeID() async throws -> String { try await store.makeID() }
+        func create(_ model: Library.Author) async throws -> Library.Author { try await store.create(model) }
+        func update(_ model: Library.Author) async throws -> Library.Author { try await store.update(model) }
+        func delete(id: String) async throws -> Bool { throw JSONAPIHTTPError.forbidden("deletes are off") }
+    }
+
+    @Test("a write that cannot be undone is a 500 naming its operation, beside the failure")
+    func failedUndo() async throws {
+        let sources = try Library.sources()
+        var service = Library.service(sources)
+        service.serve(ResourceDeclaration(source: UndeletableAuthors(store: sources.authors)))
+        let operations = try Self.operations(
+            #"""
+            {"atomic:operations":[
+              {"op":"add","data":{"type":"authors","lid":"a","attributes":{"name":"Mary Shelley"}}},
+              {"op":"update","data":{"type":"books","id":"1","attributes":{"year":2001}}},
+              {"op":"update","data":{"type":"books","id":"2","attributes":{"year":"x"}}}
+            ]}
+            """#)
+        await #expect {
+            try await service.perform(operations, request: Self.request)
+        } throws: { error in
+            let errors = JSONAPIErrorObject.errors(describing: error)
+            return errors.map(\.source?.pointer) == [
+                "/atomic:operations/2/data/attributes/year", "/atomic:operations/0",
+            ] && errors.map(\.status) == ["422", "500"] && errors.last?.code == "undo-failed"
+                && JSONAPIHTTPError(errors).httpStatus == 500
+        }
+        // The book's update was undone; the author stays, as the answer says.
+        #expect(try await sources.books.fetch(id: "1")?.year == 1965)
+        #expect(sources.authors.count == 3)
+    }
+
     @Test("a lid used before it is declared fails at that operation")
     func undeclaredLid() async throws {
         let service = Library.service(try Library.sources())

@@ -106,6 +106,41 @@ struct ResourceServiceReadingTests {
         )
     }
 
+    @Test("a to-many related endpoint sorts, filters and pages as a collection of its resources")
+    func relatedCollection() async throws {
+        let sources = try Library.sources()
+        _ = try await sources.reviews.create(Library.Review(id: "3", body: "Other book.", stars: 4, book: "2"))
+        let service = Library.service(sources)
+        func ids(_ query: String) async throws -> [String] {
+            let answer = await service.send("GET", "books", .related(id: "1", relationship: "reviews"), query: query)
+            return try #require(answer.document, "\(query): \(answer.text)").primaryResources.compactMap(\.id)
+        }
+        // Without sort, filter or page: the linkage, in its order.
+        #expect(try await ids("") == ["1", "2"])
+        #expect(try await ids("sort=stars") == ["2", "1"])
+        #expect(try await ids("sort=-stars") == ["1", "2"])
+        #expect(try await ids("filter[stars]=3") == ["2"])
+        #expect(try await ids("filter=greaterThan(stars,3)") == ["1"])
+        // Review 3 is not book 1's, whatever the query asks.
+        #expect(try await ids("filter=any(id,'1','3')") == ["1"])
+        let page = await service.send(
+            "GET", "books", .related(id: "1", relationship: "reviews"), query: "sort=stars&page[size]=1")
+        let document = try #require(page.document)
+        #expect(document.primaryResources.compactMap(\.id) == ["2"])
+        #expect(document.links?["next"]?.href.contains("page%5Bnumber%5D=2") == true)
+        // The related type's rules: an unknown sort field is still a 400 naming it.
+        let unknown = await service.send(
+            "GET", "books", .related(id: "1", relationship: "reviews"), query: "sort=nope")
+        #expect(unknown.status == 400 && unknown.errors.first?.source?.parameter == "sort")
+        // A to-one takes none of them.
+        let toOne = await service.send("GET", "books", .related(id: "1", relationship: "author"), query: "sort=name")
+        #expect(toOne.status == 400)
+        // An empty to-many stays empty.
+        let empty = await service.send(
+            "GET", "books", .related(id: "3", relationship: "reviews"), query: "sort=stars")
+        #expect(try #require(empty.document).primaryResources.isEmpty)
+    }
+
     @Test("the entity tag changes with every byte, at every length and position")
     func entityTags() {
         var random = SplitMix64(seed: 11)

@@ -1,6 +1,7 @@
 // What a reader that releases bytes while the document is still arriving (the resource stream,
-// through `ParseDriver+Window.swift`) asks of the builder: where the open unit begins, whether it
-// may release now, and the release itself. Offsets are the caller's window coordinates.
+// through `ParseDriver.releasePrefix(_:rescanning:)`) asks of the builder: where the open unit
+// begins, whether it may release now, and the release itself. Offsets are the caller's window
+// coordinates.
 
 extension DocumentBuilder {
     /// The frame of the resource object being built, if one is open.

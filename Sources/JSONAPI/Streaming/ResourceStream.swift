@@ -81,7 +81,8 @@ public struct ResourceStream: ~Copyable {
                 )
             }
             // Releasing bytes inside a resource means restarting the tokenizer there: the built-in
-            // scanner's state is five fields the stream sets; libyajl's is private to it.
+            // scanner restarts before an array element (`JSONScanner.restartBeforeArrayElement`);
+            // libyajl's state is private to it.
             guard parsing.backend == .scanner else {
                 throw JSONAPIError(
                     .invalidOption,
