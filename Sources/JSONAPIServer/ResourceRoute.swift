@@ -134,7 +134,7 @@ extension ResourceRequest.Endpoint {
 }
 
 extension ResourceService {
-    /// The routes served for `type`, in the order of ``ResourceRoute/allCases``: those whose
+    /// The routes served for `type`, in the order of the cases of ``ResourceRoute``: those whose
     /// ``ResourceRoute/operation`` its declaration serves. Empty for a type that is not served.
     ///
     /// A route that needs a to-many relationship is listed when the type serves relationship
