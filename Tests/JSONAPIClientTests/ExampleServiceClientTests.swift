@@ -136,7 +136,8 @@ import Testing
     @Test(arguments: fronts, transports)
     func atomicOperations(_ front: ExampleServiceFront, _ transport: TransportKind) async throws {
         try await front.serve(try await ExampleService(store: .seeded(articles: 12, seed: 7))) { base in
-            let client = transport.client(base)
+            let store = ResourceStore()
+            let client = transport.client(base, store: store)
             var batch = AtomicOperationsDocument()
             try batch.add(NewPerson(lid: "p", name: "Zed"))
             try batch.add(NewArticle(title: "T", author: Identifier(id: "", lid: "p")))
@@ -148,6 +149,9 @@ import Testing
                 return
             }
             #expect(person.attributes["name"] == "Zed")
+            // The store took in what the batch created.
+            #expect(store.resource(type: "people", id: person.id ?? "")?.attributes["name"] == "Zed")
+            #expect(store.resources(ofType: "articles").contains { $0.attributes["title"] == "T" })
             let article = try #require(
                 try await client.resources(FullArticle.self).list(
                     JSONAPIQuery().including("author", "tags")

@@ -683,7 +683,7 @@ extension DocumentBuilder {
             if !frame.has(.data) && !frame.has(.links) && !frame.has(.meta) {
                 problem(
                     start, .specViolation, "a relationship object must contain at least one of `data`, `links`, `meta`")
-            } else if !frame.has(.data) && (options.kind == .createRequest || options.kind == .updateRequest) {
+            } else if !frame.has(.data) && options.kind.relationshipsNeedData {
                 problem(start, .specViolation, "a relationship in a request must contain `data`")
             }
         case .error:

@@ -240,8 +240,8 @@ extension DocumentBuilder {
             guard let more = unsafe Self.nextMember(p, &j, n) else { return nil }
             if !more { break }
         }
-        // A request's relationship must carry `data`: leave that complaint to the events.
-        if data == .absent && options.kind != .response { return nil }
+        // A request's relationship must carry `data`: leave that complaint to the grammar.
+        if data == .absent && options.kind.relationshipsNeedData { return nil }
         return PlainRelationship(
             object: i..<(j &+ 1), links: links, meta: meta, data: data,
             identifierCount: plainIdentifiers.count &- firstIdentifier)

@@ -22,6 +22,10 @@ public struct ParsingOptions: Sendable, Hashable {
         /// A relationship update (`PATCH|POST|DELETE /things/1/relationships/x`): primary data is
         /// linkage (`null`, one resource identifier, or an array of them).
         case relationshipUpdate
+
+        /// Whether a relationship object must contain `data`: in the resource a create or an
+        /// update sends, the linkage is what the request sets.
+        var relationshipsNeedData: Bool { self == .createRequest || self == .updateRequest }
     }
 
     /// Which tokenizer turns bytes into events. Both build identical documents.

@@ -13,6 +13,7 @@ extension JSONAPIClient {
     /// ```
     ///
     /// The request's `Content-Type` and `Accept` carry `ext="https://jsonapi.org/ext/atomic"`.
+    /// The resources of the results go into ``store``, as every successful response's do.
     ///
     /// - Returns: The results, in the order of the operations (none for `204 No Content`).
     /// - Throws: ``JSONAPIClientError``; a failed batch is ``JSONAPIClientError/Kind/errorResponse``
@@ -30,13 +31,26 @@ extension JSONAPIClient {
             "POST", url, body: bytes, headers: headers, extensions: [AtomicOperations.extensionURI])
         let response = try await send(request)
         guard let document = response.document else { return AtomicResultsDocument() }
+        let results: AtomicResultsDocument
         do {
-            return try AtomicResultsDocument(document)
+            results = try AtomicResultsDocument(document)
         } catch {
             throw JSONAPIClientError(
                 .unexpectedDocument, method: "POST", url: url, status: response.status, parsingError: error,
                 message: "the response is not an atomic:results document: \(error)")
         }
+        // The resources the batch created and updated are the server's current ones: the store
+        // takes them in, as it takes in every resource of a successful response.
+        var resources: [JSONAPIResourceObject] = []
+        for result in results.results {
+            switch result.data {
+            case .resource(let resource)?: resources.append(resource)
+            case .resources(let list)?: resources += list
+            case .null?, nil: break
+            }
+        }
+        if !resources.isEmpty { store?.merge(resources) }
+        return results
     }
 }
 
