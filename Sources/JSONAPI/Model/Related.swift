@@ -22,9 +22,7 @@
 /// article.comments.meta?.count            // the relationship's meta
 /// article.comments.links?["related"]?.href
 /// ```
-public struct Related<Value: Decodable, Meta: Decodable, Links: Decodable>: Decodable, LinkageDecodable,
-    RelationshipObjectDecodable
-{
+public struct Related<Value: Decodable, Meta: Decodable, Links: Decodable> {
     /// The related resources (or identifiers), as the relationship's `data` decoded as `Value`.
     public var value: Value
     /// The relationship object's `meta`, nil when absent.
@@ -37,33 +35,6 @@ public struct Related<Value: Decodable, Meta: Decodable, Links: Decodable>: Deco
         self.value = value
         self.meta = meta
         self.links = links
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case data, meta, links
-    }
-
-    public init(from decoder: any Decoder) throws {
-        if let decoder = decoder as? ResourceDecoder, case .relationship(let index) = unsafe decoder.node {
-            let relationshipMeta = unsafe decoder.storage.arena.meta(ofRelationship: Int(index))
-            let relationshipLinks = unsafe decoder.storage.arena.links(ofRelationship: Int(index))
-            value = try decoder.unbox(Value.self, .relationship(index), key: nil)
-            meta =
-                relationshipMeta.isPresent
-                ? try decoder.withKeyRef(CodingKeys.meta) { key in
-                    try decoder.unbox(Meta.self, .value(relationshipMeta), key: key)
-                } : nil
-            links =
-                relationshipLinks.isPresent
-                ? try decoder.withKeyRef(CodingKeys.links) { key in
-                    try decoder.unbox(Links.self, .value(relationshipLinks), key: key)
-                } : nil
-            return
-        }
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        value = try container.decode(Value.self, forKey: .data)
-        meta = try container.decodeIfPresent(Meta.self, forKey: .meta)
-        links = try container.decodeIfPresent(Links.self, forKey: .links)
     }
 }
 
