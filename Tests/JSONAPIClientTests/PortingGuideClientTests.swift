@@ -26,7 +26,7 @@ struct PortingGuideClientTests {
     }
 
     /// "Porting from aveine/JsonAPI".
-    static func fromAveine() async throws -> (ResourceResponse<[Article]>, Article) {
+    static func fromAveine() async throws -> (DecodedResponse<[Article]>, Article) {
         let client = JSONAPIClient(baseURL: "https://api.com", transport: URLSessionTransport())
         let articles = client.resources(Article.self)
         let featured = try await articles.list(JSONAPIQuery().filtered("featured", equals: "true").including("authors"))

@@ -9,7 +9,7 @@ import JSONAPI
 /// instead of looping for ever; the pages before it have been handed out.
 public struct JSONAPIPages<Model: JSONAPIResource & Decodable>: AsyncSequence, Sendable {
     /// One decoded page.
-    public typealias Element = ResourceResponse<[Model]>
+    public typealias Element = DecodedResponse<[Model]>
 
     let client: JSONAPIClient
     let first: String

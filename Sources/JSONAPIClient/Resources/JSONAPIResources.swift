@@ -21,11 +21,11 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
 
     /// The type's resources in the collection endpoint, with `query`.
     ///
-    /// - Returns: The models of one page, with `meta`, `links` (``ResourceResponse/next``) and
+    /// - Returns: The models of one page, with `meta`, `links` (``DecodedResponse/next``) and
     ///   what the decoder skipped.
     /// - Throws: ``JSONAPIClientError``.
     public func list(_ query: JSONAPIQuery = JSONAPIQuery(), headers: JSONAPIHTTPHeaders = [:])
-        async throws -> ResourceResponse<[Model]>
+        async throws -> DecodedResponse<[Model]>
     {
         let url = client.url(for: .collection(type: Model.resourceType), query: query)
         return try await client.fetch([Model].self, client.request("GET", url, headers: headers))
@@ -56,7 +56,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
     ///   404 when the server has none; ``JSONAPIClientError/Kind/unexpectedDocument`` when the
     ///   primary data is not one resource.
     public func get(id: String, query: JSONAPIQuery = JSONAPIQuery(), headers: JSONAPIHTTPHeaders = [:])
-        async throws -> ResourceResponse<Model>
+        async throws -> DecodedResponse<Model>
     {
         let url = try client.url(for: .resource(type: Model.resourceType, id: checked(id, "GET")), query: query)
         let request = client.request("GET", url, headers: headers)
@@ -66,7 +66,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
                 .unexpectedDocument, method: "GET", url: url, status: response.status,
                 message: "the primary data is not one `\(Model.resourceType)` resource")
         }
-        return ResourceResponse(
+        return DecodedResponse(
             value: model, status: response.status, headers: response.headers, document: response.document,
             skipped: response.skipped)
     }
@@ -76,7 +76,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
     public func related<Related: Decodable>(
         id: String, _ relationship: String, as type: Related.Type, query: JSONAPIQuery = JSONAPIQuery(),
         headers: JSONAPIHTTPHeaders = [:]
-    ) async throws -> ResourceResponse<[Related]> {
+    ) async throws -> DecodedResponse<[Related]> {
         let endpoint = try JSONAPIEndpoint.related(
             type: Model.resourceType, id: checked(id, "GET"), relationship: relationship)
         return try await client.fetch(
@@ -86,7 +86,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
     /// The linkage of a relationship of the resource `id` (`GET /articles/1/relationships/tags`):
     /// the identifiers, in order (none for a `null` to-one).
     public func relationship(id: String, _ relationship: String, headers: JSONAPIHTTPHeaders = [:])
-        async throws -> ResourceResponse<[ResourceIdentifier]>
+        async throws -> DecodedResponse<[ResourceIdentifier]>
     {
         let endpoint = try JSONAPIEndpoint.relationship(
             type: Model.resourceType, id: checked(id, "GET"), relationship: relationship)
@@ -97,7 +97,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
                 .unexpectedDocument, method: "GET", url: url, status: response.status,
                 message: "the response has no linkage document")
         }
-        return ResourceResponse(
+        return DecodedResponse(
             value: document.primaryIdentifiers.map(\.identifier), status: response.status,
             headers: response.headers, document: document, skipped: [])
     }
@@ -264,7 +264,7 @@ public struct JSONAPIResources<Model: JSONAPIResource & Decodable>: Sendable {
 extension JSONAPIClient {
     /// Sends `request` and decodes its primary data as `Value`.
     func fetch<Element: Decodable>(_ type: [Element].Type, _ request: JSONAPIHTTPRequest)
-        async throws -> ResourceResponse<[Element]>
+        async throws -> DecodedResponse<[Element]>
     {
         let response = try await send(request)
         guard let document = response.document else {
@@ -273,7 +273,7 @@ extension JSONAPIClient {
                 message: "the \(response.status) response has no document")
         }
         let report = try decode([Element].self, document, request, status: response.status)
-        return ResourceResponse(
+        return DecodedResponse(
             value: report.value, status: response.status, headers: response.headers, document: document,
             skipped: report.skipped)
     }

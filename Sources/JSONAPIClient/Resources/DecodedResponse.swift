@@ -2,7 +2,7 @@ import JSONAPI
 
 /// A decoded response: the value asked for, with the document's top-level `meta` and `links`,
 /// the resources the decoder left out, and the response itself.
-public struct ResourceResponse<Value> {
+public struct DecodedResponse<Value> {
     /// The decoded value: models, one model, or identifiers.
     public var value: Value
     /// The status code.
@@ -24,7 +24,7 @@ public struct ResourceResponse<Value> {
     public var next: String? { document.links?["next"]?.href }
 }
 
-extension ResourceResponse: Sendable where Value: Sendable {}
+extension DecodedResponse: Sendable where Value: Sendable {}
 
 /// The response to a create, update or delete.
 ///
