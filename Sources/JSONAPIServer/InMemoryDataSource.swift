@@ -113,6 +113,8 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
     }
 
     let state = Locked(State())
+    /// The turns of ``transaction(_:)``.
+    let turns = InMemoryTurns()
     /// The declared links to other stores: read before a call into another store, never held
     /// during one (nor is `state`), so that two linked stores never wait on each other.
     let links = Locked(InMemoryLinks())
@@ -344,11 +346,21 @@ public final class InMemoryDataSource<Model: JSONAPIResource & Codable & Sendabl
         return String(id)
     }
 
-    /// Runs `body`, taking back the ids ``makeID()`` handed out inside it when it throws and no
-    /// model took them (the store has no transaction: what `body` wrote stays written).
+    /// Runs `body` alone among this store's transactions, taking back the ids ``makeID()``
+    /// handed out inside it when it throws and no model took them (what `body` wrote stays
+    /// written: the store cannot roll back).
+    ///
+    /// Transactions take turns, in the order they asked, so what one reads (the current resource
+    /// for `If-Match`, the linkage a relationship change adds to) is what it writes over: two
+    /// concurrent `PATCH`es of one resource, or additions to one to-many, never lose each other's
+    /// change. Reads do not wait. A transaction begun inside another (a hook that writes) runs in
+    /// the outer one's turn.
     public func transaction<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws
         -> Result
     {
+        let nested = InMemoryWrites.current != nil
+        if !nested { await turns.acquire() }
+        defer { if !nested { turns.release() } }
         let writes = InMemoryWrites()
         do {
             return try await InMemoryWrites.$current.withValue(writes) { try await body() }
@@ -438,5 +450,43 @@ final class InMemoryWrites: Sendable {
 
     func ids(of store: AnyObject) -> [Int] {
         handed.withLock { handed in handed.filter { $0.store == ObjectIdentifier(store) }.map(\.id) }
+    }
+}
+
+/// One transaction at a time, the others waiting in the order they came: a lock an async
+/// function can wait for without blocking a thread.
+final class InMemoryTurns: Sendable {
+    private struct State {
+        var taken = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Locked(State())
+
+    /// Returns when the caller's turn has come.
+    func acquire() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state in
+                if state.taken {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.taken = true
+                return true
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Ends the caller's turn: the next waiting caller's begins.
+    func release() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.taken = false
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
     }
 }
