@@ -34,7 +34,7 @@ import JSONAPIServer
 /// }
 /// router.addJSONAPIResource("articles", routes)
 /// ```
-public struct JSONAPIResourceRoutes<Context: RequestContext>: Sendable {
+public struct JSONAPIResourceRoutes<Context: RequestContext>: Sendable, ResourceRouteHandlers {
     /// A handler: the request and its context in, a response out.
     public typealias Handler = @Sendable (Request, Context) async throws -> JSONAPIResponse
 
@@ -62,37 +62,6 @@ public struct JSONAPIResourceRoutes<Context: RequestContext>: Sendable {
     /// Creates an empty set of handlers.
     public init() {}
 
-    /// The handler of `route`.
-    public subscript(route: ResourceRoute) -> Handler? {
-        get {
-            switch route {
-            case .list: collection
-            case .create: create
-            case .show: resource
-            case .update: update
-            case .delete: delete
-            case .related: related
-            case .showRelationship: relationship
-            case .replaceRelationship: replaceRelationship
-            case .addToRelationship: addToRelationship
-            case .removeFromRelationship: removeFromRelationship
-            }
-        }
-        set {
-            switch route {
-            case .list: collection = newValue
-            case .create: create = newValue
-            case .show: resource = newValue
-            case .update: update = newValue
-            case .delete: delete = newValue
-            case .related: related = newValue
-            case .showRelationship: relationship = newValue
-            case .replaceRelationship: replaceRelationship = newValue
-            case .addToRelationship: addToRelationship = newValue
-            case .removeFromRelationship: removeFromRelationship = newValue
-            }
-        }
-    }
 }
 
 extension RouterMethods {

@@ -121,6 +121,68 @@ public enum ResourceRoute: CaseIterable, Sendable, Hashable {
     }
 }
 
+/// A set of handlers with one optional handler per ``ResourceRoute``, as each adapter's
+/// `JSONAPIResourceRoutes` holds them; ``subscript(_:)`` reads and sets the handler of a
+/// route, so that code registering routes from the table names no handler by hand.
+public protocol ResourceRouteHandlers {
+    /// What handles one route.
+    associatedtype Handler
+    /// ``ResourceRoute/list``.
+    var collection: Handler? { get set }
+    /// ``ResourceRoute/create``.
+    var create: Handler? { get set }
+    /// ``ResourceRoute/show``.
+    var resource: Handler? { get set }
+    /// ``ResourceRoute/update``.
+    var update: Handler? { get set }
+    /// ``ResourceRoute/delete``.
+    var delete: Handler? { get set }
+    /// ``ResourceRoute/related``.
+    var related: Handler? { get set }
+    /// ``ResourceRoute/showRelationship``.
+    var relationship: Handler? { get set }
+    /// ``ResourceRoute/replaceRelationship``.
+    var replaceRelationship: Handler? { get set }
+    /// ``ResourceRoute/addToRelationship``.
+    var addToRelationship: Handler? { get set }
+    /// ``ResourceRoute/removeFromRelationship``.
+    var removeFromRelationship: Handler? { get set }
+}
+
+extension ResourceRouteHandlers {
+    /// The handler of `route`.
+    public subscript(route: ResourceRoute) -> Handler? {
+        get {
+            switch route {
+            case .list: collection
+            case .create: create
+            case .show: resource
+            case .update: update
+            case .delete: delete
+            case .related: related
+            case .showRelationship: relationship
+            case .replaceRelationship: replaceRelationship
+            case .addToRelationship: addToRelationship
+            case .removeFromRelationship: removeFromRelationship
+            }
+        }
+        set {
+            switch route {
+            case .list: collection = newValue
+            case .create: create = newValue
+            case .show: resource = newValue
+            case .update: update = newValue
+            case .delete: delete = newValue
+            case .related: related = newValue
+            case .showRelationship: relationship = newValue
+            case .replaceRelationship: replaceRelationship = newValue
+            case .addToRelationship: addToRelationship = newValue
+            case .removeFromRelationship: removeFromRelationship = newValue
+            }
+        }
+    }
+}
+
 extension ResourceRequest.Endpoint {
     /// The path of the endpoint, without its id and relationship name.
     public var path: ResourceRoute.Path {
