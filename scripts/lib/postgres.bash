@@ -61,9 +61,31 @@ CTL
     printf '%s\n' "$dir"
 }
 
+# The first port from START on that is free on 127.0.0.1 with the one after it: a cluster left
+# running by something else (another run, a developer's) is stepped over, not fought.
+postgres_free_ports() { # START
+    python3 - "$1" <<'PYTHON'
+import socket, sys
+port = int(sys.argv[1])
+def free(candidate):
+    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        probe.bind(("127.0.0.1", candidate))
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
+while port < 65000 and not (free(port) and free(port + 1)):
+    port += 2
+print(port)
+PYTHON
+}
+
 postgres_start() {
     [[ -n $(postgres_bin) ]] || apt_install postgresql
-    local port=${JSONAPI_TEST_POSTGRES_PORT:-55432} shared stoppable
+    # JSONAPI_TEST_POSTGRES_PORT chooses the ports; otherwise the first free pair from 55432.
+    local port=${JSONAPI_TEST_POSTGRES_PORT:-$(postgres_free_ports 55432)} shared stoppable
     log "PostgreSQL: two clusters, on 127.0.0.1:$port and :$((port + 1))"
     shared=$(postgres_cluster "$port")
     postgres_dirs+=("$shared")
