@@ -86,18 +86,18 @@ extension ResourceService {
         // The query applies to the related type; with several target types, to none in particular.
         let targetType = shape.targetResourceTypes.count == 1 ? shape.targetResourceTypes[0] : nil
         let target = targetType.flatMap { resources[$0] }
-        let rules = target.map { self.rules(for: $0, collection: false) } ?? QueryRules()
-        let query: JSONAPIQuery
-        do {
-            query = try JSONAPIQuery(parsing: request.query, rules: rules, options: configuration.queryOptions)
-        } catch let failure as QueryFailure {
-            // `sort`, `filter` and `page` make a to-many's resources a collection like any other,
-            // read through the related type's own rules; without them it answers the linkage, in
-            // its order.
-            guard shape.cardinality == .toMany, let target, target.operations.contains(.list) else { throw failure }
+        // `sort`, `filter` and `page` make a to-many's resources a collection like any other,
+        // read through the related type's own rules; without them it answers the linkage, in its
+        // order, and those parameters are refused as on any single-resource answer.
+        if shape.cardinality == .toMany, let target, target.operations.contains(.list),
+            !JSONAPIQuery.families(in: request.query, options: configuration.queryOptions)
+                .isDisjoint(with: ["sort", "filter", "page"])
+        {
             let ids = identifiers.filter { $0.type == target.type }.compactMap { $0.id.map(JSON.string) }
             return try await collection(target, request, within: .oneOf("id", ids))
         }
+        let rules = target.map { self.rules(for: $0, collection: false) } ?? QueryRules()
+        let query = try JSONAPIQuery(parsing: request.query, rules: rules, options: configuration.queryOptions)
         var related = try await load(identifiers, request)
         related = identifiers.compactMap { identifier in related.first { $0.identifier == identifier } }
         let included = try await includes(of: related, paths: query.include, request)

@@ -132,6 +132,15 @@ struct ResourceServiceReadingTests {
         let unknown = await service.send(
             "GET", "books", .related(id: "1", relationship: "reviews"), query: "sort=nope")
         #expect(unknown.status == 400 && unknown.errors.first?.source?.parameter == "sort")
+        // Without them, a bad parameter is refused as on any single answer, and does not make
+        // the request a collection: the include is named, and nothing is listed.
+        let badInclude = await service.send(
+            "GET", "books", .related(id: "1", relationship: "reviews"), query: "include=nope")
+        #expect(badInclude.status == 400 && badInclude.errors.first?.source?.parameter == "include")
+        // With them, an encoded name counts as written (`page%5Bsize%5D` is `page[size]`).
+        let encoded = await service.send(
+            "GET", "books", .related(id: "1", relationship: "reviews"), query: "sort=stars&page%5Bsize%5D=1")
+        #expect(try #require(encoded.document).primaryResources.compactMap(\.id) == ["2"])
         // A to-one takes none of them.
         let toOne = await service.send("GET", "books", .related(id: "1", relationship: "author"), query: "sort=name")
         #expect(toOne.status == 400)

@@ -14,6 +14,19 @@ struct QueryNamingTests {
         #expect(query.filter[0].parameter == name)
     }
 
+    /// The families a query names, decoded, whatever the endpoint's rules would make of them;
+    /// names that cannot be decoded or taken apart are the parse's to report.
+    @Test func familiesAreTheBaseNamesAsDecoded() {
+        #expect(JSONAPIQuery.families(in: "") == [])
+        #expect(
+            JSONAPIQuery.families(in: "sort=-a&page%5Bsize%5D=2&filter[x][]=1&withDrafts&v:at=3&foo=")
+                == ["sort", "page", "filter", "withDrafts", "v:at", "foo"])
+        #expect(JSONAPIQuery.families(in: "?include=a&%ZZ=1&a[b=1&fields[people]=name") == ["include", "fields"])
+        var tight = QueryOptions()
+        tight.maximumParameters = 1
+        #expect(JSONAPIQuery.families(in: "sort=a&page[size]=1", options: tight) == [])
+    }
+
     @Test func specCounterExampleIsRefused() {
         // "`filter[_]` is not a valid parameter name in the family, because `_` is not a valid member name."
         expectProblem("filter[_]=1", .invalidParameterName, parameter: "filter[_]")

@@ -59,4 +59,17 @@ extension JSONAPIQuery {
         }
         self = try result.get()
     }
+
+    /// The base names (`sort`, `page`, `withDrafts`) of the parameters `query` names, for an
+    /// endpoint whose rules depend on which families a request uses. Pieces whose name cannot
+    /// be decoded or taken apart are left out: parsing the query reports them.
+    package static func families(in query: some StringProtocol, options: QueryOptions = QueryOptions()) -> Set<String> {
+        var text = String(query)
+        return text.withUTF8 { bytes in
+            var parser = QueryParser(rules: QueryRules(), options: options)
+            parser.familiesOnly = true
+            unsafe parser.parse(bytes)
+            return parser.families
+        }
+    }
 }

@@ -22,6 +22,10 @@ struct QueryParser {
     var pageSize: Int?
     var pageAfter: String?
     var pageBefore: String?
+    /// The base names of the parameters read, whatever became of them.
+    var families: Set<String> = []
+    /// Whether only ``families`` is wanted: each parameter stops once its base name is known.
+    var familiesOnly = false
 
     /// The names inside the brackets of every `page` parameter of every strategy.
     static let pageKeys = ["number", "size", "offset", "limit", "after", "before"]
@@ -129,6 +133,8 @@ struct QueryParser {
             return
         }
         let base = parts.base
+        families.insert(base)
+        if familiesOnly { return }
         if QueryParameterName.isReserved(base) {
             switch base {
             case "include": readInclude(name, parts, value)
