@@ -115,21 +115,37 @@ public struct ResourceResponse: Sendable, Hashable {
 /// Percent-encoding of an id inside a path segment.
 enum PathSegment {
     static func encode(_ value: String) -> String {
-        var out = ""
-        out.reserveCapacity(value.utf8.count)
-        let hex = Array("0123456789ABCDEF".utf8)
+        // Most ids need no escape: the value itself, without building a copy.
+        guard value.utf8.contains(where: { !isUnreserved($0) }) else { return value }
+        var out: [UInt8] = []
+        out.reserveCapacity(value.utf8.count * 3)
         for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out.unicodeScalars.append("%")
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 15)]))
+            if isUnreserved(byte) {
+                out.append(byte)
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 15))
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The uppercase hexadecimal digit of `value` (0...15).
+    @inline(__always)
+    static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
+    }
+
+    /// RFC 3986's unreserved characters: the only bytes a segment keeps as they are.
+    @inline(__always)
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            true
+        default: false
+        }
     }
 }

@@ -94,20 +94,20 @@ extension ResourceService {
         let showsAll = presentation.showsAll
         let resourcePath = resourcePath(record)
         writer.beginObject()
-        writer.key("type")
+        writer.key(literal: "type")
         writer.string(record.type)
         if let id = record.id {
-            writer.key("id")
+            writer.key(literal: "id")
             writer.string(id)
         }
         if let lid = record.lid {
-            writer.key("lid")
+            writer.key(literal: "lid")
             writer.string(lid)
         }
         if showsAll
             ? !record.attributes.isEmpty : record.attributes.members.contains(where: { presentation.shows($0.key) })
         {
-            writer.key("attributes")
+            writer.key(literal: "attributes")
             writer.beginObject()
             for member in record.attributes.members where showsAll || presentation.shows(member.key) {
                 writer.key(member.key)
@@ -119,26 +119,26 @@ extension ResourceService {
             ? !record.relationships.isEmpty
             : record.relationships.members.contains(where: { presentation.shows($0.key) })
         {
-            writer.key("relationships")
+            writer.key(literal: "relationships")
             writer.beginObject()
             for member in record.relationships.members where showsAll || presentation.shows(member.key) {
                 writer.key(member.key)
                 writer.beginObject()
                 if let data = member.value.data {
-                    writer.key("data")
+                    writer.key(literal: "data")
                     data.write(to: &writer, sortingKeys: false)
                 }
                 if let resourcePath {
-                    writer.key("links")
+                    writer.key(literal: "links")
                     writer.beginObject()
-                    writer.key("self")
-                    writer.string(resourcePath + "/relationships/" + member.key)
-                    writer.key("related")
-                    writer.string(resourcePath + "/" + member.key)
+                    writer.key(literal: "self")
+                    writer.string(resourcePath, "/relationships/", member.key)
+                    writer.key(literal: "related")
+                    writer.string(resourcePath, "/", member.key)
                     writer.endObject()
                 }
                 if let meta = member.value.meta {
-                    writer.key("meta")
+                    writer.key(literal: "meta")
                     JSON.object(meta).write(to: &writer, sortingKeys: false)
                 }
                 writer.endObject()
@@ -146,14 +146,14 @@ extension ResourceService {
             writer.endObject()
         }
         if let resourcePath {
-            writer.key("links")
+            writer.key(literal: "links")
             writer.beginObject()
-            writer.key("self")
+            writer.key(literal: "self")
             writer.string(resourcePath)
             writer.endObject()
         }
         if let meta = record.meta {
-            writer.key("meta")
+            writer.key(literal: "meta")
             JSON.object(meta).write(to: &writer, sortingKeys: false)
         }
         writer.endObject()

@@ -45,4 +45,29 @@ struct PresentationTests {
             }
         }
     }
+
+    /// An id in a link is one path segment: every byte outside RFC 3986's unreserved set is
+    /// percent-encoded (uppercase hex), the rest kept; checked against a byte-by-byte model.
+    @Test func pathSegmentsEncodeAllButUnreservedBytes() {
+        #expect(PathSegment.encode("") == "")
+        #expect(PathSegment.encode("Az09-._~") == "Az09-._~")
+        #expect(PathSegment.encode("x/1 ?#%") == "x%2F1%20%3F%23%25")
+        #expect(PathSegment.encode("ç😀") == "%C3%A7%F0%9F%98%80")
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        var random = SplitMix64(seed: 5)
+        for _ in 0..<500 {
+            let bytes = (0..<Int(random.next() % 12)).map { _ in UInt8(truncatingIfNeeded: random.next() % 128) }
+            let id = String(decoding: bytes, as: UTF8.self)
+            var model = ""
+            for byte in id.utf8 {
+                if unreserved.contains(byte) {
+                    model.unicodeScalars.append(Unicode.Scalar(byte))
+                } else {
+                    let hex = String(byte, radix: 16, uppercase: true)
+                    model += "%" + (hex.count == 1 ? "0" + hex : hex)
+                }
+            }
+            #expect(PathSegment.encode(id) == model, "\(bytes)")
+        }
+    }
 }

@@ -8,19 +8,19 @@ extension ResourceIdentifier: JSONWritable {
         // Written directly, no list of members: sorted, the keys come as `id`, `lid`, `type`.
         writer.beginObject()
         if !sortingKeys {
-            writer.key("type")
+            writer.key(literal: "type")
             writer.string(type)
         }
         if let id {
-            writer.key("id")
+            writer.key(literal: "id")
             writer.string(id)
         }
         if let lid {
-            writer.key("lid")
+            writer.key(literal: "lid")
             writer.string(lid)
         }
         if sortingKeys {
-            writer.key("type")
+            writer.key(literal: "type")
             writer.string(type)
         }
         writer.endObject()

@@ -31,9 +31,22 @@ extension JSONWriter {
         storage.append(UInt8(ascii: "\""))
     }
 
+    /// Writes a string value made of three parts, each escaped, without joining them into a
+    /// `String` first: a link is a path, a literal and a member name.
+    package mutating func string(_ first: String, _ second: StaticString, _ third: String) {
+        guard beforeValue() else { return }
+        storage.append(UInt8(ascii: "\""))
+        var first = first
+        first.withUTF8 { unsafe writeEscaped(UnsafeRawBufferPointer($0)) }
+        second.withUTF8Buffer { unsafe writeEscaped(UnsafeRawBufferPointer($0)) }
+        var third = third
+        third.withUTF8 { unsafe writeEscaped(UnsafeRawBufferPointer($0)) }
+        storage.append(UInt8(ascii: "\""))
+    }
+
     /// Writes an object member name that needs no escape: an ASCII literal of the format
     /// (`type`, `attributes`, ...), copied without the scan ``key(_:)`` makes.
-    mutating func key(literal name: StaticString) {
+    package mutating func key(literal name: StaticString) {
         guard beforeKey() else { return }
         storage.append(UInt8(ascii: "\""))
         // Byte by byte: for a handful of bytes, cheaper than a bulk append's set-up.
