@@ -33,7 +33,11 @@ public struct JSONAPIContentCoder: ContentEncoder, ContentDecoder {
     /// Creates a coder.
     ///
     /// - Parameters:
-    ///   - encoder: Writes response bodies.
+    ///   - encoder: Writes response bodies. By default its options are a response's to a request
+    ///     without `include` (``JSONAPI/EncodingOptions/includesRelatedByDefault`` is `false`):
+    ///     the coder does not see the request, so it includes no related model it was not asked
+    ///     for; answer `include` with an encoder built from
+    ///     ``JSONAPI/EncodingOptions/init(query:)``.
     ///   - decoder: Reads request bodies. By default its documents are parsed as
     ///     ``JSONAPI/ParsingOptions/Kind/createRequest``, the kind that accepts a resource with or
     ///     without an `id`, so that one coder reads create and update bodies; the typed request
@@ -41,12 +45,18 @@ public struct JSONAPIContentCoder: ContentEncoder, ContentDecoder {
     ///     route's own kind.
     ///   - mediaType: The `Content-Type` of encoded bodies.
     public init(
-        encoder: JSONAPIEncoder = JSONAPIEncoder(), decoder: JSONAPIDecoder? = nil,
+        encoder: JSONAPIEncoder? = nil, decoder: JSONAPIDecoder? = nil,
         mediaType: JSONAPIMediaType = JSONAPIMediaType()
     ) {
-        self.encoder = encoder
+        self.encoder = encoder ?? Self.responseEncoder()
         self.decoder = decoder ?? Self.requestDecoder()
         self.mediaType = mediaType
+    }
+
+    private static func responseEncoder() -> JSONAPIEncoder {
+        var options = EncodingOptions()
+        options.includesRelatedByDefault = false
+        return JSONAPIEncoder(options: options)
     }
 
     private static func requestDecoder() -> JSONAPIDecoder {

@@ -108,6 +108,34 @@ import Vapor
         }
     }
 
+    struct Writer: Codable, Sendable, JSONAPIResource {
+        static let resourceType = "people"
+        var id: String
+        var name: String
+    }
+
+    struct Post: Codable, Sendable, JSONAPIResource {
+        static let resourceType = "articles"
+        var id: String
+        var author: Writer
+    }
+
+    /// The coder answers requests it cannot see: by default it includes no related model (a
+    /// request without `include` gets none), unlike a bare `JSONAPIEncoder()`, which writes the
+    /// whole graph; an encoder given to it keeps its own options.
+    @Test func contentCoderIncludesNothingUnasked() throws {
+        let post = Post(id: "1", author: Writer(id: "9", name: "Dan"))
+        var body = ByteBuffer()
+        var headers = HTTPHeaders()
+        try JSONAPIContentCoder().encode(post, to: &body, headers: &headers)
+        let document = try Document(parsing: Array(body.readableBytesView))
+        #expect(!document.hasIncluded)
+        #expect(document.primaryResources[0].relationship("author")?.identifiers.map(\.id) == ["9"])
+        var whole = ByteBuffer()
+        try JSONAPIContentCoder(encoder: JSONAPIEncoder()).encode(post, to: &whole, headers: &headers)
+        #expect(try Document(parsing: Array(whole.readableBytesView)).included.map(\.id) == ["9"])
+    }
+
     /// A route that collects its body (Vapor's default) is read from the collected buffer, and
     /// Vapor's own limit for collected bodies answers 413 with an error document.
     @Test func collectedBodies() async throws {

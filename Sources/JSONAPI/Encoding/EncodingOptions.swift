@@ -67,17 +67,22 @@ public struct EncodingOptions: Sendable {
     /// (`"comments.author"` includes `comments`), and nothing else is included. A response to a
     /// request with `include` then has `included`, empty when nothing matched (JSON:API 1.1).
     ///
-    /// `nil` (the default) stands for a request that asked for no `include`: no related model is
-    /// written unless ``includesRelatedByDefault`` says so. An empty set includes nothing.
+    /// `nil` (the default) stands for no `include` asked: every related model present is
+    /// written when ``includesRelatedByDefault`` is set (the default), none otherwise. An empty
+    /// set includes nothing.
     /// Relationships given as ``Identifier``s are linkage only whatever this says; models passed
     /// in `included:` are always written.
     public var includePaths: Set<String>? = nil
 
     /// Whether every related model present goes into `included` when ``includePaths`` is `nil`
-    /// (the request asked for no `include`). Default `false`: a response includes what the
-    /// request asked for and nothing else. Set it for an endpoint that includes related
-    /// resources by default, which JSON:API allows only when the request has no `include`.
-    public var includesRelatedByDefault: Bool = false
+    /// (no `include` asked). Default `true`: an encoder with no request writes the whole graph
+    /// it is given, so the document decodes back into the same models.
+    ///
+    /// Options made for a request (``init(query:)``, and the adapters' defaults) set it to
+    /// `false`: a response to a request without `include` then has no `included`. An endpoint
+    /// that includes related resources by default sets it back to `true`, which JSON:API allows
+    /// only when the request has no `include` (with one, ``includePaths`` decides alone).
+    public var includesRelatedByDefault: Bool = true
 
     /// Sparse fieldsets: per resource type, the attributes and relationships to write
     /// (`["articles": ["title", "author"]]`). Types not listed are written whole.

@@ -50,10 +50,11 @@
 /// the relationship out altogether, and an update body (``encodeUpdate(_:meta:)``) leaves out
 /// every `nil`.
 ///
-/// Related models go into `included` as the request asked: those on the paths of
-/// ``EncodingOptions/includePaths`` (the request's `include`, see
-/// ``EncodingOptions/init(query:)``), or, when no `include` was asked, none unless
-/// ``EncodingOptions/includesRelatedByDefault`` is set. Each is written once (deduplicated by type
+/// Related models go into `included`: those on the paths of ``EncodingOptions/includePaths``
+/// (the request's `include`, see ``EncodingOptions/init(query:)``) when it is set, otherwise
+/// every related model present while ``EncodingOptions/includesRelatedByDefault`` is `true` (the
+/// default, so `JSONAPIEncoder().encode(articles)` decodes back into the same articles), and
+/// none for options made for a request without `include`. Each is written once (deduplicated by type
 /// and id, safe on cyclic graphs: the graph is walked with a worklist, never by recursion), so
 /// the output has full linkage and parses strictly with
 /// ``Document/init(parsing:options:)-(Bytes,_)``.
@@ -217,7 +218,7 @@ struct DocumentEncoder {
             }
             includeSet = set
         } else {
-            // No `include` asked: everything present only when the server opts in.
+            // No `include` asked: everything present, unless the options answer a request.
             includeSet = options.includesRelatedByDefault ? nil : []
         }
         writer = JSONWriter(options: options.formatting, reservingCapacity: 4096)

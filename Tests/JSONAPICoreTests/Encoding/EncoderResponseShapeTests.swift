@@ -54,11 +54,19 @@ struct EncoderResponseShapeTests {
         )
     }
 
-    @Test("related models are included only when asked for", arguments: encoders)
+    @Test("with no request everything present is included; for a request, only what it asked for", arguments: encoders)
     func includedOnlyWhenAsked(options: EncodingOptions) throws {
         let article = F.article()
-        // No `include` asked: linkage, no `included`.
-        let plain = try jsonObject(try JSONAPIEncoder(options: options).encode(article))
+        // No request: every related model present, once each.
+        let whole = try jsonObject(try JSONAPIEncoder(options: options).encode(article))
+        #expect(
+            Set(try #require(whole["included"] as? [[String: Any]]).map { "\($0["type"] ?? "")/\($0["id"] ?? "")" })
+                == ["people/9", "comments/5", "comments/12", "people/10"])
+
+        // A request without `include`: linkage, no `included`.
+        var answering = options
+        answering.includesRelatedByDefault = false
+        let plain = try jsonObject(try JSONAPIEncoder(options: answering).encode(article))
         #expect(plain["included"] == nil)
 
         // Exactly the paths asked for.
@@ -76,8 +84,8 @@ struct EncoderResponseShapeTests {
         #expect(
             text(try JSONAPIEncoder(options: empty).encode(Post(id: "1", title: "T"))).hasSuffix(#","included":[]}"#))
 
-        // The server's opt-in: everything present, as before.
-        var everything = options
+        // The endpoint's opt-in for a request that did not ask: everything present.
+        var everything = answering
         everything.includesRelatedByDefault = true
         let all = try jsonObject(try JSONAPIEncoder(options: everything).encode(article))
         let keys = Set(

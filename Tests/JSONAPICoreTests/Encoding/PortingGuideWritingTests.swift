@@ -90,8 +90,8 @@ struct PortingGuideWritingTests {
             parsing: try encoder.encode(
                 [Self.articles[1]], meta: nil, links: nil, jsonapi: nil, jsonapiVersion: nil,
                 included: [Person(id: "3", name: "Ann")]))
-        // Models given in `included:` are written; related ones only when `include` asks.
-        #expect(Set(more.included.map(\.id)) == ["3"])
+        // Models given in `included:` are written, beside the related ones present (no request).
+        #expect(Set(more.included.map(\.id)) == ["3", "9"])
 
         // A create body: `id` only when not empty, 1.1 `lid`, linkage only.
         let create = try encoder.encodeCreate(Draft(id: "", lid: "tmp-1", title: "New", tags: [Identifier<Tag>("t")]))
@@ -141,6 +141,64 @@ struct PortingGuideWritingTests {
         var id: String
         var startsAt: Date
         var zebra: [String: Int]
+    }
+
+    struct Writer: Codable, Equatable, JSONAPIResource {
+        static let resourceType = "people"
+        var id: String
+        var name: String
+    }
+
+    struct Remark: Codable, Equatable, JSONAPIResource {
+        static let resourceType = "comments"
+        var id: String
+        var body: String
+        var author: Writer?
+    }
+
+    struct Post: Codable, Equatable, JSONAPIResource {
+        static let resourceType = "articles"
+        var id: String
+        var title: String
+        var author: Writer
+        var comments: [Remark]
+    }
+
+    /// DataDog's round trip: `JSONAPIEncoder().encode(articles)` writes every related model into
+    /// `included`, and decoding the document gives the same articles back, related models and
+    /// their own related models resolved. With a request, its `include` decides instead.
+    @Test("From DataDog/swift-jsonapi: encode, then decode back equal")
+    func dataDogRoundTrip() throws {
+        let dan = Writer(id: "9", name: "Dan")
+        let ann = Writer(id: "3", name: "Ann")
+        let posts = [
+            Post(
+                id: "1", title: "One", author: dan,
+                comments: [Remark(id: "c1", body: "Hi", author: ann), Remark(id: "c2", body: "Yo", author: nil)]),
+            Post(id: "2", title: "Two", author: ann, comments: [Remark(id: "c3", body: "Me", author: ann)]),
+        ]
+        let body = try JSONAPIEncoder().encode(posts)
+        #expect(try JSONAPIDecoder().decode([Post].self, from: body) == posts)
+        let document = try Document(parsing: body)
+        #expect(
+            Set(document.included.map { "\($0.type)/\($0.id ?? "")" }) == [
+                "people/9", "people/3", "comments/c1", "comments/c2", "comments/c3",
+            ])
+        #expect(document.included.count == 5)  // each once
+
+        // A request without `include`: no `included`; with one, exactly its paths.
+        let bare = try Document(
+            parsing: try JSONAPIEncoder(options: EncodingOptions(query: JSONAPIQuery())).encode(posts))
+        #expect(!bare.hasIncluded)
+        var rules = QueryRules()
+        rules.includePaths = .any
+        let asked = try JSONAPIQuery(parsing: "include=comments", rules: rules)
+        let some = try Document(parsing: try JSONAPIEncoder(options: EncodingOptions(query: asked)).encode(posts))
+        #expect(Set(some.included.map(\.type)) == ["comments"])
+        // An endpoint that includes by default, for a request that did not ask.
+        var endpoint = EncodingOptions(query: JSONAPIQuery())
+        endpoint.includesRelatedByDefault = true
+        #expect(try Document(parsing: try JSONAPIEncoder(options: endpoint).encode(posts)).included.count == 5)
     }
 
     @Test("From DataDog/swift-jsonapi")
@@ -274,15 +332,15 @@ struct PortingGuideWritingTests {
         let author = Identifier<Person>("9")
         #expect(author.id == "9")
 
-        // `.none` includes: an empty set, or `nil` (no `include` asked); everything present only
-        // with `includesRelatedByDefault`.
+        // `.none` includes: an empty set, or options for a request without `include`; with no
+        // request (`nil`, the default), every related model present.
         let encoder = JSONAPIEncoder()
         encoder.includePaths = []
         #expect(try Document(parsing: try encoder.encode(model)).included.isEmpty)
         encoder.includePaths = nil
-        #expect(try Document(parsing: try encoder.encode(model)).included.isEmpty)
-        encoder.options.includesRelatedByDefault = true
         #expect(try Document(parsing: try encoder.encode(model)).included.count == 1)
+        let answer = JSONAPIEncoder(options: EncodingOptions(query: JSONAPIQuery()))
+        #expect(try Document(parsing: try answer.encode(model)).included.isEmpty)
     }
 
     // MARK: "From Japx"
