@@ -35,13 +35,17 @@ struct MeasureCommand: ParsableCommand {
         /// WRITTEN is what `JSONAPIEncoder` writes for them, so the floor compares per byte
         /// written. Count it alone with callgrind's `--toggle-collect='*EncodingFloor*walk*'`.
         case encodeFloor = "encode-floor"
+        /// The least any `Codable`-driven decoder spends building those models
+        /// (``DecodingFloor``): per byte of the document, as `typed` is. Count it alone with
+        /// callgrind's `--toggle-collect='*DecodingFloor*build*'`.
+        case decodeFloor = "decode-floor"
         /// Foundation's `JSONDecoder` into the shape's ``CorpusFoundationModels``.
         case jsondecoder
         /// Foundation's `JSONEncoder` from those models, decoded once before the runs.
         case jsonencoder
     }
 
-    @Option(help: "build, tokenize, typed, encode, encode-floor, jsondecoder or jsonencoder.")
+    @Option(help: "build, tokenize, typed, encode, encode-floor, decode-floor, jsondecoder or jsonencoder.")
     var path: PathName
 
     @Option(help: ArgumentHelp("The corpus shape of the document (typed and encode).", valueName: "shape"))
@@ -95,6 +99,14 @@ struct MeasureCommand: ParsableCommand {
                 var visited = 0
                 timings = try Timings.measure(exactRuns: runs) { visited = try EncodingFloor.walk(resources) }
                 guard visited > 0 else { throw ExitStatus.invalid }
+            case .decodeFloor:
+                let shape = try requiredShape()
+                let models = try EncodingFloor.resources(of: shape.primaryModels(bytes, decoder: decoder))
+                let resources = try DecodingFloor.record(models)
+                try DecodingFloor.check(resources, against: models)
+                var built = 0
+                timings = try Timings.measure(exactRuns: runs) { built = try DecodingFloor.build(resources) }
+                guard built > 0 else { throw ExitStatus.invalid }
             case .jsondecoder:
                 let shape = try requiredShape()
                 let data = Data(bytes)

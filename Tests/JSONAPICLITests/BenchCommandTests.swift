@@ -100,4 +100,18 @@ struct BenchCommandTests {
         }
         #expect(try CLIHarness.run(["measure", "--path", "typed", "numbers.json"], in: directory).status == 2)
     }
+
+    /// The decoding floor of every shape: each resource rebuilt from its tape is checked, before
+    /// the runs, to encode as the model recorded (the command fails otherwise).
+    @Test("measure: the decoding floor rebuilds every shape's models", arguments: CorpusShape.allCases)
+    func decodeFloor(shape: CorpusShape) throws {
+        let file = "\(shape.rawValue).json"
+        try Data(CorpusDocumentGenerator(shape: shape, primaryCount: 60, seed: 4).generate())
+            .write(to: directory.appendingPathComponent(file))
+        let result = try CLIHarness.run(
+            ["measure", "--path", "decode-floor", "--shape", shape.rawValue, "--runs", "2", file], in: directory)
+        #expect(result.status == 0, "\(result.error)")
+        let fields = result.text.split(separator: " ")
+        #expect(fields.count == 6 && fields[0] == "decode-floor" && fields[2] == "0", "\(result.text)")
+    }
 }
