@@ -67,6 +67,8 @@ enum UsingTheClientExample {
         var notFound = ""
         var storedAuthor: String?
         var liveChanges: [String] = []
+        var typeChange = ""
+        var storedArticles = 0
         var storeSources: [String] = []
         var sources: [String] = []
         var conflictTitle = ""
@@ -188,6 +190,13 @@ enum UsingTheClientExample {
             _ = try await liveArticles.update(ArticlePatch(id: "2", title: .value("Live")), optimistic: true)
             for await change in changes.prefix(2) { print(change) }  // articles/2 inserted, articles/2 updated
             seen.liveChanges = printed
+
+            let articleChanges = live.changes(ofType: "articles")
+            _ = try await liveArticles.list()
+            for await change in articleChanges.prefix(1) { print(change) }  // articles/1 inserted
+            let everyArticle = try live.models(of: Article.self)  // in no particular order
+            seen.typeChange = printed.last ?? ""
+            seen.storedArticles = everyArticle.count
         }
 
         // Reads answered from the store.
@@ -297,6 +306,8 @@ enum ClientLandingPageExample {
             #expect(!seen.notFound.isEmpty)
             #expect(seen.storedAuthor == "9")  // article 1's author was set to person 9
             #expect(seen.liveChanges == ["articles/2 inserted", "articles/2 updated"])
+            #expect(seen.typeChange == "articles/1 inserted")
+            #expect(seen.storedArticles > 1)
             #expect(seen.storeSources == ["network store"])
             #expect(seen.sources == ["network revalidated"])
             #expect(seen.conflictTitle == "Theirs")
