@@ -22,7 +22,7 @@ struct QueryParser {
     var pageSize: Int?
     var pageAfter: String?
     var pageBefore: String?
-    /// The base names of the parameters read, whatever became of them.
+    /// The base names of the parameters read, when only those are wanted.
     var families: Set<String> = []
     /// Whether only ``families`` is wanted: each parameter stops once its base name is known.
     var familiesOnly = false
@@ -133,8 +133,10 @@ struct QueryParser {
             return
         }
         let base = parts.base
-        families.insert(base)
-        if familiesOnly { return }
+        if familiesOnly {
+            families.insert(base)
+            return
+        }
         if QueryParameterName.isReserved(base) {
             switch base {
             case "include": readInclude(name, parts, value)
