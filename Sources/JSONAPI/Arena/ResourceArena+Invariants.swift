@@ -100,6 +100,7 @@ extension ResourceArena {
         var errors: [ByteRange]
         var topLevel: TopLevelRecord
         var foreignMembers: [ForeignMember]
+        var ignoredMembers: [ForeignMember]
         var outOfLine: [SparseRanges]
         var types: [[UInt8]]
     }
@@ -107,7 +108,7 @@ extension ResourceArena {
     var fingerprint: Fingerprint {
         Fingerprint(
             resources: resources, relationships: relationships, linkages: linkages, errors: errors, topLevel: topLevel,
-            foreignMembers: foreignMembers,
+            foreignMembers: foreignMembers, ignoredMembers: ignoredMembers,
             outOfLine: [resourceLids, resourceMeta, relationshipLinks, relationshipMeta, linkageLids, linkageMeta],
             types: types.names
         )

@@ -17,6 +17,7 @@ extension ResourceArena {
         linkages.removeAll(keepingCapacity: true)
         errors.removeAll(keepingCapacity: true)
         foreignMembers.removeAll(keepingCapacity: true)
+        ignoredMembers.removeAll(keepingCapacity: true)
         resourceLids.entries.removeAll(keepingCapacity: true)
         resourceMeta.entries.removeAll(keepingCapacity: true)
         relationshipLinks.entries.removeAll(keepingCapacity: true)

@@ -276,6 +276,10 @@ struct ResourceArena: Sendable {
     @usableFromInline var errors: [ByteRange] = []
     @usableFromInline var topLevel = TopLevelRecord()
     @usableFromInline var foreignMembers: [ForeignMember] = []
+    /// Top-level members whose value the document does not keep (a repeated member, one with an
+    /// invalid name): where they are, so that a problem inside one is located from the records
+    /// (a stream's window may no longer hold the member's start).
+    @usableFromInline var ignoredMembers: [ForeignMember] = []
     /// Members few records have (see the layout notes at the top of this file).
     @usableFromInline var resourceLids = SparseRanges(flag: .hasLid)
     @usableFromInline var resourceMeta = SparseRanges(flag: .hasMeta)
@@ -295,7 +299,7 @@ struct ResourceArena: Sendable {
             + relationships.count * MemoryLayout<RelationshipRecord>.stride
             + linkages.count * MemoryLayout<LinkageRecord>.stride
             + errors.count * MemoryLayout<ByteRange>.stride
-            + foreignMembers.count * MemoryLayout<ForeignMember>.stride
+            + (foreignMembers.count + ignoredMembers.count) * MemoryLayout<ForeignMember>.stride
             + resourceLids.footprint + resourceMeta.footprint + relationshipLinks.footprint + relationshipMeta.footprint
             + linkageLids.footprint + linkageMeta.footprint
             + index.footprint + types.footprint

@@ -497,7 +497,7 @@ extension DocumentBuilder {
             } else {
                 problem(
                     offset, .specViolation,
-                    "primary data of a \(options.kind == .createRequest ? "create" : "update") request must be a single resource object, found \(shape.name)"
+                    "primary data of \(options.kind == .createRequest ? "a create" : "an update") request must be a single resource object, found \(shape.name)"
                 )
                 skip(shape, at: offset, end: end)
             }
@@ -645,6 +645,8 @@ extension DocumentBuilder {
         case (.topLevel, .data): arena.topLevel.dataRange = range
         case (.topLevel, .foreign):
             arena.foreignMembers.append(ForeignMember(name: frame.key, nameHasEscapes: frame.keyEscaped, value: range))
+        case (.topLevel, .ignored):
+            arena.ignoredMembers.append(ForeignMember(name: frame.key, nameHasEscapes: frame.keyEscaped, value: range))
         case (.resource, .attributes): arena.resources[r].attributes = range
         case (.resource, .links): arena.resources[r].links = range
         case (.resource, .meta): arena.resourceMeta.set(range, for: r, flags: &arena.resources[r].flags)

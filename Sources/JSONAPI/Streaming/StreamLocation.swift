@@ -96,8 +96,8 @@ struct StreamLocation: Sendable {
     }
 
     /// The pointer of window offset `o` when it lies in a top-level member read completely in
-    /// the window (`meta`, `links`, `jsonapi`, `errors`, an extension member): the member's, joined
-    /// with the place inside its value.
+    /// the window (`meta`, `links`, `jsonapi`, `errors`, an extension member, a member whose value
+    /// is ignored): the member's, joined with the place inside its value.
     func completedMember(containing o: Int, in bytes: UnsafeRawBufferPointer, arena: ResourceArena)
         -> String?
     {
@@ -117,15 +117,19 @@ struct StreamLocation: Sendable {
         {
             return found
         }
-        for member in arena.foreignMembers {
-            let nameStart = Int(member.name.start) &- 1
-            guard member.name.isPresent, nameStart <= o, o < Int(member.value.end), Int(member.value.end) <= bytes.count
-            else { continue }
-            let name = unsafe JSONStringDecoding.decode(bytes.slice(member.name), hasEscapes: member.nameHasEscapes)
-            if o < Int(member.value.start) { return Self.pointer(name) }
-            return inside(member.value, name)
+        func member(in members: [ForeignMember]) -> String? {
+            for member in members {
+                let nameStart = Int(member.name.start) &- 1
+                guard member.name.isPresent, nameStart <= o, o < Int(member.value.end),
+                    Int(member.value.end) <= bytes.count
+                else { continue }
+                let name = unsafe JSONStringDecoding.decode(bytes.slice(member.name), hasEscapes: member.nameHasEscapes)
+                if o < Int(member.value.start) { return Self.pointer(name) }
+                return inside(member.value, name)
+            }
+            return nil
         }
-        return nil
+        return member(in: arena.foreignMembers) ?? member(in: arena.ignoredMembers)
     }
 
     /// `/` and `name` with `~` and `/` escaped (RFC 6901).

@@ -96,6 +96,24 @@ struct ResourceStreamTests {
         }
     }
 
+    @Test("rule violations inside an unknown member of a resource, after the window slid, for every kind")
+    func violationsInsideUnknownMembers() {
+        let filler = String(repeating: "x", count: 90)
+        let text =
+            #"{"data":[{"type":"a","id":"1"}],"included":[{"type":"b","id":"2","attributes":{"t":"\#(filler)"}},"#
+            + #"{"type":"b","id":"3","relationship=":{"author":{"da=a":{"type":"c","id":"4"}}},"meta":{"a b":1}}]}"#
+        // The same inside a repeated `included`, whose value the builder does not keep.
+        let repeated =
+            #"{"data":[{"type":"a","id":"1"}],"included":[{"type":"b","id":"2","attributes":{"t":"\#(filler)"}}],"#
+            + #""included":[{"type":"b","id":"5"},{"type":"b","id":"3","relationship=":{"author":{"da=a":1}}}],"meta":{"a b":[{"c=d":2}]}}"#
+        for document in [text, repeated] {
+            for kind in ParsingOptions.Kind.allCases {
+                Self.check(Array(document.utf8), kind: kind)
+                Self.check(Array(document.utf8), lenient: true, kind: kind)
+            }
+        }
+    }
+
     @Test(
         "random documents of the differential model: hard ids, duplicates, forward references, lids, few and many types"
     )
