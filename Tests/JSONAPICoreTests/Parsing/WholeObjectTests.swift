@@ -352,4 +352,122 @@ struct WholeObjectTests {
             if count < 4, case .success = outcome { Issue.record("\(count) resources allowed 4") }
         }
     }
+
+    /// One rule of the grammar, broken once in an object the whole-object readers would take.
+    struct BrokenRule: Sendable, CustomStringConvertible {
+        var rule: String
+        var kind: ParsingOptions.Kind = .response
+        /// The second resource of `data` (the first is plain), or `data` itself for a request.
+        var resource: String
+        var pointer: String
+        var message: String
+        var description: String { rule }
+    }
+
+    static let brokenRules: [BrokenRule] = [
+        BrokenRule(
+            rule: "a relationship in a request needs data", kind: .createRequest,
+            resource: #"{"type":"articles","relationships":{"author":{"links":{"self":"/a"}}}}"#,
+            pointer: "/data/relationships/author", message: "a relationship in a request must contain `data`"),
+        BrokenRule(
+            rule: "a relationship object needs data, links or meta",
+            resource: #"{"type":"articles","id":"2","relationships":{"author":{}}}"#,
+            pointer: "/data/1/relationships/author",
+            message: "a relationship object must contain at least one of `data`, `links`, `meta`"),
+        BrokenRule(
+            rule: "an identifier needs an id",
+            resource: #"{"type":"articles","id":"2","relationships":{"author":{"data":{"type":"people"}}}}"#,
+            pointer: "/data/1/relationships/author/data",
+            message: "a resource identifier object must have an `id` member"),
+        BrokenRule(
+            rule: "an identifier needs a type",
+            resource: #"{"type":"articles","id":"2","relationships":{"author":{"data":[{"id":"9"}]}}}"#,
+            pointer: "/data/1/relationships/author/data/0", message: "a resource identifier object must have a `type`"),
+        BrokenRule(
+            rule: "an id is a string",
+            resource: #"{"type":"articles","id":"2","relationships":{"author":{"data":{"type":"people","id":9}}}}"#,
+            pointer: "/data/1/relationships/author/data/id", message: "`id` must be a string"),
+        BrokenRule(
+            rule: "no member twice in an identifier",
+            resource:
+                #"{"type":"articles","id":"2","relationships":{"author":{"data":{"type":"people","id":"9","id":"9"}}}}"#,
+            pointer: "/data/1/relationships/author/data/id", message: "duplicate member `id`"),
+        BrokenRule(
+            rule: "a link is a string, a link object or null",
+            resource: #"{"type":"articles","id":"2","relationships":{"author":{"data":null,"links":{"self":7}}}}"#,
+            pointer: "/data/1/relationships/author/links/self",
+            message: "a link must be a string, a link object or null"),
+        BrokenRule(
+            rule: "a link is a URI",
+            resource: #"{"type":"articles","id":"2","relationships":{"author":{"data":null,"links":{"self":"a b"}}}}"#,
+            pointer: "/data/1/relationships/author/links/self", message: "a link is not a valid URI"),
+        BrokenRule(
+            rule: "a relationship's links has only the names the rules give",
+            resource: #"{"type":"articles","id":"2","relationships":{"author":{"data":null,"links":{"sel":"/a"}}}}"#,
+            pointer: "/data/1/relationships/author/links/sel", message: "must not have a member named `sel`"),
+        BrokenRule(
+            rule: "a link object needs href", resource: #"{"type":"articles","id":"2","links":{"self":{"hre":"/a"}}}"#,
+            pointer: "/data/1/links/self", message: "a link object must contain `href`"),
+        BrokenRule(
+            rule: "no attribute named id", resource: #"{"type":"articles","id":"2","attributes":{"id":1}}"#,
+            pointer: "/data/1/attributes/id", message: "an attribute must not be named `id`"),
+        BrokenRule(
+            rule: "no relationship named type",
+            resource: #"{"type":"articles","id":"2","relationships":{"type":{"data":null}}}"#,
+            pointer: "/data/1/relationships/type", message: "a relationship must not be named `type`"),
+        BrokenRule(
+            rule: "member names obey the rules", resource: #"{"type":"articles","id":"2","attributes":{"a=b":1}}"#,
+            pointer: "/data/1/attributes/a=b", message: "invalid attribute name"),
+        BrokenRule(
+            rule: "no links or relationships inside attribute values",
+            resource: #"{"type":"articles","id":"2","attributes":{"a":{"links":1}}}"#,
+            pointer: "/data/1/attributes/a/links", message: "must not have a member named `links`"),
+        BrokenRule(
+            rule: "no attribute twice", resource: #"{"type":"articles","id":"2","attributes":{"a":1,"a":2}}"#,
+            pointer: "/data/1/attributes/a", message: "duplicate attribute `a`"),
+        BrokenRule(
+            rule: "fields share one namespace",
+            resource: #"{"type":"articles","id":"2","attributes":{"a":1},"relationships":{"a":{"data":null}}}"#,
+            pointer: "/data/1/relationships/a", message: "is both an attribute and a relationship"),
+        BrokenRule(
+            rule: "a resource in a response needs an id", resource: #"{"type":"articles","attributes":{"a":1}}"#,
+            pointer: "/data/1", message: "a resource object must have an `id` member"),
+        BrokenRule(
+            rule: "a resource needs a type", resource: #"{"id":"2"}"#, pointer: "/data/1",
+            message: "a resource object must have a `type` member"),
+        BrokenRule(
+            rule: "a type obeys the member-name rules", resource: #"{"type":"","id":"2"}"#, pointer: "/data/1/type",
+            message: "invalid `type` value"),
+    ]
+
+    /// The readers restate no rule: they decline whatever a rule would object to, and the event
+    /// path reports it. Each rule broken once gives its error, at its place, strict and lenient,
+    /// however the bytes arrive (whole, where the readers run, or a byte at a time, where they
+    /// never do).
+    @Test("each rule broken once: the same error at the same place on both paths", arguments: brokenRules)
+    func eachRuleBrokenOnce(_ broken: BrokenRule) {
+        let plain = #"{"type":"articles","id":"1","attributes":{"a":1},"relationships":{"author":{"data":null}}}"#
+        let text =
+            broken.kind == .response
+            ? #"{"data":[\#(plain),\#(broken.resource)]}"# : #"{"data":\#(broken.resource)}"#
+        var strict = ParsingOptions()
+        strict.kind = broken.kind
+        switch parseEverywhere(text, options: strict) {
+        case .success:
+            Issue.record("\(broken.rule): accepted \(text)")
+        case .failure(let error):
+            #expect(error.pointer == broken.pointer && error.message.contains(broken.message), "\(error)")
+        }
+        var lenient = strict
+        lenient.isLenient = true
+        switch parseEverywhere(text, options: lenient) {
+        case .success(let document):
+            let found = document.diagnostics.filter {
+                $0.pointer == broken.pointer && $0.message.contains(broken.message)
+            }
+            #expect(found.count == 1, "\(broken.rule): \(document.diagnostics)")
+        case .failure(let error):
+            Issue.record("\(broken.rule): lenient parse failed with \(error)")
+        }
+    }
 }
