@@ -81,22 +81,15 @@ struct StreamOutcome: Equatable, CustomStringConvertible {
         do {
             let document = try Document(parsing: bytes, options: options)
             var parts: [(Int, String)] = []
-            let single: Bool
-            if case .one = document.primary { single = true } else { single = false }
-            for (index, resource) in document.primaryResources.enumerated() {
+            // Each resource's pointer and place from a walk of the whole document: an element
+            // that is not a resource object (read on in lenient mode) keeps its place too.
+            let resources =
+                document.primaryResources.map { ($0, "primary") } + document.included.map { ($0, "included") }
+            let places = bytes.withUnsafeBytes { SourceLocator.locate(offsets: resources.map(\.0.byteOffset), in: $0) }
+            for ((resource, section), place) in zip(resources, places) {
+                let index = place.pointer.split(separator: "/").last.flatMap { Int($0) } ?? 0
                 parts.append(
-                    (
-                        resource.byteOffset,
-                        Self.line(
-                            resource, section: "primary", index: index, pointer: single ? "/data" : "/data/\(index)")
-                    ))
-            }
-            for (index, resource) in document.included.enumerated() {
-                parts.append(
-                    (
-                        resource.byteOffset,
-                        Self.line(resource, section: "included", index: index, pointer: "/included/\(index)")
-                    ))
+                    (resource.byteOffset, Self.line(resource, section: section, index: index, pointer: place.pointer)))
             }
             if let meta = document.meta?.jsonValue {
                 parts.append((meta.byteOffset, "meta \(meta.jsonString())"))

@@ -101,6 +101,7 @@ extension ResourceArena {
         var topLevel: TopLevelRecord
         var foreignMembers: [ForeignMember]
         var ignoredMembers: [ForeignMember]
+        var skippedElements: [SkippedElement]
         var outOfLine: [SparseRanges]
         var types: [[UInt8]]
     }
@@ -108,7 +109,7 @@ extension ResourceArena {
     var fingerprint: Fingerprint {
         Fingerprint(
             resources: resources, relationships: relationships, linkages: linkages, errors: errors, topLevel: topLevel,
-            foreignMembers: foreignMembers, ignoredMembers: ignoredMembers,
+            foreignMembers: foreignMembers, ignoredMembers: ignoredMembers, skippedElements: skippedElements,
             outOfLine: [resourceLids, resourceMeta, relationshipLinks, relationshipMeta, linkageLids, linkageMeta],
             types: types.names
         )

@@ -18,6 +18,7 @@ extension ResourceArena {
         errors.removeAll(keepingCapacity: true)
         foreignMembers.removeAll(keepingCapacity: true)
         ignoredMembers.removeAll(keepingCapacity: true)
+        skippedElements.removeAll(keepingCapacity: true)
         resourceLids.entries.removeAll(keepingCapacity: true)
         resourceMeta.entries.removeAll(keepingCapacity: true)
         relationshipLinks.entries.removeAll(keepingCapacity: true)

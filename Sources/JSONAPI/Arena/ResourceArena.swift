@@ -267,6 +267,14 @@ struct ForeignMember: Sendable, Equatable {
     @usableFromInline var value: ByteRange
 }
 
+/// An element of `data` or `included` that is not a resource object (read on in lenient mode):
+/// where it is, so that the elements after it keep their places in JSON Pointers.
+@usableFromInline
+struct SkippedElement: Sendable, Equatable {
+    @usableFromInline var range: ByteRange
+    @usableFromInline var isIncluded: Bool
+}
+
 /// The arena of one document: every record array, the type table and the identifier index.
 @usableFromInline
 struct ResourceArena: Sendable {
@@ -280,6 +288,8 @@ struct ResourceArena: Sendable {
     /// invalid name): where they are, so that a problem inside one is located from the records
     /// (a stream's window may no longer hold the member's start).
     @usableFromInline var ignoredMembers: [ForeignMember] = []
+    /// Elements of `data` and `included` that are not resource objects, in document order.
+    @usableFromInline var skippedElements: [SkippedElement] = []
     /// Members few records have (see the layout notes at the top of this file).
     @usableFromInline var resourceLids = SparseRanges(flag: .hasLid)
     @usableFromInline var resourceMeta = SparseRanges(flag: .hasMeta)
@@ -300,9 +310,20 @@ struct ResourceArena: Sendable {
             + linkages.count * MemoryLayout<LinkageRecord>.stride
             + errors.count * MemoryLayout<ByteRange>.stride
             + (foreignMembers.count + ignoredMembers.count) * MemoryLayout<ForeignMember>.stride
+            + skippedElements.count * MemoryLayout<SkippedElement>.stride
             + resourceLids.footprint + resourceMeta.footprint + relationshipLinks.footprint + relationshipMeta.footprint
             + linkageLids.footprint + linkageMeta.footprint
             + index.footprint + types.footprint
+    }
+
+    /// How many elements of `included` (or of `data`) that are not resource objects come before
+    /// `offset`: what a record's place in its section adds to its count of records before it.
+    func skippedElements(isIncluded: Bool, before offset: Int) -> Int {
+        var n = 0
+        for element in skippedElements where element.isIncluded == isIncluded && Int(element.range.start) < offset {
+            n &+= 1
+        }
+        return n
     }
 
     /// A resource's `lid`, or `.absent`.

@@ -528,6 +528,11 @@ extension DocumentBuilder {
     {
         guard case .object = shape else {
             problem(offset, .specViolation, "a resource object must be an object, found \(shape.name)")
+            // An array's range stays empty (open) until it closes (`completeValue`).
+            var known = end
+            if case .array = shape { known = offset }
+            arena.skippedElements.append(
+                SkippedElement(range: ByteRange(offset, known), isIncluded: section == .included))
             skip(shape, at: offset, end: end)
             return
         }
@@ -630,7 +635,13 @@ extension DocumentBuilder {
         }
         let frame = top
         switch frame.kind {
-        case .dataArray, .includedArray, .linkageArray, .errorsArray, .stringArray:
+        case .dataArray, .includedArray:
+            // A skipped element that is an array has ended.
+            if let last = arena.skippedElements.indices.last, arena.skippedElements[last].range.start == start {
+                arena.skippedElements[last].range.end = UInt32(truncatingIfNeeded: end)
+            }
+            return
+        case .linkageArray, .errorsArray, .stringArray:
             return
         default:
             break

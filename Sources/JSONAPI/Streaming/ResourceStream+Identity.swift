@@ -36,13 +36,15 @@ extension ResourceStream {
 
         // 2. Insert, in document order.
         var k = 0
-        // Positions in `included`, counted as the loop goes (one pass for those before it).
-        var includedPosition = includedOrdinal(of: trackedRecords, arena: arena)
+        // Positions in `included`: the records before, counted as the loop goes (one pass for
+        // those before it), and the elements that are not resource objects before.
+        var includedRecords = includedRecordCount(before: trackedRecords, arena: arena)
         for r in trackedRecords..<end {
             let record = arena.resources[r]
             let included = record.flags.contains(.isIncluded)
-            let position = includedPosition
-            if included { includedPosition &+= 1 }
+            let position =
+                includedRecords &+ arena.skippedElements(isIncluded: true, before: Int(record.object.start))
+            if included { includedRecords &+= 1 }
             // The keys this record owns: a key belongs to the first resource that has it (as
             // linkage resolves to the first); a later one with the same key is a duplicate, and
             // no identifier can reach it.
@@ -165,8 +167,8 @@ extension ResourceStream {
         }
     }
 
-    /// The position in `included` of record `r` of the arena.
-    private func includedOrdinal(of r: Int, arena: ResourceArena) -> Int {
+    /// The elements of `included` before the arena's records, and its records before `r`.
+    private func includedRecordCount(before r: Int, arena: ResourceArena) -> Int {
         var n = arenaSectionBase.included
         for i in 0..<r where arena.resources[i].flags.contains(.isIncluded) { n &+= 1 }
         return n

@@ -31,6 +31,10 @@ extension ResourceStream {
         if origin == 0, let document = driver.documentFrame {
             documentStart = Int(document.start)
         }
+        // Every skipped element in the arena lies before `retain`: one still being read holds the
+        // window (the builder is then inside it, and nothing is released).
+        countSkippedElements(before: Int.max)
+        skippedCounted = 0
         driver.releasePrefix(retain, rescanning: rescan)
         arenaSectionBase = sectionCounts
         queuedRecords = 0

@@ -145,8 +145,11 @@ public struct ResourceStream: ~Copyable {
     var head = 0
     /// The views' storage for the current window and records, made when a part is handed out.
     var storage: DocumentStorage?
-    /// Resources handed out per section, and at the arena's start.
+    /// Elements of each section counted so far (resources handed out, and elements that are not
+    /// resource objects before the last of them), and at the arena's start.
     var sectionCounts = (primary: 0, included: 0)
+    /// The arena's skipped elements before this one are in `sectionCounts`.
+    var skippedCounted = 0
     var arenaSectionBase = (primary: 0, included: 0)
     var failure: JSONAPIError?
     var finishRequested = false
@@ -327,12 +330,23 @@ public struct ResourceStream: ~Copyable {
         return made
     }
 
+    /// Adds the arena's elements that are not resource objects before window offset `end` to
+    /// ``sectionCounts``, once each.
+    mutating func countSkippedElements(before end: Int) {
+        let skipped = driver.arena.skippedElements
+        while skippedCounted < skipped.count && Int(skipped[skippedCounted].range.start) < end {
+            if skipped[skippedCounted].isIncluded { sectionCounts.included &+= 1 } else { sectionCounts.primary &+= 1 }
+            skippedCounted &+= 1
+        }
+    }
+
     mutating func part(_ item: Pending) -> StreamPart {
         let storage = currentStorage()
         switch item {
         case .resource(let r):
             let record = storage.arena.resources[r]
             let included = record.flags.contains(.isIncluded)
+            countSkippedElements(before: Int(record.object.start))
             let index: Int
             if included {
                 index = sectionCounts.included
@@ -394,7 +408,9 @@ public struct StreamedResource: Sendable {
     public let object: ResourceObject
     /// Where the resource is.
     public let section: Section
-    /// Its position in `data` or in `included` (0-based).
+    /// Its position in `data` or in `included` (0-based). An element that is not a resource
+    /// object (which a lenient read reports and reads past) counts: the index is the one its JSON
+    /// Pointer names.
     public let index: Int
     /// The absolute byte offset (64-bit) of its `{`.
     public let offset: Int

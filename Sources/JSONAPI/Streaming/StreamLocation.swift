@@ -38,13 +38,33 @@ struct StreamLocation: Sendable {
             // A record still open has an empty range: it runs to the end of the window.
             let end = record.object.end == record.object.start ? bytes.count : min(Int(record.object.end), bytes.count)
             if o >= start && o < max(end, start &+ 1) {
+                let index =
+                    (isIncluded ? included : primary) &+ arena.skippedElements(isIncluded: isIncluded, before: start)
                 let pointer =
-                    isIncluded
-                    ? "/included/\(included)" : arena.topLevel.data == .one ? "/data" : "/data/\(primary)"
+                    isIncluded ? "/included/\(index)" : arena.topLevel.data == .one ? "/data" : "/data/\(index)"
                 unit = (start, max(start, end), pointer)
                 break
             }
             if isIncluded { included &+= 1 } else { primary &+= 1 }
+        }
+        // An element that is not a resource object: its place counts the records and the other
+        // such elements before it.
+        if unit == nil {
+            for element in arena.skippedElements {
+                let start = Int(element.range.start)
+                // One still open has an empty range: it runs to the end of the window.
+                let end =
+                    element.range.end == element.range.start ? bytes.count : min(Int(element.range.end), bytes.count)
+                guard o >= start && o < end else { continue }
+                let records = arena.resources.reduce(0) {
+                    $0 &+ ($1.flags.contains(.isIncluded) == element.isIncluded && Int($1.object.start) < start ? 1 : 0)
+                }
+                let index =
+                    (element.isIncluded ? includedBase : primaryBase) &+ records
+                    &+ arena.skippedElements(isIncluded: element.isIncluded, before: start)
+                unit = (start, end, element.isIncluded ? "/included/\(index)" : "/data/\(index)")
+                break
+            }
         }
         var pointer = ""
         if let unit {
@@ -151,13 +171,16 @@ struct StreamLocation: Sendable {
             let record = arena.resources[k]
             let top = arena.topLevel
             let prefix: String?
-            if record.flags.contains(.isIncluded) {
+            let included = record.flags.contains(.isIncluded)
+            let skipped = arena.skippedElements(isIncluded: included, before: start)
+            if included {
                 let first = Int(top.includedStart)
-                prefix = k >= first && k < first &+ Int(top.includedCount) ? "/included/\(k &- first)" : nil
+                prefix =
+                    k >= first && k < first &+ Int(top.includedCount) ? "/included/\(k &- first &+ skipped)" : nil
             } else {
                 let first = Int(top.primaryStart)
                 let inSection = !top.primaryIsLinkage && k >= first && k < first &+ Int(top.primaryCount)
-                prefix = !inSection ? nil : top.data == .one ? "/data" : "/data/\(k &- first)"
+                prefix = !inSection ? nil : top.data == .one ? "/data" : "/data/\(k &- first &+ skipped)"
             }
             if let prefix {
                 let inside = unsafe pointer(o, inside: record, spanning: start..<end, of: bytes, arena: arena)

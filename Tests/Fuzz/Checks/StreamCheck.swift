@@ -1,4 +1,4 @@
-import JSONAPI
+@_spi(Backend) import JSONAPI
 
 /// The `stream` fuzz target: `ResourceStream` against `Document(parsing:)` on the same bytes,
 /// with options, window size and chunk sizes chosen from the input. The stream must agree with
@@ -31,11 +31,14 @@ enum StreamCheck {
         var outcome = Outcome()
         do {
             let document = try Document(parsing: bytes, options: options)
-            for (i, r) in document.primaryResources.enumerated() {
-                outcome.parts.append(Part(offset: r.byteOffset, text: resourceText(r, section: "primary", index: i)))
-            }
-            for (i, r) in document.included.enumerated() {
-                outcome.parts.append(Part(offset: r.byteOffset, text: resourceText(r, section: "included", index: i)))
+            // Each resource's place in its section from a walk of the whole document: an element
+            // that is not a resource object (read on in lenient mode) counts.
+            let resources =
+                document.primaryResources.map { ($0, "primary") } + document.included.map { ($0, "included") }
+            let places = bytes.withUnsafeBytes { SourceLocator.locate(offsets: resources.map(\.0.byteOffset), in: $0) }
+            for ((r, section), place) in zip(resources, places) {
+                let index = place.pointer.split(separator: "/").last.flatMap { Int($0) } ?? 0
+                outcome.parts.append(Part(offset: r.byteOffset, text: resourceText(r, section: section, index: index)))
             }
             if let v = document.meta?.jsonValue {
                 outcome.parts.append(Part(offset: v.byteOffset, text: "meta \(v.jsonString())"))

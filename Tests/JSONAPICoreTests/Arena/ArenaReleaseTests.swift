@@ -13,11 +13,11 @@ struct ArenaReleaseTests {
 
     /// A document with a record in every table but `errors` (which a document with `data`
     /// cannot have): a `lid` and `meta` on a resource, `links` and `meta` on a relationship,
-    /// `lid` and `meta` on an identifier, an @-member, and a member with an invalid name (whose
-    /// value is ignored).
+    /// `lid` and `meta` on an identifier, an @-member, a member with an invalid name (whose value
+    /// is ignored), and an element of `data` that is not an object.
     static let text = #"""
         {"data":[{"type":"a","id":"1","lid":"l1","meta":{"m":1},"relationships":{"r":{"links":{"self":"/r"},
-        "meta":{"m":2},"data":[{"type":"a","lid":"l1","meta":{"m":3}}]}}}],"@context":{},"bad=name":1}
+        "meta":{"m":2},"data":[{"type":"a","lid":"l1","meta":{"m":3}}]}}},7],"@context":{},"bad=name":1}
         """#
 
     /// The number of entries of each table, by property name.

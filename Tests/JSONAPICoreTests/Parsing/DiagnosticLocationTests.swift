@@ -35,6 +35,20 @@ struct DiagnosticLocationTests {
         return located.count
     }
 
+    @Test("elements of data and included that are not objects keep the places of those after them")
+    func skippedElements() {
+        let documents = [
+            #"{"data":[],"included":[1,{"type":"a","id":"1","attributes":{"a=b":1}}]}"#,
+            #"{"data":[null,"x",{"type":"a","id":"1","attributes":{"a=b":1}},[{"c=d":2}],{"type":"a"}]}"#,
+            #"{"data":[{"type":"a","id":"1"},[],true],"included":[{"type":"b","id":"2"},7,{"type":"b","id":"2"}]}"#,
+        ]
+        for text in documents {
+            let compared = Self.expectWholeDocumentLocations(
+                Array(text.utf8), options: ParsingOptions(kind: .response, lenient: true), text)
+            #expect(compared >= 2, "\(text)")
+        }
+    }
+
     @Test(
         "Corpus documents, strict and lenient",
         .enabled(if: corpusURL != nil, "../shared/corpus is not present"),

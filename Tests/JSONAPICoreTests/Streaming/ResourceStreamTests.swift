@@ -106,7 +106,12 @@ struct ResourceStreamTests {
         let repeated =
             #"{"data":[{"type":"a","id":"1"}],"included":[{"type":"b","id":"2","attributes":{"t":"\#(filler)"}}],"#
             + #""included":[{"type":"b","id":"5"},{"type":"b","id":"3","relationship=":{"author":{"da=a":1}}}],"meta":{"a b":[{"c=d":2}]}}"#
-        for document in [text, repeated] {
+        // Elements of `data` and `included` that are not objects, before resources and after a slide.
+        let skipped =
+            #"{"data":[7,{"type":"a","id":"1","attributes":{"t":"\#(filler)"}},[{"x=y":1}],{"type":"a","id":"2"}],"#
+            + #""included":[{"type":"b","id":"2","attributes":{"t":"\#(filler)"}},1,"#
+            + #"{"type":"b","id":"3","attributes":{"a=b":1}},null]}"#
+        for document in [text, repeated, skipped] {
             for kind in ParsingOptions.Kind.allCases {
                 Self.check(Array(document.utf8), kind: kind)
                 Self.check(Array(document.utf8), lenient: true, kind: kind)
