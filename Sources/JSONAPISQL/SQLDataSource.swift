@@ -52,7 +52,7 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
         let backwards = SQLStatements.readsBackwards(query)
         return try await database.session { database in
             let fields = query.fields
-            var records = try await database.raw(select).all().map { try statements.record($0, fields: fields) }
+            var records = try await statements.records(select, on: database, fields: fields)
             var list = ResourceList(models: records, total: nil)
             if let count {
                 let row = try await database.raw(count).first()
@@ -82,7 +82,7 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
         if database.flavor == .postgres { select += " FOR UPDATE OF \(ident: statements.alias)" }
         let locking = select
         return try await database.session { database in
-            try await database.raw(locking).all().map { try statements.record($0) }.first
+            try await statements.records(locking, on: database).first
         }
     }
 
@@ -90,7 +90,7 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
         let statements = try statements()
         guard let select = try statements.select(ids: ids) else { return [] }
         return try await database.session { database in
-            try await database.raw(select).all().map { try statements.record($0) }
+            try await statements.records(select, on: database)
         }
     }
 
@@ -117,7 +117,7 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
                 let after = try cursor.position.map { try statements.after($0, sort: sort) }
                 let sql = try statements.select(batch, after: after)
                 let records = try await self.database.session { database in
-                    try await database.raw(sql).all().map { try statements.record($0) }
+                    try await statements.records(sql, on: database)
                 }
                 cursor.batch = try records.map(transform)
                 cursor.index = 0

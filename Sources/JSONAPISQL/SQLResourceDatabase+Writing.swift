@@ -25,7 +25,9 @@ extension SQLResourceDatabase {
                     let statements = SQLStatements(table: other, flavor: flavor) { _ in nil }
                     let naming = try await database.raw(
                         "SELECT \(ident: other.idColumn) AS \(ident: "i") FROM \(ident: other.name) WHERE \(ident: column) IN (\(binds: binds))"
-                    ).all().compactMap { try statements.idText($0, column: "i", kind: other.idKind) }
+                    ).all().compactMap {
+                        try statements.idText(SQLKitRecordRow(row: $0), column: "i", kind: other.idKind)
+                    }
                     guard !naming.isEmpty else { continue }
                     switch rule {
                     case .refuse:

@@ -2,12 +2,32 @@ import JSONAPI
 import JSONAPIServer
 import SQLKit
 
+/// A row's values by column name, as ``SQLStatements/record(_:fields:)`` reads them: nil for
+/// NULL. Each is one look-up of the column.
+protocol SQLRecordRow {
+    func text(_ column: String) throws -> String?
+    func integer(_ column: String) throws -> Int64?
+    func real(_ column: String) throws -> Double?
+    func boolean(_ column: String) throws -> Bool?
+}
+
+/// A row of any SQLKit database, read through its `decode(column:as:)`.
+struct SQLKitRecordRow: SQLRecordRow {
+    let row: any SQLRow
+
+    // An optional decodes NULL as nil, in the one look-up.
+    func text(_ column: String) throws -> String? { try row.decode(column: column, as: String?.self) }
+    func integer(_ column: String) throws -> Int64? { try row.decode(column: column, as: Int64?.self) }
+    func real(_ column: String) throws -> Double? { try row.decode(column: column, as: Double?.self) }
+    func boolean(_ column: String) throws -> Bool? { try row.decode(column: column, as: Bool?.self) }
+}
+
 /// Rows as resource objects, and resource objects as the values of a row: no model in between.
 extension SQLStatements {
     /// The resource object of a row selected with ``selectList()``.
     ///
     /// With `fields`, only those members, as ``selectList(fields:)`` selected them.
-    func record(_ row: any SQLRow, fields: Set<String>? = nil) throws -> JSONAPIResourceObject {
+    func record(_ row: some SQLRecordRow, fields: Set<String>? = nil) throws -> JSONAPIResourceObject {
         guard let id = try idText(row, column: table.idColumn, kind: table.idKind) else {
             throw SQLDeclarationError("a row of `\(table.type)` has no id")
         }
@@ -28,7 +48,7 @@ extension SQLStatements {
                     value: JSONAPIRelationship(
                         data: related.map { .one(ResourceIdentifier(type: other.type, id: $0)) } ?? .null))
             case .inverse, .joinTable:
-                let text = try row.decode(column: Self.linkageAlias(index), as: String?.self) ?? "[]"
+                let text = try row.text(Self.linkageAlias(index)) ?? "[]"
                 let ids = try SQLJSONText.ids(text)
                 relationships.append(
                     key: relationship.member,
@@ -39,28 +59,26 @@ extension SQLStatements {
     }
 
     /// An id column's value as JSON:API writes ids, or nil for NULL.
-    func idText(_ row: any SQLRow, column: String, kind: SQLIDKind) throws -> String? {
-        // One look-up per column: an optional decodes NULL as nil.
+    func idText(_ row: some SQLRecordRow, column: String, kind: SQLIDKind) throws -> String? {
         switch kind {
-        case .integer: return try row.decode(column: column, as: Int64?.self).map { String($0) }
-        case .text: return try row.decode(column: column, as: String?.self)
+        case .integer: return try row.integer(column).map { String($0) }
+        case .text: return try row.text(column)
         }
     }
 
     /// An attribute column's value as JSON.
-    func value(_ row: any SQLRow, _ column: String, _ storage: SQLTableInfo.Storage) throws -> JSON {
-        // One look-up per column: an optional decodes NULL as nil.
+    func value(_ row: some SQLRecordRow, _ column: String, _ storage: SQLTableInfo.Storage) throws -> JSON {
         switch storage {
-        case .text: return try row.decode(column: column, as: String?.self).map { .string($0) } ?? .null
-        case .integer: return try row.decode(column: column, as: Int64?.self).map { .int($0) } ?? .null
-        case .real: return try row.decode(column: column, as: Double?.self).map { .double($0) } ?? .null
+        case .text: return try row.text(column).map { .string($0) } ?? .null
+        case .integer: return try row.integer(column).map { .int($0) } ?? .null
+        case .real: return try row.real(column).map { .double($0) } ?? .null
         case .boolean:
             switch flavor {
-            case .postgres: return try row.decode(column: column, as: Bool?.self).map { .bool($0) } ?? .null
-            case .sqlite: return try row.decode(column: column, as: Int64?.self).map { .bool($0 != 0) } ?? .null
+            case .postgres: return try row.boolean(column).map { .bool($0) } ?? .null
+            case .sqlite: return try row.integer(column).map { .bool($0 != 0) } ?? .null
             }
         case .json:
-            guard let text = try row.decode(column: column, as: String?.self) else { return .null }
+            guard let text = try row.text(column) else { return .null }
             return try SQLJSONText.value(text)
         }
     }

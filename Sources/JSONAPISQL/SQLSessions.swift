@@ -383,7 +383,7 @@ final class PostgresSessions: SQLSessions {
         try await withConnectionTimeout(timeout) { connected in
             try await self.client.withConnection { connection in
                 guard connected() else { throw CancellationError() }
-                return try await body(connection.sql(queryLogLevel: .debug))
+                return try await body(PostgresSessionDatabase(connection))
             }
         }
     }
