@@ -45,19 +45,16 @@ struct PostgresSessionDatabase: SQLDatabase {
 /// decoder refused.
 struct PostgresRowDeclined: Error {}
 
-/// A PostgreSQL row read cell by cell.
+/// A PostgreSQL row read cell by cell, by the cell's position (the result's columns were checked
+/// against the plan's once, before its first row).
 struct PostgresRecordRow: SQLRecordRow {
     let row: PostgresRandomAccessRow
 
-    private func cell(_ column: String) throws -> PostgresCell {
-        guard row.contains(column) else { throw PostgresRowDeclined() }
-        return row[column]
-    }
-
     private func decode<T: PostgresDecodable>(
-        _ type: T.Type, _ column: String, from types: Set<PostgresDataType>
+        _ type: T.Type, _ column: Int, from types: Set<PostgresDataType>
     ) throws -> T? {
-        let cell = try cell(column)
+        guard column < row.count else { throw PostgresRowDeclined() }
+        let cell = row[column]
         guard cell.bytes != nil else { return nil }
         guard types.contains(cell.dataType) else { throw PostgresRowDeclined() }
         do {
@@ -72,10 +69,16 @@ struct PostgresRecordRow: SQLRecordRow {
     static let realTypes: Set<PostgresDataType> = [.float4, .float8]
     static let booleanTypes: Set<PostgresDataType> = [.bool]
 
-    func text(_ column: String) throws -> String? { try decode(String.self, column, from: Self.textTypes) }
-    func integer(_ column: String) throws -> Int64? { try decode(Int64.self, column, from: Self.integerTypes) }
-    func real(_ column: String) throws -> Double? { try decode(Double.self, column, from: Self.realTypes) }
-    func boolean(_ column: String) throws -> Bool? { try decode(Bool.self, column, from: Self.booleanTypes) }
+    func text(_ column: Int) throws -> String? { try decode(String.self, column, from: Self.textTypes) }
+    func integer(_ column: Int) throws -> Int64? { try decode(Int64.self, column, from: Self.integerTypes) }
+    func real(_ column: Int) throws -> Double? { try decode(Double.self, column, from: Self.realTypes) }
+    func boolean(_ column: Int) throws -> Bool? { try decode(Bool.self, column, from: Self.booleanTypes) }
+
+    /// Whether the row's first columns are the plan's, by name and in order.
+    static func matches(_ row: PostgresRandomAccessRow, _ plan: SQLRecordPlan) -> Bool {
+        guard row.count >= plan.columns.count else { return false }
+        return plan.columns.indices.allSatisfy { row[$0].columnName == plan.columns[$0] }
+    }
 }
 
 extension SQLStatements {
@@ -83,12 +86,13 @@ extension SQLStatements {
     /// false reads them through SQLKit, as any other database's, to compare the two.
     @TaskLocal static var readsPostgresRows = true
 
-    /// The resource objects of the rows `select` selects (``record(_:fields:)`` of each). On a
+    /// The resource objects of the rows `select` selects (``recordPlan(fields:)``'s record of each). On a
     /// connection of a `PostgresClient` the rows are read by PostgresNIO (see the top of this
     /// file); anywhere else, or when a value to bind is not one PostgresNIO encodes, through SQLKit.
     func records(_ select: SQLQueryString, on database: any SQLDatabase, fields: Set<String>? = nil)
         async throws -> [JSONAPIResourceObject]
     {
+        let plan = try recordPlan(fields: fields)
         if Self.readsPostgresRows, let counting = database as? CountingDatabase,
             let session = counting.base as? PostgresSessionDatabase
         {
@@ -99,17 +103,23 @@ extension SQLStatements {
                 let rows = try await session.connection.query(
                     PostgresQuery(unsafeSQL: sql, binds: bindings), logger: session.logger)
                 var records: [JSONAPIResourceObject] = []
+                var matches: Bool?
                 for try await row in rows {
+                    let cells = row.makeRandomAccess()
+                    if matches == nil { matches = PostgresRecordRow.matches(cells, plan) }
                     do {
-                        records.append(try record(PostgresRecordRow(row: row.makeRandomAccess()), fields: fields))
+                        guard matches == true else { throw PostgresRowDeclined() }
+                        records.append(try plan.record(PostgresRecordRow(row: cells)))
                     } catch is PostgresRowDeclined {
-                        records.append(try record(SQLKitRecordRow(row: row.sql()), fields: fields))
+                        records.append(try plan.record(SQLKitRecordRow(row: row.sql(), columns: plan.columns)))
                     }
                 }
                 return records
             }
         }
-        return try await database.raw(select).all().map { try record(SQLKitRecordRow(row: $0), fields: fields) }
+        return try await database.raw(select).all().map {
+            try plan.record(SQLKitRecordRow(row: $0, columns: plan.columns))
+        }
     }
 
     /// Appends each value PostgresNIO encodes itself, as PostgresKit would; false when one is not.

@@ -22,11 +22,10 @@ extension SQLResourceDatabase {
             for other in tables {
                 for relationship in other.relationships where relationship.target == type {
                     guard case .foreignKey(let column, let rule) = relationship.storage else { continue }
-                    let statements = SQLStatements(table: other, flavor: flavor) { _ in nil }
                     let naming = try await database.raw(
                         "SELECT \(ident: other.idColumn) AS \(ident: "i") FROM \(ident: other.name) WHERE \(ident: column) IN (\(binds: binds))"
                     ).all().compactMap {
-                        try statements.idText(SQLKitRecordRow(row: $0), column: "i", kind: other.idKind)
+                        try SQLStatements.idText($0, column: "i", kind: other.idKind)
                     }
                     guard !naming.isEmpty else { continue }
                     switch rule {

@@ -2,64 +2,80 @@ import JSONAPI
 import JSONAPIServer
 import SQLKit
 
-/// A row's values by column name, as ``SQLStatements/record(_:fields:)`` reads them: nil for
-/// NULL. Each is one look-up of the column.
+/// A row's values by their position in the select list (``SQLRecordPlan/columns``), as
+/// ``SQLRecordPlan/record(_:)`` reads them: nil for NULL.
 protocol SQLRecordRow {
-    func text(_ column: String) throws -> String?
-    func integer(_ column: String) throws -> Int64?
-    func real(_ column: String) throws -> Double?
-    func boolean(_ column: String) throws -> Bool?
+    func text(_ column: Int) throws -> String?
+    func integer(_ column: Int) throws -> Int64?
+    func real(_ column: Int) throws -> Double?
+    func boolean(_ column: Int) throws -> Bool?
 }
 
-/// A row of any SQLKit database, read through its `decode(column:as:)`.
+/// A row of any SQLKit database, read through its `decode(column:as:)` by the column's name.
 struct SQLKitRecordRow: SQLRecordRow {
     let row: any SQLRow
+    let columns: [String]
 
     // An optional decodes NULL as nil, in the one look-up.
-    func text(_ column: String) throws -> String? { try row.decode(column: column, as: String?.self) }
-    func integer(_ column: String) throws -> Int64? { try row.decode(column: column, as: Int64?.self) }
-    func real(_ column: String) throws -> Double? { try row.decode(column: column, as: Double?.self) }
-    func boolean(_ column: String) throws -> Bool? { try row.decode(column: column, as: Bool?.self) }
+    func text(_ column: Int) throws -> String? { try row.decode(column: columns[column], as: String?.self) }
+    func integer(_ column: Int) throws -> Int64? { try row.decode(column: columns[column], as: Int64?.self) }
+    func real(_ column: Int) throws -> Double? { try row.decode(column: columns[column], as: Double?.self) }
+    func boolean(_ column: Int) throws -> Bool? { try row.decode(column: columns[column], as: Bool?.self) }
 }
 
-/// Rows as resource objects, and resource objects as the values of a row: no model in between.
-extension SQLStatements {
-    /// The resource object of a row selected with ``selectList()``.
-    ///
-    /// With `fields`, only those members, as ``selectList(fields:)`` selected them.
-    func record(_ row: some SQLRecordRow, fields: Set<String>? = nil) throws -> JSONAPIResourceObject {
-        guard let id = try idText(row, column: table.idColumn, kind: table.idKind) else {
-            throw SQLDeclarationError("a row of `\(table.type)` has no id")
+/// How the rows of one select become resource objects, worked out once per statement from the
+/// declarations: which column holds each member and how its value reads. A row then costs no
+/// look-up of a name or a declaration, only its cells.
+struct SQLRecordPlan: Sendable {
+    enum Member: Sendable {
+        case attribute(SQLTableInfo.Storage)
+        case toOne(type: String, kind: SQLIDKind)
+        case toMany(type: String)
+    }
+
+    let type: String
+    let idKind: SQLIDKind
+    let flavor: SQLFlavor
+    /// The names of the result's columns, in the order ``SQLStatements/selectList(fields:)``
+    /// selects them: the id, then one per member of ``members``.
+    let columns: [String]
+    /// Each member's name and reading, attributes first; the `n`th reads column `n + 1`.
+    let members: [(name: String, member: Member)]
+    let attributeCount: Int
+
+    /// The resource object of a row selected with the plan's select list.
+    func record(_ row: some SQLRecordRow) throws -> JSONAPIResourceObject {
+        guard let id = try Self.idText(row, 0, idKind) else {
+            throw SQLDeclarationError("a row of `\(type)` has no id")
         }
         // Members are unique per table: appended without looking for an earlier one.
         var attributes = JSON.Object()
-        for attribute in table.attributes where fields?.contains(attribute.member) != false {
-            attributes.append(key: attribute.member, value: try value(row, attribute.column, attribute.storage))
-        }
+        attributes.members.reserveCapacity(attributeCount)
         var relationships = OrderedMembers<JSONAPIRelationship>()
-        for (index, relationship) in table.relationships.enumerated()
-        where fields?.contains(relationship.member) != false {
-            let other = try target(of: relationship)
-            switch relationship.storage {
-            case .foreignKey(let column, _):
-                let related = try idText(row, column: column, kind: other.idKind)
+        relationships.members.reserveCapacity(members.count - attributeCount)
+        for (index, (name, member)) in members.enumerated() {
+            let column = index + 1
+            switch member {
+            case .attribute(let storage):
+                attributes.append(key: name, value: try value(row, column, storage))
+            case .toOne(let type, let kind):
+                let related = try Self.idText(row, column, kind)
                 relationships.append(
-                    key: relationship.member,
+                    key: name,
                     value: JSONAPIRelationship(
-                        data: related.map { .one(ResourceIdentifier(type: other.type, id: $0)) } ?? .null))
-            case .inverse, .joinTable:
-                let text = try row.text(Self.linkageAlias(index)) ?? "[]"
-                let ids = try SQLJSONText.ids(text)
+                        data: related.map { .one(ResourceIdentifier(type: type, id: $0)) } ?? .null))
+            case .toMany(let type):
+                let ids = try SQLJSONText.ids(try row.text(column) ?? "[]")
                 relationships.append(
-                    key: relationship.member,
-                    value: JSONAPIRelationship(data: .many(ids.map { ResourceIdentifier(type: other.type, id: $0) })))
+                    key: name,
+                    value: JSONAPIRelationship(data: .many(ids.map { ResourceIdentifier(type: type, id: $0) })))
             }
         }
-        return JSONAPIResourceObject(type: table.type, id: id, attributes: attributes, relationships: relationships)
+        return JSONAPIResourceObject(type: type, id: id, attributes: attributes, relationships: relationships)
     }
 
     /// An id column's value as JSON:API writes ids, or nil for NULL.
-    func idText(_ row: some SQLRecordRow, column: String, kind: SQLIDKind) throws -> String? {
+    static func idText(_ row: some SQLRecordRow, _ column: Int, _ kind: SQLIDKind) throws -> String? {
         switch kind {
         case .integer: return try row.integer(column).map { String($0) }
         case .text: return try row.text(column)
@@ -67,7 +83,7 @@ extension SQLStatements {
     }
 
     /// An attribute column's value as JSON.
-    func value(_ row: some SQLRecordRow, _ column: String, _ storage: SQLTableInfo.Storage) throws -> JSON {
+    func value(_ row: some SQLRecordRow, _ column: Int, _ storage: SQLTableInfo.Storage) throws -> JSON {
         switch storage {
         case .text: return try row.text(column).map { .string($0) } ?? .null
         case .integer: return try row.integer(column).map { .int($0) } ?? .null
@@ -81,6 +97,41 @@ extension SQLStatements {
             guard let text = try row.text(column) else { return .null }
             return try SQLJSONText.value(text)
         }
+    }
+}
+
+/// Rows as resource objects, and resource objects as the values of a row: no model in between.
+extension SQLStatements {
+    /// The plan of the rows a select with ``selectList(fields:)`` returns: with `fields`, only
+    /// those members, as the select list selected them.
+    func recordPlan(fields: Set<String>? = nil) throws -> SQLRecordPlan {
+        var columns = [table.idColumn]
+        var members: [(name: String, member: SQLRecordPlan.Member)] = []
+        for attribute in table.attributes where fields?.contains(attribute.member) != false {
+            columns.append(attribute.column)
+            members.append((attribute.member, .attribute(attribute.storage)))
+        }
+        let attributeCount = members.count
+        for (index, relationship) in table.relationships.enumerated()
+        where fields?.contains(relationship.member) != false {
+            let other = try target(of: relationship)
+            switch relationship.storage {
+            case .foreignKey(let column, _):
+                columns.append(column)
+                members.append((relationship.member, .toOne(type: other.type, kind: other.idKind)))
+            case .inverse, .joinTable:
+                columns.append(Self.linkageAlias(index))
+                members.append((relationship.member, .toMany(type: other.type)))
+            }
+        }
+        return SQLRecordPlan(
+            type: table.type, idKind: table.idKind, flavor: flavor, columns: columns, members: members,
+            attributeCount: attributeCount)
+    }
+
+    /// An id column of a SQLKit row as JSON:API writes ids, or nil for NULL.
+    static func idText(_ row: any SQLRow, column: String, kind: SQLIDKind) throws -> String? {
+        try SQLRecordPlan.idText(SQLKitRecordRow(row: row, columns: [column]), 0, kind)
     }
 
     /// The value of `member` of `record` as its column stores it: NULL for `null` or absent.
