@@ -160,16 +160,22 @@ extension ResourceService {
 
     /// The records of `identifiers` that exist, are served and are visible, fetched type by type.
     func load(_ identifiers: [ResourceIdentifier], _ request: ResourceRequest) async throws -> [JSONAPIResourceObject] {
-        var idsByType: [String: [String]] = [:]
-        var types: [String] = []
+        // Grouped by type in the order first met; identifiers come in runs of one type, so the
+        // group is most often the last one.
+        var groups: [(type: String, ids: [String])] = []
         for identifier in identifiers {
             guard let id = identifier.id else { continue }
-            if idsByType[identifier.type] == nil { types.append(identifier.type) }
-            idsByType[identifier.type, default: []].append(id)
+            if let last = groups.indices.last, groups[last].type == identifier.type {
+                groups[last].ids.append(id)
+            } else if let index = groups.firstIndex(where: { $0.type == identifier.type }) {
+                groups[index].ids.append(id)
+            } else {
+                groups.append((identifier.type, [id]))
+            }
         }
         var records: [JSONAPIResourceObject] = []
-        for type in types {
-            guard let resource = resources[type], let ids = idsByType[type] else { continue }
+        for (type, ids) in groups {
+            guard let resource = resources[type] else { continue }
             records += try await visible(try await resource.records(ids: ids), of: resource, request)
         }
         return records
@@ -197,10 +203,11 @@ extension ResourceService {
             for name in path.split(separator: ".", omittingEmptySubsequences: false) { node = node.child(String(name)) }
         }
         // Every record reached so far, by identifier (positions in `records`, so that no record
-        // is copied into a table); the primary ones are reached but never included.
+        // is copied into a table); the primary ones are reached but never included. An identifier
+        // asked for but not (yet) loaded holds -1.
         var records = primary
         var position: [ResourceIdentifier: Int] = [:]
-        position.reserveCapacity(primary.count * 2)
+        position.reserveCapacity(max(16, primary.count * 4))
         for (index, record) in primary.enumerated() { position[record.identifier] = index }
         var includedPositions: [Int] = []
         var work: [(positions: [Int], node: Node)] = [(Array(primary.indices), root)]
@@ -220,10 +227,16 @@ extension ResourceService {
                     case .null?, nil: break
                     }
                 }
+                // One look-up per identifier: a new one is entered as asked for.
                 var missing: [ResourceIdentifier] = []
-                var asked: Set<ResourceIdentifier> = []
-                for identifier in wanted where position[identifier] == nil && asked.insert(identifier).inserted {
-                    missing.append(identifier)
+                for identifier in wanted {
+                    var isNew = false
+                    position[
+                        identifier,
+                        default: {
+                            isNew = true; return -1
+                        }()] += 0
+                    if isNew { missing.append(identifier) }
                 }
                 for record in try await load(missing, request) {
                     position[record.identifier] = records.count
@@ -231,13 +244,15 @@ extension ResourceService {
                 }
                 // Included in the order reached (a source answers type by type).
                 for identifier in missing {
-                    if let index = position[identifier] { includedPositions.append(index) }
+                    if let index = position[identifier], index >= 0 { includedPositions.append(index) }
                 }
                 guard !child.children.isEmpty else { continue }
                 var reached: [Int] = []
                 var reachedSet: Set<Int> = []
                 for identifier in wanted {
-                    guard let index = position[identifier], reachedSet.insert(index).inserted else { continue }
+                    guard let index = position[identifier], index >= 0, reachedSet.insert(index).inserted else {
+                        continue
+                    }
                     reached.append(index)
                 }
                 work.append((reached, child))
