@@ -45,16 +45,32 @@ extension JSONWriter {
     }
 
     /// Writes an object member name that needs no escape: an ASCII literal of the format
-    /// (`type`, `attributes`, ...), copied without the scan ``key(_:)`` makes.
+    /// (`type`, `attributes`, ...), copied without the scan ``key(_:)`` makes, with the quotes
+    /// and the colon in a single append.
     package mutating func key(literal name: StaticString) {
         guard beforeKey() else { return }
-        storage.append(UInt8(ascii: "\""))
-        // Byte by byte: for a handful of bytes, cheaper than a bulk append's set-up.
+        let suffixCount = pretty ? 2 : 1
         name.withUTF8Buffer { utf8 in
-            for index in utf8.indices { storage.append(unsafe utf8[index]) }
+            let count = utf8.count
+            guard count <= 60, let base = utf8.baseAddress else {
+                storage.append(UInt8(ascii: "\""))
+                unsafe storage.append(contentsOf: utf8)
+                storage.append(UInt8(ascii: "\""))
+                writeColon()
+                return
+            }
+            unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+                guard let out = buffer.baseAddress else { return }
+                // SAFETY: `count <= 60`: the quote, the name, the quote and at most two suffix
+                // bytes fit in the 64-byte buffer.
+                unsafe out[0] = UInt8(ascii: "\"")
+                unsafe (out + 1).initialize(from: base, count: count)
+                unsafe out[count &+ 1] = UInt8(ascii: "\"")
+                unsafe out[count &+ 2] = UInt8(ascii: ":")
+                unsafe out[count &+ 3] = UInt8(ascii: " ")
+                unsafe storage.append(contentsOf: UnsafeBufferPointer(start: out, count: count &+ 2 &+ suffixCount))
+            }
         }
-        storage.append(UInt8(ascii: "\""))
-        writeColon()
     }
 
     /// Appends `"`, the escaped UTF-8 of `value`, `"`, then `suffix` (0, 1 or 2 bytes:
