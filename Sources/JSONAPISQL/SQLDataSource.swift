@@ -94,34 +94,39 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
         }
     }
 
-    /// Every record `query` matches, read in batches of 500 rows as the consumer asks
-    /// for them, each batch one statement that starts after the last row of the one before (in
-    /// the query's order, then the id). No connection or transaction is held between batches, so
-    /// a slow reader holds only a batch; a row changed while the stream runs is read where it was
-    /// or where it is when its batch is read.
+    /// Every record `query` matches, read in batches as the consumer asks for them, each batch
+    /// one statement that starts after the last row of the one before (in the query's order,
+    /// then the id). The first batch is 500 rows, so that the first bytes leave soon; each next
+    /// one doubles, up to 4,000, so that a long stream costs few statements and connection
+    /// leases. No connection or transaction is held between batches, so a slow reader holds
+    /// only a batch; a row changed while the stream runs is read where it was or where it is
+    /// when its batch is read.
     public func streamRecords(_ query: ResourceListQuery) -> AsyncThrowingStream<JSONAPIResourceObject, any Error> {
         batches(query) { $0 }
     }
 
-    /// The rows of `query` as `transform` makes them, a batch of `streamBatchSize` at a time.
+    /// The rows of `query` as `transform` makes them, a batch at a time (``streamBatchSizes``).
     private func batches<Element: Sendable>(
         _ query: ResourceListQuery, _ transform: @escaping @Sendable (JSONAPIResourceObject) throws -> Element
     ) -> AsyncThrowingStream<Element, any Error> {
-        var batch = query
-        batch.page = .offset(0, limit: Self.streamBatchSize)
         let sort = query.sort
-        return unfoldingStream(SQLStreamCursor<Element>()) { [self, batch] cursor in
+        return unfoldingStream(SQLStreamCursor<Element>()) { [self, query] cursor in
             while cursor.index == cursor.batch.count {
                 if cursor.ended { return nil }
                 let statements = try self.statements()
                 let after = try cursor.position.map { try statements.after($0, sort: sort) }
+                let sizes = Self.streamBatchSizes
+                let size = cursor.size == 0 ? sizes.first : min(cursor.size * 2, sizes.last)
+                var batch = query
+                batch.page = .offset(0, limit: size)
                 let sql = try statements.select(batch, after: after)
                 let records = try await self.database.session { database in
                     try await statements.records(sql, on: database)
                 }
+                cursor.size = size
                 cursor.batch = try records.map(transform)
                 cursor.index = 0
-                cursor.ended = records.count < Self.streamBatchSize
+                cursor.ended = records.count < size
                 if let last = records.last { cursor.position = statements.position(of: last, sort: sort) }
             }
             cursor.index += 1
@@ -129,8 +134,9 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
         }
     }
 
-    /// How many rows a stream reads per statement.
-    static var streamBatchSize: Int { 500 }
+    /// How many rows a stream reads per statement: the first batch, and the most any batch
+    /// reads (each batch doubles the one before).
+    static var streamBatchSizes: (first: Int, last: Int) { (500, 4_000) }
 
     public func list(_ query: ResourceListQuery) async throws -> ResourceList<Model> {
         // A model needs every member, whatever the query's fields.
@@ -477,6 +483,8 @@ public final class SQLDataSource<Model: JSONAPIResource & Codable & Sendable>: R
 /// Where a stream of ``SQLDataSource`` is: the batch being handed out, and the position after
 /// which the next batch starts.
 struct SQLStreamCursor<Element: Sendable>: Sendable {
+    /// The rows the last batch asked for (0 before the first).
+    var size = 0
     var batch: [Element] = []
     var index = 0
     var position: ResourcePosition?
