@@ -35,6 +35,7 @@ extension JSONWriter {
     /// `String` first: a link is a path, a literal and a member name.
     package mutating func string(_ first: String, _ second: StaticString, _ third: String) {
         guard beforeValue() else { return }
+        if writeJoinedPlain(first, second, third) { return }
         storage.append(UInt8(ascii: "\""))
         var first = first
         first.withUTF8 { unsafe writeEscaped(UnsafeRawBufferPointer($0)) }
@@ -42,6 +43,48 @@ extension JSONWriter {
         var third = third
         third.withUTF8 { unsafe writeEscaped(UnsafeRawBufferPointer($0)) }
         storage.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `"first second third"` with a single append when the three together are short
+    /// and need no escape; false (nothing written) otherwise.
+    private mutating func writeJoinedPlain(_ first: String, _ second: StaticString, _ third: String) -> Bool {
+        var first = first
+        var third = third
+        return first.withUTF8 { a in
+            third.withUTF8 { c in
+                second.withUTF8Buffer { b in
+                    let count = a.count &+ b.count &+ c.count
+                    guard count <= 112 else { return false }
+                    return unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buffer in
+                        guard let out = buffer.baseAddress else { return false }
+                        // SAFETY: `count <= 112`: the quote, the three parts padded to whole 16-byte
+                        // chunks (`padded <= 112`) and the closing quote fit in the 128-byte buffer;
+                        // the chunks checked lie in the padded copy.
+                        unsafe out[0] = UInt8(ascii: "\"")
+                        var end = out + 1
+                        if let base = a.baseAddress { unsafe end.initialize(from: base, count: a.count) }
+                        unsafe end += a.count
+                        if let base = b.baseAddress { unsafe end.initialize(from: base, count: b.count) }
+                        unsafe end += b.count
+                        if let base = c.baseAddress { unsafe end.initialize(from: base, count: c.count) }
+                        unsafe end += c.count
+                        let padded = (count &+ 15) & ~15
+                        unsafe end.initialize(repeating: UInt8(ascii: " "), count: padded &- count)
+                        var offset = 0
+                        while offset < padded {
+                            if unsafe Self.chunkNeedsEscape(UnsafeRawPointer(out + 1 + offset), slashes: escapeSlashes)
+                            {
+                                return false
+                            }
+                            offset &+= 16
+                        }
+                        unsafe out[count &+ 1] = UInt8(ascii: "\"")
+                        unsafe storage.append(contentsOf: UnsafeBufferPointer(start: out, count: count &+ 2))
+                        return true
+                    }
+                }
+            }
+        }
     }
 
     /// Writes an object member name that needs no escape: an ASCII literal of the format
