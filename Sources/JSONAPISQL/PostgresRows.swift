@@ -11,7 +11,7 @@ import SQLKit
 
 /// A connection of a `PostgresClient` lent to one request, as SQLKit sees it, and the connection
 /// itself, for the row reader.
-struct PostgresSessionDatabase: SQLDatabase {
+struct PostgresSessionDatabase: ForwardingSQLDatabase {
     let connection: PostgresConnection
     let base: any SQLDatabase
 
@@ -19,12 +19,6 @@ struct PostgresSessionDatabase: SQLDatabase {
         self.connection = connection
         base = connection.sql(queryLogLevel: .debug)
     }
-
-    var logger: Logger { base.logger }
-    var eventLoop: any EventLoop { base.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { base.version }
-    var dialect: any SQLDialect { base.dialect }
-    var queryLogLevel: Logger.Level? { base.queryLogLevel }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void)
         -> EventLoopFuture<Void>

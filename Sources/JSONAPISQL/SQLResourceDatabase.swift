@@ -209,8 +209,22 @@ enum SQLFlavor: Sendable {
     }
 }
 
+/// A database that hands the statements it is given to another one, and describes itself as
+/// that one does.
+protocol ForwardingSQLDatabase: SQLDatabase {
+    var base: any SQLDatabase { get }
+}
+
+extension ForwardingSQLDatabase {
+    var logger: Logger { base.logger }
+    var eventLoop: any EventLoop { base.eventLoop }
+    var version: (any SQLDatabaseReportedVersion)? { base.version }
+    var dialect: any SQLDialect { base.dialect }
+    var queryLogLevel: Logger.Level? { base.queryLogLevel }
+}
+
 /// A database that counts the statements run on it.
-struct CountingDatabase: SQLDatabase {
+struct CountingDatabase: ForwardingSQLDatabase {
     let base: any SQLDatabase
     let counter: SQLResourceDatabase
 
@@ -218,12 +232,6 @@ struct CountingDatabase: SQLDatabase {
         self.base = (base as? CountingDatabase)?.base ?? base
         self.counter = counter
     }
-
-    var logger: Logger { base.logger }
-    var eventLoop: any EventLoop { base.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { base.version }
-    var dialect: any SQLDialect { base.dialect }
-    var queryLogLevel: Logger.Level? { base.queryLogLevel }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void)
         -> EventLoopFuture<Void>
