@@ -70,13 +70,10 @@ extension JSONWriter {
                         unsafe end += c.count
                         let padded = (count &+ 15) & ~15
                         unsafe end.initialize(repeating: UInt8(ascii: " "), count: padded &- count)
-                        var offset = 0
-                        while offset < padded {
-                            if unsafe Self.chunkNeedsEscape(UnsafeRawPointer(out + 1 + offset), slashes: escapeSlashes)
-                            {
-                                return false
-                            }
-                            offset &+= 16
+                        if unsafe Self.chunksNeedEscape(
+                            UnsafeRawPointer(out + 1), count: padded, slashes: escapeSlashes)
+                        {
+                            return false
                         }
                         unsafe out[count &+ 1] = UInt8(ascii: "\"")
                         unsafe storage.append(contentsOf: UnsafeBufferPointer(start: out, count: count &+ 2))
@@ -133,12 +130,8 @@ extension JSONWriter {
                 unsafe (out + 1).initialize(from: base, count: count)
                 let padded = (count &+ 15) & ~15
                 unsafe (out + 1 + count).initialize(repeating: UInt8(ascii: " "), count: padded &- count)
-                var offset = 0
-                while offset < padded {
-                    if unsafe Self.chunkNeedsEscape(UnsafeRawPointer(out + 1 + offset), slashes: escapeSlashes) {
-                        return false
-                    }
-                    offset &+= 16
+                if unsafe Self.chunksNeedEscape(UnsafeRawPointer(out + 1), count: padded, slashes: escapeSlashes) {
+                    return false
                 }
                 unsafe out[count &+ 1] = UInt8(ascii: "\"")
                 unsafe out[count &+ 2] = UInt8(truncatingIfNeeded: suffix)
@@ -152,6 +145,19 @@ extension JSONWriter {
         writeQuoted(value)
         if suffixCount > 0 { storage.append(UInt8(truncatingIfNeeded: suffix)) }
         if suffixCount > 1 { storage.append(UInt8(truncatingIfNeeded: suffix >> 8)) }
+    }
+
+    /// True when some byte of the `count` (a multiple of 16) at `pointer` needs an escape: the
+    /// check of a copy padded with spaces, which never do.
+    @inlinable @inline(__always)
+    static func chunksNeedEscape(_ pointer: UnsafeRawPointer, count: Int, slashes: Bool) -> Bool {
+        var offset = 0
+        while offset < count {
+            // SAFETY: callers guarantee `count` readable bytes at `pointer`.
+            if unsafe chunkNeedsEscape(pointer + offset, slashes: slashes) { return true }
+            offset &+= 16
+        }
+        return false
     }
 
     /// True when some byte of the 16 at `pointer` is below 0x20, `"`, `\`, or (with `slashes`) `/`.
