@@ -227,16 +227,11 @@ extension ResourceService {
                     case .null?, nil: break
                     }
                 }
-                // One look-up per identifier: a new one is entered as asked for.
+                // A new identifier is entered as asked for (-1), so that it is asked for once.
                 var missing: [ResourceIdentifier] = []
-                for identifier in wanted {
-                    var isNew = false
-                    position[
-                        identifier,
-                        default: {
-                            isNew = true; return -1
-                        }()] += 0
-                    if isNew { missing.append(identifier) }
+                for identifier in wanted where position[identifier] == nil {
+                    position[identifier] = -1
+                    missing.append(identifier)
                 }
                 for record in try await load(missing, request) {
                     position[record.identifier] = records.count
