@@ -45,12 +45,12 @@ struct PostgresRecordRow: SQLRecordRow {
     let row: PostgresRandomAccessRow
 
     private func decode<T: PostgresDecodable>(
-        _ type: T.Type, _ column: Int, from types: Set<PostgresDataType>
+        _ type: T.Type, _ column: Int, _ accepts: (PostgresDataType) -> Bool
     ) throws -> T? {
         guard column < row.count else { throw PostgresRowDeclined() }
         let cell = row[column]
         guard cell.bytes != nil else { return nil }
-        guard types.contains(cell.dataType) else { throw PostgresRowDeclined() }
+        guard accepts(cell.dataType) else { throw PostgresRowDeclined() }
         do {
             return try cell.decode(T.self, context: .default)
         } catch {
@@ -58,15 +58,15 @@ struct PostgresRecordRow: SQLRecordRow {
         }
     }
 
-    static let textTypes: Set<PostgresDataType> = [.text, .varchar, .name, .bpchar]
-    static let integerTypes: Set<PostgresDataType> = [.int2, .int4, .int8]
-    static let realTypes: Set<PostgresDataType> = [.float4, .float8]
-    static let booleanTypes: Set<PostgresDataType> = [.bool]
-
-    func text(_ column: Int) throws -> String? { try decode(String.self, column, from: Self.textTypes) }
-    func integer(_ column: Int) throws -> Int64? { try decode(Int64.self, column, from: Self.integerTypes) }
-    func real(_ column: Int) throws -> Double? { try decode(Double.self, column, from: Self.realTypes) }
-    func boolean(_ column: Int) throws -> Bool? { try decode(Bool.self, column, from: Self.booleanTypes) }
+    // The column types each decoder reads, compared rather than hashed: once per cell.
+    func text(_ column: Int) throws -> String? {
+        try decode(String.self, column) { $0 == .text || $0 == .varchar || $0 == .name || $0 == .bpchar }
+    }
+    func integer(_ column: Int) throws -> Int64? {
+        try decode(Int64.self, column) { $0 == .int8 || $0 == .int4 || $0 == .int2 }
+    }
+    func real(_ column: Int) throws -> Double? { try decode(Double.self, column) { $0 == .float8 || $0 == .float4 } }
+    func boolean(_ column: Int) throws -> Bool? { try decode(Bool.self, column) { $0 == .bool } }
 
     /// Whether the row's first columns are the plan's, by name and in order.
     static func matches(_ row: PostgresRandomAccessRow, _ plan: SQLRecordPlan) -> Bool {
